@@ -1,0 +1,65 @@
+"""Bots: computer players. The core ships ``random``, which plays any game.
+
+A bot is any object with ``choose(prompt) -> action``. It is created by the
+factory registered through the ``meeple_bots`` hook as
+``factory(game, seat, stream)``. It sees the game only through the
+:class:`Prompt`: the legal actions, and the view of its own seat -- never
+the full state (architecture contract 4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from meeple.core.game import Game
+from meeple.core.plugins import hookimpl
+from meeple.core.rng import Stream
+from meeple.core.state import Action, State
+
+
+class Prompt:
+    """One decision put to a player: which seat, the legal answers, and its view.
+
+    The view is computed on first use, so a bot that only needs the legal
+    actions costs the game nothing more.
+    """
+
+    __slots__ = ("_state", "_view", "game", "legal", "seat")
+
+    def __init__(self, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]) -> None:
+        self.game = game
+        self.seat = seat
+        self.legal = legal
+        self._state = state
+        self._view: State | None = None
+
+    @property
+    def view(self) -> Any:
+        """What this seat may know of the game now (see :meth:`Game.view`)."""
+        if self._view is None:
+            self._view = self.game.view(self._state, self.seat)
+        return self._view
+
+
+class Bot(Protocol):
+    def choose(self, prompt: Prompt) -> Action: ...
+
+
+BotFactory = Callable[[Game[Any, Any], int, Stream], Bot]
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    def __init__(self, game: Game[Any, Any], seat: int, stream: Stream) -> None:
+        self._below = stream.below
+
+    def choose(self, prompt: Prompt) -> Action:
+        legal = prompt.legal
+        return legal[self._below(len(legal))]
+
+
+@hookimpl
+def meeple_bots(register: Callable[..., None]) -> None:
+    register("random", RandomBot, help="picks uniformly among the legal actions")

@@ -1,0 +1,141 @@
+"""The engine: plays a game, records it, and calls the hooks around it.
+
+:class:`Match` is the one place that checks legality, keeps the action log,
+calls observers and scores the end -- the bookkeeping no game may skip (as a
+final template method does in TAG). Games are called directly in the hot
+loop; hooks are looked up once per match, and one that no plugin implements
+is never called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pluggy
+
+from meeple.core.bots import Bot, Prompt
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.game import Game
+from meeple.core.scoring import Score
+from meeple.core.state import Action, Event, State
+
+
+class Hooks:
+    """Typed access to the lifecycle hooks, each ``None`` when nobody implements it."""
+
+    def __init__(self, pm: pluggy.PluginManager | None) -> None:
+        def caller(name: str) -> Any:
+            if pm is None:
+                return None
+            hook = getattr(pm.hook, name)
+            return hook if hook.get_hookimpls() else None
+
+        self.setup = caller("meeple_setup")
+        self.after_action = caller("meeple_after_action")
+        self.game_over = caller("meeple_game_over")
+        self.adjust_scores = caller("meeple_adjust_scores")
+        self.validate_state = caller("meeple_validate_state")
+
+
+class TooLong(MeepleError):
+    """A match went past its decision limit (a game that cannot end, or a loop of free actions)."""
+
+
+class Match:
+    """One game in progress: the state, the actions so far, the hooks.
+
+    ``Match.new`` sets a game up; ``step`` applies one checked action;
+    ``run`` lets players answer every decision until the game is over.
+    """
+
+    def __init__(self, game: Game[Any, Any], state: State, hooks: Hooks, seed: int) -> None:
+        self.game = game
+        self.state = state
+        self.hooks = hooks
+        self.seed = seed
+        self.actions: list[Action] = []
+        self._legal: list[Action] | None = None
+
+    @classmethod
+    def new(cls, game: Game[Any, Any], seats: int, seed: int, hooks: Hooks) -> Match:
+        if not game.min_seats <= seats <= game.max_seats:
+            raise MeepleError(
+                f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}"
+            )
+        state = game.setup(seats, seed)
+        if hooks.setup is not None:
+            hooks.setup(game=game, state=state)
+        return cls(game, state, hooks, seed)
+
+    @property
+    def over(self) -> bool:
+        return self.game.is_over(self.state)
+
+    def legal(self) -> list[Action]:
+        """The legal actions now (computed once per state)."""
+        if self._legal is None:
+            self._legal = self.game.legal_actions(self.state)
+        return self._legal
+
+    def step(self, action: Action) -> list[Event]:
+        """Apply ``action`` if it is legal now; raise :class:`IllegalAction` otherwise."""
+        if action not in self.legal():
+            seat = self.state.to_move
+            raise IllegalAction(
+                f"step {len(self.actions) + 1}: {self.game.describe_action(self.state, action)} "
+                f"is not legal for seat {seat} now"
+                if seat is not None
+                else f"step {len(self.actions) + 1}: the game is already over"
+            )
+        return self._apply(action)
+
+    def _apply(self, action: Action) -> list[Event]:
+        seat = self.state.to_move
+        events = self.game.apply(self.state, action)
+        self.actions.append(action)
+        self._legal = None
+        if self.hooks.after_action is not None:
+            self.hooks.after_action(
+                game=self.game, state=self.state, seat=seat, action=action, events=events
+            )
+        return events
+
+    def run(
+        self,
+        players: Sequence[Bot],
+        *,
+        on_events: Callable[[int, Action, list[Event]], None] | None = None,
+        max_steps: int = 1_000_000,
+    ) -> list[Score]:
+        """Let ``players[seat]`` answer every decision until the game ends; return the scores."""
+        game, state = self.game, self.state
+        legal_actions, apply = game.legal_actions, self._apply
+        steps = 0
+        while state.stack:
+            seat = state.stack[-1].seat
+            legal = self._legal if self._legal is not None else legal_actions(state)
+            action = players[seat].choose(Prompt(game, state, seat, legal))
+            # ``in`` tries identity first, so checking a bot's pick is cheap.
+            if action not in legal:
+                raise IllegalAction(
+                    f"seat {seat}'s player chose {game.describe_action(state, action)}, "
+                    "which is not among the legal actions"
+                )
+            events = apply(action)
+            if on_events is not None:
+                on_events(seat, action, events)
+            steps += 1
+            if steps >= max_steps:
+                raise TooLong(f"{game.title} did not end within {max_steps} decisions")
+        scores = self.scores()
+        if self.hooks.game_over is not None:
+            self.hooks.game_over(game=game, state=state, scores=scores)
+        return scores
+
+    def scores(self) -> list[Score]:
+        """Scores of the state now, after the score-adjustment hooks."""
+        scores = self.game.scores(self.state)
+        if self.hooks.adjust_scores is not None:
+            self.hooks.adjust_scores(game=self.game, state=self.state, scores=scores)
+        return scores

@@ -1,0 +1,238 @@
+"""The contract between the core and a game plugin.
+
+A game is a subclass of :class:`Game` registered through the
+``meeple_games`` hook. It declares what it is (id, title, seat range, option,
+state and action types, zone visibility) as class attributes, and implements
+the rules in four methods: :meth:`Game.setup`, :meth:`Game.legal_actions`,
+:meth:`Game.apply` and :meth:`Game.scores`. Everything else -- checking that
+an action is legal, views, determinization, cloning, digests, the generic
+state checks, records and validation -- is provided here or by the engine
+(:mod:`meeple.core.engine`), so a game re-implements none of it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from meeple.core import zones as _zones
+from meeple.core.errors import IllegalAction
+from meeple.core.rng import Stream
+from meeple.core.scoring import Score
+from meeple.core.state import Action, Event, State
+
+S = TypeVar("S", bound=State)
+A = TypeVar("A", bound=Action)
+
+
+class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
+    """A game's setup options. Subclass with defaulted fields; docstrings are the help."""
+
+
+class Game(Generic[S, A]):
+    """Base class of every game plugin.
+
+    Class attributes to declare:
+
+    ``id``
+        Short lowercase id used on the command line and in files (``clonk``).
+    ``title``, ``version``
+        Display name; the rules/content version written into records. Bump
+        ``version`` whenever the same actions could give a different game.
+    ``min_seats``, ``max_seats``
+        The seat range.
+    ``Options``, ``State``, ``Action``, ``Event``
+        The option struct, the state struct, and the tagged unions of the
+        game's actions and events (``Action = Dig | Gift | Stop``).
+    ``zones``
+        Visibility of each zone kind in the state (see :mod:`meeple.core.zones`).
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    version: ClassVar[str] = "1"
+    min_seats: ClassVar[int]
+    max_seats: ClassVar[int]
+    Options: ClassVar[type[Options]] = Options
+    State: ClassVar[type[State]]
+    Action: ClassVar[Any]
+    Event: ClassVar[Any] = Event
+    zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
+
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options if options is not None else self.Options()
+        self._encoder = msgspec.msgpack.Encoder()
+        self._decoder = msgspec.msgpack.Decoder(self.State)
+        self._json = msgspec.json.Encoder(order="deterministic")
+
+    # -- the rules: what a plugin implements ---------------------------------
+
+    def setup(self, seats: int, seed: int) -> S:
+        """The state before the first decision, for ``seats`` seats."""
+        raise NotImplementedError
+
+    def legal_actions(self, state: S) -> list[A]:
+        """Every answer the seat to move may give to the top decision.
+
+        Empty once the game is over. Every sub-choice is its own action, so a
+        bot or a human answers everything through this one list.
+        """
+        raise NotImplementedError
+
+    def apply(self, state: S, action: A) -> list[Event]:
+        """Carry out a *legal* action, changing ``state`` in place.
+
+        Returns the events it caused. Call through :meth:`play` (or the
+        engine) unless the action was just taken from :meth:`legal_actions`.
+        """
+        raise NotImplementedError
+
+    def scores(self, state: S) -> list[Score]:
+        """Each seat's score breakdown and tie-break keys, in seat order."""
+        raise NotImplementedError
+
+    def cards(self, state: S) -> Iterable[str]:
+        """Every physical card id of this game as set up, once per copy.
+
+        The core checks that each lies in exactly one zone of the state, and
+        deals the unseen ones when it determinizes a view.
+        """
+        raise NotImplementedError
+
+    # -- what the core derives from the rules --------------------------------
+
+    def is_over(self, state: S) -> bool:
+        return not state.stack
+
+    def play(self, state: S, action: A) -> list[Event]:
+        """Check that ``action`` is legal, then apply it."""
+        if action not in self.legal_actions(state):
+            raise IllegalAction(
+                f"{self.describe_action(state, action)} is not a legal action now "
+                f"(seat {state.to_move} to move); choose one of the listed legal actions"
+            )
+        return self.apply(state, action)
+
+    def clone(self, state: S) -> S:
+        """An independent deep copy (changing it never changes ``state``)."""
+        return self._decoder.decode(self._encoder.encode(state))
+
+    def digest(self, state: S) -> str:
+        """A short fingerprint of the exact state, identical on every machine."""
+        return hashlib.sha256(self._json.encode(state)).hexdigest()[:32]
+
+    def back(self, card: str) -> str:
+        """The back a card shows when face down (hidden cards keep their back)."""
+        return ""
+
+    def view(self, state: S, seat: int | None) -> S:
+        """What ``seat`` may know of ``state`` (``None``: an onlooker).
+
+        Cards the seat may not see become placeholders and the random seed is
+        blanked, so nothing in a view tells a bot what it could not know at a
+        real table. A game with hidden facts outside zones extends this.
+        """
+        view = self.clone(state)
+        view.rng.seed = 0
+        vis = self.zones
+        back = self.back
+        for zone in _zones.iter_zones(view):
+            _zones.redact(zone, vis[zone.kind], seat, back)
+        return view
+
+    def determinize(self, view: S, stream: Stream) -> S:
+        """A full state consistent with ``view``: its unseen cards dealt at random.
+
+        Each placeholder gets an unseen card with the same back; the random
+        seed is drawn too, so chance after this point is unknown as well.
+        """
+        state = self.clone(view)
+        unseen: dict[str, list[str]] = {}
+        seen = Counter(
+            c for z in _zones.iter_zones(state) for c in z.cards if not c.startswith(_zones.HIDDEN)
+        )
+        for card in self.cards(state):
+            if seen[card]:
+                seen[card] -= 1
+            else:
+                unseen.setdefault(self.back(card), []).append(card)
+        for pool in unseen.values():
+            stream.shuffle(pool)
+        for zone in _zones.iter_zones(state):
+            cards = zone.cards
+            for i, card in enumerate(cards):
+                if card.startswith(_zones.HIDDEN):
+                    cards[i] = unseen[card[len(_zones.HIDDEN) :]].pop()
+        state.rng.seed = int(stream.random() * 2**31)
+        return state
+
+    def check_state(self, state: S) -> list[str]:
+        """The generic checks of a state, then the game's own (:meth:`validate_state`).
+
+        Every physical card lies in exactly one zone, each zone's kind and
+        facing flags agree with the game, the seat to move exists.
+        """
+        problems: list[str] = []
+        n = state.seats
+        if not self.min_seats <= n <= self.max_seats:
+            problems.append(f"$.seats: {n} seats, but {self.title} takes {self.min_seats}-{self.max_seats}")
+        expected = Counter(self.cards(state))
+        found: Counter[str] = Counter()
+        for zone in _zones.iter_zones(state):
+            where = f"zone {zone.kind!r}" + (f" of seat {zone.owner}" if zone.owner is not None else "")
+            vis = self.zones.get(zone.kind)
+            if vis is None:
+                problems.append(f"{where}: unknown zone kind for {self.title}")
+            elif (zone.up is not None) != (vis.others == "faceup"):
+                problems.append(f"{where}: facing flags must be given exactly for face-up/face-down piles")
+            if zone.up is not None and len(zone.up) != len(zone.cards):
+                problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
+            if zone.owner is not None and not 0 <= zone.owner < n:
+                problems.append(f"{where}: owner seat {zone.owner} does not exist")
+            found.update(zone.cards)
+        for card, count in sorted((expected - found).items()):
+            problems.append(f"card {card!r} is missing ({count} of {expected[card]} not in any zone)")
+        for card, count in sorted((found - expected).items()):
+            kind = "appears more than once" if card in expected else "is not a card of this game"
+            problems.append(f"card {card!r} {kind} ({count} extra)")
+        turns = state.turns
+        if sorted(turns.order) != list(range(n)):
+            problems.append(f"$.turns.order: must list each of the {n} seats once")
+        elif turns.current not in turns.order:
+            problems.append(f"$.turns.current: seat {turns.current} does not exist")
+        for frame in state.stack:
+            if not 0 <= frame.seat < n:
+                problems.append(f"$.stack: a decision for seat {frame.seat}, which does not exist")
+        if not problems:
+            problems.extend(self.validate_state(state))
+        return problems
+
+    def validate_state(self, state: S) -> list[str]:
+        """The game's own semantic checks (counters in range, coherent decisions).
+
+        Called by :meth:`check_state` once the generic checks pass; returns
+        one message per problem, each saying where and what.
+        """
+        return []
+
+    # -- presentation --------------------------------------------------------
+
+    def describe_action(self, state: S, action: A) -> str:
+        """A short human phrase for ``action`` ("dig red hammer from shaft 2")."""
+        return repr(action)
+
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        """A log line for ``event`` as ``viewer`` may know it, or ``None`` to hide it."""
+        return repr(event)
+
+    def render(self, view: S, seat: int | None) -> Any:
+        """What a human at ``seat`` sees of the table: a Rich renderable or a string."""
+        return repr(view)
+
+    def seat_summary(self, state: S) -> Sequence[str]:
+        """One short public line per seat, for listings (optional)."""
+        return [f"seat {s}" for s in range(state.seats)]

@@ -1,0 +1,161 @@
+"""The hooks a meeple plugin may implement: the plugin author's reference.
+
+A plugin is a module (or any object) with functions marked
+``@meeple.core.hookimpl`` whose names are those below. Built-in plugins are
+listed by module path in :data:`meeple.core.plugins.BUILTIN_PLUGINS`; a
+third-party distribution declares its module in the ``meeple`` entry-point
+group::
+
+    [project.entry-points.meeple]
+    tiny = "meeple_tiny"
+
+An implementation may accept fewer arguments than the spec names (pluggy's
+opt-in arguments), so hooks can grow new arguments without breaking plugins.
+
+Hooks that run while a game is played (``meeple_after_action`` and the
+like) are looked up once per match: a hook that no plugin implements costs
+nothing in the hot loop.
+
+Set ``MEEPLE_TRACE_HOOKS=1`` to print every hook call with its arguments and
+results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    import typer
+
+    from meeple.core.game import Game
+    from meeple.core.scoring import Score
+    from meeple.core.state import Action, Event, State
+
+NAME = "meeple"
+hookspec = pluggy.HookspecMarker(NAME)
+
+
+# -- Registration hooks: called once, when the registry is built ---------------
+
+
+@hookspec
+def meeple_games(register: Callable[..., None]) -> None:
+    """Register game classes.
+
+    Kind: collecting; return values are ignored.
+
+    Call ``register(GameClass)`` once per game, with a subclass of
+    :class:`meeple.core.game.Game`. Two games with the same ``id`` are an
+    error naming both plugins.
+
+    :param register: the callback that records one game class.
+    """
+
+
+@hookspec
+def meeple_bots(register: Callable[..., None]) -> None:
+    """Register bots (computer players).
+
+    Kind: collecting; return values are ignored.
+
+    Call ``register(name, factory, games=None, help="")`` once per bot.
+    ``factory(game, seat, stream)`` returns an object with a
+    ``choose(prompt)`` method (see :class:`meeple.core.bots.Prompt`), where
+    ``game`` is the :class:`~meeple.core.game.Game` being played, ``seat``
+    the bot's seat and ``stream`` its private
+    :class:`~meeple.core.rng.Stream` of random numbers. ``games`` is a tuple
+    of game ids the bot can play, or ``None`` for a bot that plays any game.
+
+    :param register: the callback that records one bot.
+    """
+
+
+@hookspec
+def meeple_commands(app: typer.Typer) -> None:
+    """Add commands to the ``meeple`` command line.
+
+    Kind: collecting; return values are ignored. Called once when the CLI
+    app is built, after the built-in commands.
+
+    :param app: the root Typer app; use ``@app.command()`` or ``app.add_typer``.
+    """
+
+
+# -- Game lifecycle hooks: called by the engine around a match -----------------
+
+
+@hookspec
+def meeple_setup(game: Game[Any, Any], state: State) -> None:
+    """Adjust a freshly set-up state before the first decision (house rules).
+
+    Kind: collecting; return values are ignored. Changes are made to
+    ``state`` in place and become part of the game: records replay them
+    because the same plugins run again, so a record made with a house-rule
+    plugin only validates where that plugin is installed.
+
+    :param game: the game being set up (its ``options`` are the setup options).
+    :param state: the new state, which may be changed in place.
+    """
+
+
+@hookspec
+def meeple_after_action(
+    game: Game[Any, Any], state: State, seat: int, action: Action, events: list[Event]
+) -> None:
+    """Observe an action after it was applied (logs, statistics, displays).
+
+    Kind: collecting; return values are ignored. Observers must not change
+    ``state``; they see everything, hidden cards included, so a display for
+    one seat must filter through ``game.describe_event(event, seat)``.
+
+    :param game: the game being played.
+    :param state: the state after the action.
+    :param seat: the seat that acted.
+    :param action: the action taken.
+    :param events: the events the action caused, in order.
+    """
+
+
+@hookspec
+def meeple_game_over(game: Game[Any, Any], state: State, scores: list[Score]) -> None:
+    """Observe the end of a match, after scores are final.
+
+    Kind: collecting; return values are ignored.
+
+    :param game: the game that ended.
+    :param state: the final state.
+    :param scores: the final scores (after ``meeple_adjust_scores``), in seat order.
+    """
+
+
+@hookspec
+def meeple_adjust_scores(game: Game[Any, Any], state: State, scores: list[Score]) -> None:
+    """Change final scores (house rules, handicaps) before ranking.
+
+    Kind: collecting; return values are ignored. Edit the :class:`Score`
+    objects in place; keep ``total`` equal to the sum of ``parts`` by adding
+    a part of your own (``score.parts["handicap"] = 2; score.total += 2``).
+
+    :param game: the game being scored.
+    :param state: the final state.
+    :param scores: each seat's score, in seat order.
+    """
+
+
+# -- Validation hooks ----------------------------------------------------------
+
+
+@hookspec
+def meeple_validate_state(game: Game[Any, Any], state: State) -> list[str] | None:
+    """Add semantic checks to ``meeple validate`` and the conformance suite.
+
+    Kind: collecting; every returned list of problems is reported. Called
+    after the core's and the game's own checks passed.
+
+    :param game: the game the state belongs to.
+    :param state: the state to check; do not change it.
+    :return: one message per problem (what, where, how to fix), or ``None``.
+    """

@@ -1,0 +1,172 @@
+"""The files a user keeps: game records and snapshots (JSON only).
+
+A **record** (``"kind": "meeple.record"``) is the setup -- game, rules
+version, seats, seed, options -- plus every action taken and the digest of the
+state they lead to. Replaying it re-creates the game exactly (contract 3).
+A **snapshot** (``"kind": "meeple.snapshot"``) is a full state at one moment,
+with the setup it came from, for resuming or building a test scenario.
+
+Both are decoded in two passes: a lenient header (kind, format, game) picks
+the game's types, then a strict typed decode reports the first problem with
+its ``$.json.path``. Untrusted input gets limits (size, nesting) and always
+an :class:`~meeple.core.errors.InvalidFile`, never a traceback. Writes are
+atomic: a temporary file, fsync, then rename.
+
+Schema evolution follows msgspec's rules: new fields get defaults, nothing is
+renamed or retyped; an incompatible change bumps :data:`FORMAT`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Generic, Literal, TypeVar
+
+import msgspec
+
+from meeple.core.errors import InvalidFile
+from meeple.core.game import Game
+from meeple.core.scoring import Score
+
+FORMAT = 1
+"""The version of both file formats this meeple writes and reads."""
+
+MAX_BYTES = 32 * 1024 * 1024
+"""Largest file ``read`` accepts (a 10,000-step record is well under 1 MiB)."""
+
+RECORD = "meeple.record"
+SNAPSHOT = "meeple.snapshot"
+
+O = TypeVar("O")  # noqa: E741 - the option struct
+A = TypeVar("A")
+S = TypeVar("S")
+
+
+class Setup(msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True):
+    """How a game was set up: everything needed to set it up again."""
+
+    game: str
+    version: str
+    seats: list[str]
+    """Who plays each seat: a bot name, or ``human``."""
+    seed: int
+    options: O
+
+
+class Record(msgspec.Struct, Generic[O, A], kw_only=True, forbid_unknown_fields=True):
+    """A whole game (or a game so far): its setup and every action, in order."""
+
+    kind: Literal["meeple.record"] = "meeple.record"
+    format: int = FORMAT
+    setup: Setup[O]
+    actions: list[A]
+    over: bool
+    digest: str
+    """Digest of the state after the last action (see :meth:`Game.digest`)."""
+    scores: list[Score] | None = None
+    """Final scores of a finished game, for readers; replays recompute them."""
+
+
+class Snapshot(msgspec.Struct, Generic[O, S], kw_only=True, forbid_unknown_fields=True):
+    """A full state at one moment of a game, after ``step`` actions."""
+
+    kind: Literal["meeple.snapshot"] = "meeple.snapshot"
+    format: int = FORMAT
+    setup: Setup[O]
+    step: int
+    state: S
+
+
+class _SetupHeader(msgspec.Struct):
+    game: str
+    version: str
+
+
+class _Header(msgspec.Struct):
+    kind: str
+    format: int
+    setup: _SetupHeader
+
+
+def record_type(game: type[Game[Any, Any]]) -> Any:
+    return Record[game.Options, game.Action]  # type: ignore[name-defined]
+
+
+def snapshot_type(game: type[Game[Any, Any]]) -> Any:
+    return Snapshot[game.Options, game.State]  # type: ignore[name-defined]
+
+
+def header(data: bytes, path: str) -> tuple[str, str, str]:
+    """The kind, game id and rules version of a file's bytes, checked leniently."""
+    if b"\x00" in data:
+        raise InvalidFile(path, ["this is a binary file, not a meeple JSON record or snapshot"])
+    problem = _decode_problem(data, _Header)
+    if isinstance(problem, str):
+        raise InvalidFile(path, [f"not a meeple record or snapshot: {problem}"])
+    head: _Header = problem
+    if head.kind not in (RECORD, SNAPSHOT):
+        raise InvalidFile(path, [f"$.kind: {head.kind!r} is neither {RECORD!r} nor {SNAPSHOT!r}"])
+    if head.format != FORMAT:
+        newer = "a newer" if head.format > FORMAT else "an older"
+        raise InvalidFile(
+            path,
+            [f"$.format: format {head.format} was written by {newer} meeple; this one reads format {FORMAT}"],
+        )
+    return head.kind, head.setup.game, head.setup.version
+
+
+def decode(data: bytes, game: type[Game[Any, Any]], kind: str, path: str) -> Any:
+    """Strictly decode a record or snapshot of ``game``; errors carry a ``$.json.path``."""
+    result = _decode_problem(data, record_type(game) if kind == RECORD else snapshot_type(game))
+    if isinstance(result, str):
+        raise InvalidFile(path, [result])
+    return result
+
+
+def _decode_problem(data: bytes, type_: Any) -> Any:
+    """The decoded value, or a message saying why the bytes are not one."""
+    try:
+        return msgspec.json.decode(data, type=type_)
+    except msgspec.ValidationError as exc:
+        return str(exc)
+    except msgspec.DecodeError as exc:
+        return f"not valid JSON ({exc}); was the file truncated or edited by hand?"
+    except RecursionError:
+        return "JSON nested too deeply to be a meeple file"
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A file's bytes, refusing what cannot be a meeple file before reading it."""
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+        if p.is_dir():
+            raise InvalidFile(str(p), ["is a folder, not a file"])
+        if size > MAX_BYTES:
+            raise InvalidFile(
+                str(p), [f"{size:,} bytes is larger than the {MAX_BYTES:,}-byte limit of a meeple file"]
+            )
+        return p.read_bytes()
+    except OSError as exc:
+        raise InvalidFile(str(p), [exc.strerror or str(exc)]) from None
+
+
+def encode(value: Any) -> bytes:
+    """Readable, stable JSON for a record or snapshot (same value, same bytes)."""
+    return msgspec.json.format(msgspec.json.encode(value, order="deterministic"), indent=1) + b"\n"
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` so that ``path`` holds either the old or the new bytes, never a mix."""
+    target = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

@@ -1,0 +1,55 @@
+"""The base types every game's state, actions, events and decisions build on.
+
+A game subclasses each with a tag (``class ClonkState(State, tag="clonk")``)
+and lists its own fields. Options shared by every save file -- strict
+decoding, keyword-only construction -- live here, once (architecture
+contract 1: state is data).
+
+- :class:`State` holds the seat count, the random state, the turn order and
+  the *decision stack*: pending decisions, the top one being the one to
+  answer now. A game redeclares ``stack`` with its own union of frames.
+- :class:`Frame` is one pending decision: which seat must answer it, plus
+  whatever the game needs to list the answers (the card being resolved,
+  the options left, ...). Saving a game in the middle of an effect saves
+  its frames, so a resumed game goes on exactly where it stopped.
+- :class:`Action` is one answer to the top frame (tagged by ``type``).
+- :class:`Event` is something that happened, for logs, observers and UIs.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from meeple.core.rng import Rng
+from meeple.core.turns import Turns
+
+
+class Frame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="frame"):
+    """A pending decision of ``seat``."""
+
+    seat: int
+
+
+class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="game"):
+    """Fields every game state has. The tag is the game id."""
+
+    seats: int
+    rng: Rng
+    turns: Turns
+    stack: list[Frame]
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must answer the top decision, or ``None`` when the game is over."""
+        stack = self.stack
+        return stack[-1].seat if stack else None
+
+
+class Action(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+    """One answer to the decision on top of the stack. Frozen: actions are values."""
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="event"):
+    """Something that happened. ``seat`` is who did it or whom it concerns."""
+
+    seat: int | None = None

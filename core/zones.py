@@ -1,0 +1,152 @@
+"""Zones: ordered piles of cards, and who may see which of their cards.
+
+A zone is data in the game state (``Zone``): a kind, an optional owning seat,
+card ids from bottom to top, and -- for piles that mix face-up and face-down
+cards -- one facing flag per card. Who sees what is declared once per zone
+kind by the game (``Game.zones``, a mapping of kind to :class:`Visibility`),
+never stored in the state, so a save file cannot grant itself more sight.
+
+:func:`redact` turns a zone into what one seat may know: each card it may not
+see becomes ``HIDDEN + back`` (``"?treasure"``), keeping the count and the
+card's back, which are public at any real table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Literal
+
+import msgspec
+
+HIDDEN = "?"
+"""Prefix of the placeholder that stands for a card a seat may not see."""
+
+Sight = Literal["all", "top", "faceup", "none"]
+
+
+class Visibility(msgspec.Struct, frozen=True):
+    """Who sees which cards of a zone kind.
+
+    ``others`` is what every seat but the owner sees (for an unowned zone:
+    every seat): ``all`` cards, only the ``top`` card, only the cards lying
+    ``faceup``, or ``none`` (just the count). ``owner_sees_all`` lets the owner
+    look through the whole zone (a hand, one's own mine cart).
+    """
+
+    others: Sight
+    owner_sees_all: bool = False
+
+
+PUBLIC = Visibility("all", True)
+"""Everyone sees every card (a gallery, a discard pile, a market row)."""
+PRIVATE = Visibility("none", True)
+"""The owner sees the cards, others the count (a hand)."""
+SECRET = Visibility("none")
+"""Nobody sees the cards, everyone the count (a draw pile)."""
+TOP_ONLY = Visibility("top", True)
+"""Others see the top card, the owner sees all (a pile one may look through)."""
+FACING = Visibility("faceup")
+"""Face-up cards are public, face-down cards are seen by nobody."""
+FACING_OWNER = Visibility("faceup", True)
+"""Face-up cards are public, face-down ones are seen by their owner only."""
+
+
+class Zone(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """An ordered pile of card ids, bottom first, top last.
+
+    ``up`` holds one facing flag per card for zones whose visibility is
+    ``faceup``; it is ``None`` for every other zone.
+    """
+
+    kind: str
+    owner: int | None = None
+    cards: list[str] = msgspec.field(default_factory=list)
+    up: list[bool] | None = None
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    @property
+    def top(self) -> str | None:
+        return self.cards[-1] if self.cards else None
+
+    def add(self, card: str, up: bool = True) -> None:
+        """Put a card on top."""
+        self.cards.append(card)
+        if self.up is not None:
+            self.up.append(up)
+
+    def put_under(self, card: str, up: bool = True) -> None:
+        """Slide a card under the pile."""
+        self.cards.insert(0, card)
+        if self.up is not None:
+            self.up.insert(0, up)
+
+    def draw(self) -> str:
+        """Take the top card (the caller checks that the zone is not empty)."""
+        if self.up is not None:
+            self.up.pop()
+        return self.cards.pop()
+
+    def take(self) -> list[str]:
+        """Take every card, bottom first, leaving the zone empty."""
+        cards, self.cards = self.cards, []
+        if self.up is not None:
+            self.up = []
+        return cards
+
+    def remove(self, card: str) -> None:
+        """Take one named card out of the zone, wherever it lies."""
+        i = self.cards.index(card)
+        del self.cards[i]
+        if self.up is not None:
+            del self.up[i]
+
+    def reveal_top(self) -> str | None:
+        """Turn the top card face up; returns it if it was face down."""
+        if self.up and not self.up[-1]:
+            self.up[-1] = True
+            return self.cards[-1]
+        return None
+
+    def is_up(self, index: int) -> bool:
+        return True if self.up is None else self.up[index]
+
+
+def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:
+    """Whether ``viewer`` (``None``: an onlooker with no seat) sees card ``index``."""
+    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
+        return True
+    if vis.others == "all":
+        return True
+    if vis.others == "top":
+        return index == len(zone.cards) - 1
+    if vis.others == "faceup":
+        return zone.is_up(index)
+    return False
+
+
+def redact(zone: Zone, vis: Visibility, viewer: int | None, back: Callable[[str], str]) -> None:
+    """Replace, in place, every card ``viewer`` may not see by its placeholder."""
+    cards = zone.cards
+    for i, card in enumerate(cards):
+        if not sees(vis, zone, viewer, i):
+            cards[i] = HIDDEN + back(card)
+
+
+def iter_zones(obj: object) -> Iterator[Zone]:
+    """Every zone inside a state, in field order (depth first).
+
+    Games keep zones as struct fields, lists of them, or fields of nested
+    structs (a seat's area); this finds them all, so view, determinize and
+    validation work on any game without the game listing its zones.
+    """
+    if isinstance(obj, Zone):
+        yield obj
+    elif isinstance(obj, msgspec.Struct):
+        for name in obj.__struct_fields__:
+            yield from iter_zones(getattr(obj, name))
+    elif isinstance(obj, list | tuple):
+        for item in obj:
+            if isinstance(item, msgspec.Struct):
+                yield from iter_zones(item)

@@ -1,0 +1,1 @@
+"""Clonk! (placeholder while the plugin is written)."""
