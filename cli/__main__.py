@@ -1,0 +1,3 @@
+from meeple.cli.app import main
+
+main()

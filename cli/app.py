@@ -1,0 +1,53 @@
+"""The ``meeple`` command line, built by a function so plugins and tests can shape it."""
+
+from __future__ import annotations
+
+import sys
+
+import typer
+
+from meeple.cli import common
+from meeple.core.errors import MeepleError
+
+COMMANDS = (
+    "meeple.cli.games",
+    "meeple.cli.plugins",
+    "meeple.cli.play",
+    "meeple.cli.simulate",
+    "meeple.cli.replay",
+    "meeple.cli.validate",
+    "meeple.cli.schema",
+)
+"""Built-in command modules; each defines ``app``, a Typer app with one command."""
+
+
+def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
+    """The root app; ``pm`` replaces the default plugin manager (tests use it)."""
+    import importlib
+
+    app = typer.Typer(
+        name="meeple",
+        help="Play, simulate, replay and validate tabletop card games. Games are plugins.",
+        no_args_is_help=True,
+        rich_markup_mode="rich",
+        context_settings={"help_option_names": ["-h", "--help"]},
+        pretty_exceptions_enable=False,
+    )
+
+    @app.callback()
+    def root(ctx: typer.Context) -> None:
+        ctx.obj = common.Env(pm)
+
+    for path in COMMANDS:
+        app.add_typer(importlib.import_module(path).app)
+    common.Env(pm).pm.hook.meeple_commands(app=app)
+    return app
+
+
+def main() -> None:
+    """Console-script entry point: domain errors become a message and exit code 1."""
+    try:
+        make_app()(prog_name="meeple")
+    except MeepleError as exc:
+        common.err_console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        sys.exit(1)
