@@ -34,13 +34,15 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
         pretty_exceptions_enable=False,
     )
 
+    environment = common.Env(pm)
+
     @app.callback()
     def root(ctx: typer.Context) -> None:
-        ctx.obj = common.Env(pm)
+        ctx.obj = environment
 
     for path in COMMANDS:
         app.add_typer(importlib.import_module(path).app)
-    common.Env(pm).pm.hook.meeple_commands(app=app)
+    environment.pm.hook.meeple_commands(app=app)
     return app
 
 
