@@ -99,6 +99,8 @@ def snapshot_type(game: type[Game[Any, Any]]) -> Any:
 
 def header(data: bytes, path: str) -> tuple[str, str, str]:
     """The kind, game id and rules version of a file's bytes, checked leniently."""
+    if not data.strip():
+        raise InvalidFile(path, ["the file is empty; a meeple record or snapshot is a JSON object"])
     if b"\x00" in data:
         raise InvalidFile(path, ["this is a binary file, not a meeple JSON record or snapshot"])
     problem = _decode_problem(data, _Header)
@@ -111,7 +113,10 @@ def header(data: bytes, path: str) -> tuple[str, str, str]:
         newer = "a newer" if head.format > FORMAT else "an older"
         raise InvalidFile(
             path,
-            [f"$.format: format {head.format} was written by {newer} meeple; this one reads format {FORMAT}"],
+            [
+                f"$.format: format {head.format} was written by {newer} meeple; "
+                f"this one reads format {FORMAT}"
+            ],
         )
     return head.kind, head.setup.game, head.setup.version
 
@@ -145,7 +150,8 @@ def read_bytes(path: str | os.PathLike[str]) -> bytes:
             raise InvalidFile(str(p), ["is a folder, not a file"])
         if size > MAX_BYTES:
             raise InvalidFile(
-                str(p), [f"{size:,} bytes is larger than the {MAX_BYTES:,}-byte limit of a meeple file"]
+                str(p),
+                [f"{size:,} bytes is larger than the {MAX_BYTES:,}-byte limit of a meeple file"],
             )
         return p.read_bytes()
     except OSError as exc:

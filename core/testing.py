@@ -1,0 +1,268 @@
+"""The conformance suite: what every game must satisfy, as a library for its tests.
+
+A game gets these checks for free; a plugin's test module needs a few lines::
+
+    import pytest
+    from meeple.core import testing
+    from my_game import MyGame
+
+    @pytest.mark.parametrize("case", testing.cases(MyGame, games=200), ids=str)
+    def test_conformance(case):
+        testing.playthrough(MyGame(), case)
+
+Each playthrough is a seeded game of uniformly random legal actions. After
+every action the state passes :meth:`~meeple.core.game.Game.check_state`
+(and the ``meeple_validate_state`` hooks), round-trips through a snapshot
+file, and has clones that are independent of it; at the end the game's
+record replays to the same digest. On the games a case marks with
+``views``, every seat's view is checked at every step: its JSON holds no
+card id that seat may not see (the leak test), and determinizing it gives
+a valid state that the seat cannot tell from the view.
+
+A failure raises :class:`ConformanceError` (an ``AssertionError``) naming
+the game, seats, seed and step, so ``Case(seats, seed)`` reproduces it.
+pytest is not needed to use this module.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from meeple.core import records, validate
+from meeple.core.engine import Hooks, Match
+from meeple.core.errors import InvalidFile
+from meeple.core.game import Game
+from meeple.core.rng import Stream
+from meeple.core.state import State
+from meeple.core.zones import iter_zones, sees
+
+MAX_STEPS = 100_000
+"""Decisions after which a random playthrough counts as a game that does not end."""
+
+_JSON_STRING = re.compile(rb'"((?:[^"\\]|\\.)*)"')
+
+
+class ConformanceError(AssertionError):
+    """A game broke one of the core's contracts."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One seeded random playthrough; ``views`` adds the view checks at every step."""
+
+    seats: int
+    seed: int
+    views: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.seats}seats-seed{self.seed}" + ("-views" if self.views else "")
+
+
+def cases(game: type[Game[Any, Any]], games: int = 200, *, views_every: int = 1) -> list[Case]:
+    """``games`` cases spread evenly over the game's seat counts.
+
+    Every ``views_every``-th case also checks the views; raise it to trade
+    some of the (slower) view checks for speed on a large game.
+    """
+    counts = range(game.min_seats, game.max_seats + 1)
+    return [
+        Case(counts[i % len(counts)], i, views=i % max(views_every, 1) == 0) for i in range(games)
+    ]
+
+
+def playthrough(
+    game: Game[Any, Any],
+    case: Case,
+    *,
+    hooks: Hooks | None = None,
+    max_steps: int = MAX_STEPS,
+) -> Match:
+    """Play ``case`` with random legal actions, checking every contract; returns the match."""
+    hooks = hooks if hooks is not None else Hooks(None)
+    where = f"{game.id} with {case.seats} seats, seed {case.seed}"
+    match = Match.new(game, case.seats, case.seed, hooks)
+    setup = records.Setup(
+        game=game.id,
+        version=game.version,
+        seats=["random"] * case.seats,
+        seed=case.seed,
+        options=game.options,
+    )
+    chooser = Stream(f"conformance/{case.seed}")
+    state = match.state
+    while True:
+        step = len(match.actions)
+        at = f"{where}, after step {step}"
+        check_state(game, state, hooks, at)
+        digest = game.digest(state)
+        check_round_trip(game, setup, step, state, at)
+        check_clone(game, state, chooser, at)
+        if case.views:
+            for seat in (*range(case.seats), None):
+                check_view(game, state, seat, Stream(f"determinize/{case.seed}/{step}"), at)
+        if game.digest(state) != digest:
+            raise ConformanceError(f"{at}: checking the state changed it (view, clone or encode)")
+        legal = match.legal()
+        if match.over:
+            if legal:
+                raise ConformanceError(
+                    f"{at}: the game is over but lists {len(legal)} legal actions"
+                )
+            break
+        if not legal:
+            raise ConformanceError(f"{at}: seat {state.to_move} is to move but has no legal action")
+        if step >= max_steps:
+            raise ConformanceError(f"{at}: the game did not end within {max_steps} decisions")
+        match.step(chooser.choice(legal))
+    check_scores(game, match, where)
+    check_replay(game, setup, match, hooks, where)
+    return match
+
+
+def check_state(game: Game[Any, Any], state: State, hooks: Hooks, at: str) -> None:
+    """The state passes the game's checks and the ``meeple_validate_state`` hooks."""
+    problems = validate.state_problems(game, state, hooks)
+    if problems:
+        raise ConformanceError(f"{at}: the state fails its checks: " + "; ".join(problems))
+
+
+def check_round_trip(
+    game: Game[Any, Any], setup: records.Setup[Any], step: int, state: State, at: str
+) -> None:
+    """A snapshot file of ``state`` decodes strictly to an equal state with the same digest."""
+    data = records.encode(records.Snapshot(setup=setup, step=step, state=state))
+    try:
+        back = records.decode(data, type(game), records.SNAPSHOT, "<snapshot>").state
+    except InvalidFile as exc:
+        raise ConformanceError(f"{at}: a snapshot does not decode: {exc}") from None
+    if back != state or game.digest(back) != game.digest(state):
+        raise ConformanceError(f"{at}: a snapshot decodes to a different state")
+
+
+def check_clone(game: Game[Any, Any], state: State, stream: Stream, at: str) -> None:
+    """A clone equals the state; changing it (a legal action, every zone) leaves the state be."""
+    before = game.digest(state)
+    clone = game.clone(state)
+    if clone != state or game.digest(clone) != before:
+        raise ConformanceError(f"{at}: a clone differs from the state it copies")
+    legal = game.legal_actions(clone)
+    if legal:
+        game.apply(clone, stream.choice(legal))
+    for zone in iter_zones(clone):
+        zone.add("<changed>")
+    clone.rng.counter += 1
+    clone.stack.clear()
+    if game.digest(state) != before:
+        raise ConformanceError(f"{at}: changing a clone changed the original state")
+
+
+def check_view(
+    game: Game[Any, Any], state: State, seat: int | None, stream: Stream, at: str
+) -> None:
+    """``seat``'s view leaks no card it may not see, and determinizes into a valid state."""
+    who = "an onlooker" if seat is None else f"seat {seat}"
+    view = game.view(state, seat)
+    leaked = sorted(leaks(game, state, seat, msgspec.json.encode(view)))
+    if leaked:
+        raise ConformanceError(
+            f"{at}: the view of {who} shows card(s) it may not see: "
+            + ", ".join(f"{card} ({_zone_of(state, card)})" for card in leaked[:5])
+        )
+    if state.rng.seed and view.rng.seed == state.rng.seed:
+        raise ConformanceError(f"{at}: the view of {who} holds the random seed")
+    full = game.determinize(view, stream)
+    problems = game.check_state(full)
+    if problems:
+        raise ConformanceError(
+            f"{at}: determinizing the view of {who} gives an invalid state: " + "; ".join(problems)
+        )
+    again = game.view(full, seat)
+    if again != view:
+        differ = [
+            _describe_zone(a)
+            for a, b in zip(iter_zones(view), iter_zones(again), strict=False)
+            if a != b
+        ]
+        raise ConformanceError(
+            f"{at}: determinizing the view of {who} changed what it sees: "
+            + (", ".join(differ) if differ else "fields outside the zones")
+        )
+
+
+def leaks(game: Game[Any, Any], state: State, seat: int | None, encoded: bytes) -> set[str]:
+    """The card ids in ``encoded`` (a view's JSON) that ``seat`` may not see in ``state``.
+
+    A card counts as seen when any copy of it lies where the seat sees it.
+    The JSON is split into whole strings, so an id that is part of another
+    id or text never counts as present.
+    """
+    visibility = game.zones
+    allowed = set()
+    for zone in iter_zones(state):
+        vis = visibility[zone.kind]
+        allowed.update(c for i, c in enumerate(zone.cards) if sees(vis, zone, seat, i))
+    hidden = set(game.cards(state)) - allowed
+    if not hidden:
+        return set()
+    found = {m.decode("utf-8", "replace") for m in _JSON_STRING.findall(encoded)}
+    return hidden & found
+
+
+def check_scores(game: Game[Any, Any], match: Match, where: str) -> None:
+    """One score per seat, in seat order, each total the sum of its parts."""
+    scores = match.scores()
+    if [s.seat for s in scores] != list(range(match.state.seats)):
+        raise ConformanceError(
+            f"{where}: scores must list seats 0-{match.state.seats - 1} in order"
+        )
+    for s in scores:
+        if s.parts and sum(s.parts.values()) != s.total:
+            raise ConformanceError(
+                f"{where}: seat {s.seat}'s total {s.total} is not the sum of its parts {s.parts}"
+            )
+
+
+def check_replay(
+    game: Game[Any, Any], setup: records.Setup[Any], match: Match, hooks: Hooks, where: str
+) -> None:
+    """The match's record, written and read back, replays on a fresh game to the same end."""
+    record = records.Record(
+        setup=setup,
+        actions=match.actions,
+        over=match.over,
+        digest=game.digest(match.state),
+        scores=match.scores() if match.over else None,
+    )
+    fresh = type(game)(game.options)
+    try:
+        value = records.decode(records.encode(record), type(game), records.RECORD, "<record>")
+        loaded = validate.Loaded("<record>", records.RECORD, fresh, game.id, value)
+        validate.replay(loaded, hooks)
+    except InvalidFile as exc:
+        raise ConformanceError(f"{where}: the record does not replay identically: {exc}") from None
+
+
+def check_game(
+    game: Game[Any, Any], games: int = 200, *, hooks: Hooks | None = None, views_every: int = 1
+) -> int:
+    """Run :func:`playthrough` on every case of :func:`cases`; returns the decisions played."""
+    return sum(
+        len(playthrough(game, case, hooks=hooks).actions)
+        for case in cases(type(game), games, views_every=views_every)
+    )
+
+
+def _zone_of(state: State, card: str) -> str:
+    for zone in iter_zones(state):
+        if card in zone.cards:
+            return _describe_zone(zone)
+    return "in no zone"
+
+
+def _describe_zone(zone: Any) -> str:
+    owner = f" of seat {zone.owner}" if zone.owner is not None else ""
+    return f"zone {zone.kind!r}{owner}"
