@@ -1,0 +1,202 @@
+"""Building the plugin manager: built-ins, entry points, blocking, broken plugins."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pluggy
+import pytest
+
+from meeple.core import hookimpl
+from meeple.core.bots import RandomBot
+from meeple.core.errors import MeepleError, UnknownGame
+from meeple.core.plugins import (
+    BUILTIN_PLUGINS,
+    PluginManager,
+    Registry,
+    list_plugins,
+    plugin_manager,
+)
+
+GAME_PLUGIN = """
+from meeple.core import hookimpl
+
+
+@hookimpl
+def meeple_games(register):
+    from meeple_tiny import Tiny
+
+    class {cls}(Tiny):
+        id = "{game_id}"
+        title = "{cls}"
+
+    register({cls})
+"""
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tiny_module: Any) -> Any:
+    """A folder on sys.path where tests install fake distributions with entry points."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    made: list[str] = []
+
+    def install(dist: str, entry: str, module: str, source: str) -> None:
+        # The folder name must carry the normalized name: importlib.metadata
+        # reads it from there and keeps one distribution per name.
+        info = tmp_path / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        (info / "entry_points.txt").write_text(f"[meeple]\n{entry} = {module}\n")
+        (tmp_path / f"{module}.py").write_text(source)
+        made.append(module)
+
+    yield install
+    for module in made:
+        sys.modules.pop(module, None)
+
+
+BUILTIN_GAMES = [path for path in BUILTIN_PLUGINS if path != "meeple.core.bots"]
+
+
+@pytest.fixture(autouse=True)
+def core_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Block the built-in games: these tests are about the manager, not any game."""
+    monkeypatch.setenv("MEEPLE_DISABLE_PLUGINS", ",".join(BUILTIN_GAMES))
+    monkeypatch.delenv("MEEPLE_NO_ENTRYPOINTS", raising=False)
+
+
+def names(pm: PluginManager) -> set[str]:
+    return {name for name, plugin in pm.list_name_plugin() if plugin is not None}
+
+
+def test_builtins_are_registered_by_module_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEEPLE_DISABLE_PLUGINS")
+    pm = plugin_manager(entry_points=False)
+    for path in BUILTIN_PLUGINS:
+        assert pm.get_plugin(path) is sys.modules[path]
+    infos = {p.name: p for p in list_plugins(pm)}
+    assert infos["meeple.core.bots"].builtin
+    assert infos["meeple.core.bots"].hooks == ["meeple_bots"]
+    assert Registry(pm).bot("random", "anything").factory is RandomBot
+
+
+def test_disable_plugins_blocks_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_DISABLE_PLUGINS", ",".join(["meeple.core.bots ", *BUILTIN_GAMES]))
+    pm = plugin_manager(entry_points=False)
+    assert pm.is_blocked("meeple.core.bots")
+    assert "meeple.core.bots" not in names(pm)
+    assert "random" not in Registry(pm).bots
+
+
+def test_entry_points_are_loaded_with_their_distribution(site: Any) -> None:
+    site("meeple-dice", "dice", "meeple_dice_ep", GAME_PLUGIN.format(cls="Dice", game_id="dice"))
+    pm = plugin_manager(entry_points=True)
+    assert "dice" in names(pm)
+    assert pm.dists["dice"] == ("meeple-dice", "1.0")
+    info = next(p for p in list_plugins(pm) if p.name == "dice")
+    assert (info.builtin, info.distribution, info.hooks) == (False, "meeple-dice", ["meeple_games"])
+    assert Registry(pm).game("dice").title == "Dice"
+
+
+def test_no_entrypoints_env_loads_builtins_only(site: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    site("meeple-dice", "dice", "meeple_dice_ne", GAME_PLUGIN.format(cls="Dice", game_id="dice"))
+    monkeypatch.setenv("MEEPLE_NO_ENTRYPOINTS", "1")
+    pm = plugin_manager()
+    assert "dice" not in names(pm)
+    assert "meeple.core.bots" in names(pm)
+    monkeypatch.delenv("MEEPLE_NO_ENTRYPOINTS")
+    assert "dice" in names(plugin_manager())
+
+
+def test_disable_plugins_blocks_an_entry_point(site: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    site("meeple-dice", "dice", "meeple_dice_bl", GAME_PLUGIN.format(cls="Dice", game_id="dice"))
+    monkeypatch.setenv("MEEPLE_DISABLE_PLUGINS", ",".join(["dice", *BUILTIN_GAMES]))
+    pm = plugin_manager(entry_points=True)
+    assert "dice" not in names(pm)
+    assert "meeple_dice_bl" not in sys.modules  # a blocked plugin is not even imported
+
+
+def test_a_broken_entry_point_is_reported_and_others_still_load(site: Any) -> None:
+    site("meeple-bad", "bad", "meeple_bad_ep", "raise ImportError('needs libfoo')\n")
+    site("meeple-dice", "dice", "meeple_dice_ok", GAME_PLUGIN.format(cls="Dice", game_id="dice"))
+    pm = plugin_manager(entry_points=True)
+    broken = {b.name: b.error for b in pm.broken}
+    assert broken["bad"] == "ImportError: needs libfoo"
+    assert "dice" in names(pm) and "bad" not in names(pm)
+    assert "dice" in Registry(pm).games
+
+
+def test_a_misspelled_hook_in_an_entry_point_is_reported(site: Any) -> None:
+    source = (
+        "from meeple.core import hookimpl\n\n@hookimpl\ndef meeple_gmaes(register):\n    pass\n"
+    )
+    site("meeple-typo", "typo", "meeple_typo_ep", source)
+    pm = plugin_manager(entry_points=True)
+    (broken,) = [b for b in pm.broken if b.name == "typo"]
+    assert "meeple_gmaes" in broken.error
+    assert "typo" not in names(pm)
+
+
+def test_check_pending_catches_a_misspelled_hook() -> None:
+    typo = SimpleNamespace(meeple_after_actoin=hookimpl(lambda game, state: None))
+    with pytest.raises(pluggy.PluginValidationError, match="meeple_after_actoin"):
+        plugin_manager(entry_points=False, extra=[typo])
+
+
+def test_duplicate_game_id_names_both_plugins(tiny_module: Any) -> None:
+    class Again(tiny_module.Tiny):
+        title = "Tiny again"
+
+    class Other:
+        @hookimpl
+        def meeple_games(self, register: Any) -> None:
+            register(Again)
+
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(Other(), name="other-tiny")
+    with pytest.raises(
+        MeepleError, match=r"game id 'tiny' is registered by both .* and 'other-tiny'"
+    ):
+        Registry(pm)
+
+
+def test_registering_a_non_game_is_an_error() -> None:
+    class Bad:
+        @hookimpl
+        def meeple_games(self, register: Any) -> None:
+            register("tiny")
+
+    with pytest.raises(MeepleError, match="registered 'tiny', which is not a Game subclass"):
+        Registry(plugin_manager(entry_points=False, extra=[Bad()]))
+
+
+def test_unknown_game_lists_the_installed_ones(tiny_module: Any) -> None:
+    registry = Registry(plugin_manager(entry_points=False, extra=[tiny_module]))
+    assert registry.game("tiny") is tiny_module.Tiny
+    with pytest.raises(UnknownGame, match=r"no game 'tiy' is installed \(installed: .*tiny"):
+        registry.game("tiy")
+
+
+def test_a_game_specific_bot_wins_over_a_generic_one(tiny_module: Any) -> None:
+    class TinyRandom(RandomBot):
+        pass
+
+    class Bots:
+        @hookimpl
+        def meeple_bots(self, register: Any) -> None:
+            register("random", TinyRandom, games=["tiny"], help="tiny's own")
+            register("tinybot", TinyRandom, games=("tiny",))
+
+    registry = Registry(plugin_manager(entry_points=False, extra=[Bots()]))
+    assert registry.bot("random", "tiny").factory is TinyRandom
+    assert registry.bot("random", "tiny").games == ("tiny",)
+    assert registry.bot("random", "other").factory is RandomBot
+    assert "tinybot" in registry.bot_names("tiny")
+    assert "tinybot" not in registry.bot_names("other")
+    with pytest.raises(
+        MeepleError, match=r"no bot 'tinybot' plays other \(bots for other: .*random"
+    ):
+        registry.bot("tinybot", "other")
