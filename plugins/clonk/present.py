@@ -1,0 +1,181 @@
+"""How Clonk! reads to a human: action phrases, log lines, the table, seat summaries.
+
+Nothing here runs in the hot loop; the CLI calls it for human players and logs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+
+from meeple.core.state import Event
+from meeple.core.zones import HIDDEN
+from meeple.plugins.clonk import state as st
+
+if TYPE_CHECKING:
+    from meeple.plugins.clonk.rules import Clonk
+
+FACE_DOWN = "▒"
+COLOURS = {
+    "red": "red",
+    "green": "green",
+    "white": "white",
+    "yellow": "yellow",
+    "pink": "magenta",
+    "blue": "blue",
+}
+
+
+def name(game: Clonk, card: str | None) -> str:
+    if card is None:
+        return "-"
+    if card.startswith(HIDDEN):
+        return FACE_DOWN
+    return game.content.name(card)
+
+
+def _source(game: Clonk, state: st.ClonkState, source: str | int) -> str:
+    if isinstance(source, str):
+        return f"{name(game, source)} from hand"
+    shaft = state.shafts[source].cards if 0 <= source < len(state.shafts) else []
+    return f"{name(game, shaft[-1] if shaft else None)} from shaft {source}"
+
+
+def describe_action(game: Clonk, state: st.ClonkState, action: Any) -> str:
+    """rules.md#turn: a short phrase for each kind of decision."""
+    match action:
+        case st.ShowTask(task=task):
+            return f"show {name(game, task)} face up"
+        case st.Cart(card=card):
+            return f"put {name(game, card)} into the mine cart"
+        case st.Dig(source=source):
+            return f"dig {_source(game, state, source)}"
+        case st.Gift(source=source, target=target):
+            return f"gift {_source(game, state, source)} to seat {target}"
+        case st.Blast(shaft=shaft):
+            top = state.shafts[shaft].cards if 0 <= shaft < len(state.shafts) else []
+            return f"Kablooey: blast {name(game, top[-1] if top else None)} off shaft {shaft}"
+        case st.Stop():
+            return "stop digging"
+        case st.FeedShaft(card=card, shaft=shaft):
+            return f"feed {name(game, card)} to shaft {shaft}"
+        case st.DiscardCard(card=card):
+            return f"discard {name(game, card)}"
+    return repr(action)
+
+
+def describe_event(game: Clonk, event: Event, viewer: int | None) -> str | None:
+    """A log line; a draw names its card only to the seat that drew it."""
+    who = f"seat {event.seat}"
+    match event:
+        case st.TaskShown(task=task):
+            return f"{who} shows {name(game, task)}"
+        case st.Carted(card=card, count=count):
+            return f"{who} loads {count} card(s) into the mine cart; {name(game, card)} on top"
+        case st.Dug(card=card, shaft=shaft):
+            where = "hand" if shaft is None else f"shaft {shaft}"
+            return f"{who} digs {name(game, card)} from {where}"
+        case st.Gifted(card=card, target=target, shaft=shaft):
+            where = "hand" if shaft is None else f"shaft {shaft}"
+            return f"{who} gifts {name(game, card)} from {where} to seat {target}"
+        case st.Blasted(card=card, shaft=shaft):
+            return f"{who} blasts {name(game, card)} off shaft {shaft}"
+        case st.Revealed(card=card, shaft=shaft):
+            return f"shaft {shaft} exposes {name(game, card)}"
+        case st.Relaid(shaft=shaft, cards=cards):
+            return f"shaft {shaft} is laid anew: {', '.join(name(game, c) for c in cards)} face up"
+        case st.Stopped():
+            return f"{who} stops digging"
+        case st.Took(card=card):
+            what = name(game, card)
+            return f"{who} takes a {what} card" + (
+                " under the mine cart" if what == "Snore" else ""
+            )
+        case st.Drew(card=card):
+            return (
+                f"{who} draws {name(game, card)}" if viewer == event.seat else f"{who} draws a card"
+            )
+        case st.Awakened():
+            return f"{who} turns up the Awakening card: this is the last round"
+        case st.Fed(card=card, shaft=shaft):
+            return f"{who} feeds {name(game, card)} to shaft {shaft}"
+        case st.Discarded(card=card):
+            return f"{who} discards {name(game, card)}"
+    return repr(event)
+
+
+def styled(game: Clonk, card: str | None) -> Text:
+    """A card as coloured text: its crystal colour, coins as $ and eyes as o."""
+    if card is None:
+        return Text("-", style="dim")
+    if card.startswith(HIDDEN):
+        return Text(FACE_DOWN, style="dim")
+    c = game.content
+    label = c.name(card)
+    extra = "$" * c.coins.get(card, 0) + "o" * c.eyes.get(card, 0)
+    colour = c.colours[c.colour[card]] if card in c.colour else ""
+    return Text(f"{label} {extra}".rstrip(), style=COLOURS.get(colour, "bold"))
+
+
+def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
+    """The table as ``seat`` sees it: shafts, every seat's area, one's own hand and tasks."""
+    shafts = Table(title="Mine shafts (bottom → top)", show_header=False, box=None)
+    for i, z in enumerate(view.shafts):
+        row = Text(f"{i}: ")
+        for j, card in enumerate(z.cards):
+            row.append(styled(game, card if z.is_up(j) else HIDDEN))
+            row.append("  ")
+        shafts.add_row(row)
+    seats = Table(title="Seats")
+    for col in ("seat", "cart top", "cart", "gallery", "Kablooey", "tasks"):
+        seats.add_column(col)
+    for s in range(view.seats):
+        cart = view.carts[s].cards
+        gallery = Text()
+        for card in view.galleries[s].cards:
+            gallery.append(styled(game, card))
+            gallery.append("  ")
+        tiles = view.tasks[s]
+        tasks = ", ".join(name(game, t) for t in tiles.cards if not t.startswith(HIDDEN))
+        mark = "▶ " if view.to_move == s else ""
+        seats.add_row(
+            f"{mark}{s}" + (" (you)" if s == seat else ""),
+            styled(game, cart[-1] if cart else None),
+            str(len(cart)),
+            gallery,
+            str(len(view.kablooeys[s].cards)),
+            tasks or FACE_DOWN,
+        )
+    parts: list[Any] = [shafts, seats]
+    if seat is not None:
+        hand = Text("Your hand: ")
+        for card in view.hands[seat].cards:
+            hand.append(styled(game, card))
+            hand.append("  ")
+        parts.append(hand)
+    last = " · last round" if view.turns.last_round else ""
+    parts.append(
+        Text(
+            f"Draw pile: {len(view.draw.cards)} · Snore left: {len(view.snore_supply.cards)} · "
+            f"Kablooey left: {len(view.kablooey_supply.cards)} · round {view.turns.round}{last}"
+        )
+    )
+    return Group(*parts)
+
+
+def seat_summary(game: Clonk, state: st.ClonkState) -> list[str]:
+    """One public line per seat."""
+    out = []
+    for s in range(state.seats):
+        cart = state.carts[s].cards
+        tiles = state.tasks[s]
+        shown = [name(game, t) for t, up in zip(tiles.cards, tiles.up or (), strict=False) if up]
+        out.append(
+            f"seat {s}: cart {len(cart)} (top {name(game, cart[-1] if cart else None)}), "
+            f"gallery {len(state.galleries[s].cards)}, Kablooey {len(state.kablooeys[s].cards)}, "
+            f"task {', '.join(shown) or 'hidden'}"
+        )
+    return out
