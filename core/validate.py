@@ -17,9 +17,9 @@ Checking a file goes through the same steps whatever is wrong with it:
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -30,8 +30,15 @@ from meeple.core.game import Game
 from meeple.core.plugins import Registry
 from meeple.core.state import Action, Event, State
 
-OnStep = Callable[[int, int, Action, str, list[Event]], None]
-"""Called after each replayed step with (step, seat, action, its description, events)."""
+
+class Narration(Protocol):
+    """Follows a replay step by step (``meeple replay`` prints its log this way)."""
+
+    def before(self, step: int, state: State, action: Action) -> None:
+        """``action``, about to be applied to ``state`` as step ``step``."""
+
+    def after(self, step: int, state: State, events: list[Event]) -> None:
+        """The events that step ``step`` caused; ``state`` is the state after it."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ def replay(
     hooks: Hooks,
     *,
     to: int | None = None,
-    on_step: OnStep | None = None,
+    narration: Narration | None = None,
     check_every: int = 0,
 ) -> Match:
     """Re-run a record's actions and return the match.
@@ -131,14 +138,14 @@ def replay(
         match = Match.new(game, seats, record.setup.seed, hooks)
         actions = record.actions if to is None else record.actions[:to]
         for step, action in enumerate(actions, 1):
-            seat = match.state.to_move
             legal = match.legal()
             if action not in legal:
                 raise InvalidFile(path, [_illegal(game, match.state, step, action, legal)])
-            said = game.describe_action(match.state, action) if on_step else ""
+            if narration is not None:
+                narration.before(step, match.state, action)
             events = match.step(action)
-            if on_step is not None:
-                on_step(step, seat, action, said, events)
+            if narration is not None:
+                narration.after(step, match.state, events)
             if check_every > 0 and step % check_every == 0:
                 _raise_problems(
                     path, f"after step {step}", state_problems(game, match.state, hooks)
