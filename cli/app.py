@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from importlib import metadata
 
 import typer
 
@@ -21,13 +22,18 @@ COMMANDS = (
 """Built-in command modules; each defines ``app``, a Typer app with one command."""
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        common.console.print(f"meeple {metadata.version('meeple')}")
+        raise typer.Exit()
+
+
 def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
     """The root app; ``pm`` replaces the default plugin manager (tests use it)."""
     import importlib
 
     app = typer.Typer(
         name="meeple",
-        help="Play, simulate, replay and validate tabletop card games. Games are plugins.",
         no_args_is_help=True,
         rich_markup_mode="rich",
         context_settings={"help_option_names": ["-h", "--help"]},
@@ -37,7 +43,20 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
     environment = common.Env(pm)
 
     @app.callback()
-    def root(ctx: typer.Context) -> None:
+    def root(
+        ctx: typer.Context,
+        version: bool = typer.Option(
+            False,
+            "--version",
+            help="Show meeple's version and exit.",
+            is_eager=True,
+            callback=_show_version,
+        ),
+    ) -> None:
+        """Play, simulate, replay and validate tabletop card games. Games are plugins.
+
+        Example: meeple play clonk --seats human,bot,bot --seed 7
+        """
         ctx.obj = environment
 
     for path in COMMANDS:

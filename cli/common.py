@@ -1,18 +1,40 @@
-"""What every command shares: the plugin environment, consoles, and failing cleanly."""
+"""What every command shares: the plugin environment, consoles, failing cleanly,
+and the helpers that turn command-line text into a game (seats, options) and a
+finished game back into text (score table) and files (records)."""
 
 from __future__ import annotations
 
+import ast
+import inspect
+import itertools
+import textwrap
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import cached_property
-from typing import NoReturn
+from typing import Any, NoReturn
 
+import msgspec
 import typer
 from rich.console import Console
+from rich.table import Table
 
-from meeple.core.engine import Hooks
+from meeple.core.bots import Bot
+from meeple.core.engine import Hooks, Match
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game, Options
 from meeple.core.plugins import PluginManager, Registry, plugin_manager
+from meeple.core.records import Record, Setup
+from meeple.core.rng import bot_stream
+from meeple.core.scoring import Score, rank
 
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
+
+HUMAN = "human"
+BOT = "bot"
+"""Seat aliases: a person at this terminal, and the game's best bot."""
+
+GameClass = type[Game[Any, Any]]
 
 
 class Env:
@@ -46,3 +68,169 @@ def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as an error and exit (1: bad input or failed check, 2: usage)."""
     err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
     raise typer.Exit(code)
+
+
+@contextmanager
+def errors() -> Iterator[None]:
+    """Turn a :class:`MeepleError` raised inside a command into a message and exit 1."""
+    try:
+        yield
+    except MeepleError as exc:
+        fail(str(exc))
+
+
+# -- seats -------------------------------------------------------------------
+
+
+def best_bot(registry: Registry, game_id: str) -> str:
+    """What the ``bot`` alias means for a game: its own bot if it has one, else ``random``.
+
+    A game with several bots of its own gets the first by name.
+    """
+    own = sorted(
+        name
+        for name, specs in registry.bots.items()
+        if any(s.games is not None and game_id in s.games for s in specs)
+    )
+    return own[0] if own else "random"
+
+
+def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
+    """``"bot,human,random"`` -> one player name per seat, ``bot`` resolved to a real bot."""
+    names = [n.strip().lower() for n in text.split(",")]
+    if "" in names:
+        raise MeepleError(f"--seats {text!r}: an empty seat; separate names with single commas")
+    if not game.min_seats <= len(names) <= game.max_seats:
+        raise MeepleError(
+            f"--seats {text!r}: {len(names)} seats, but {game.title} takes "
+            f"{game.min_seats}-{game.max_seats}"
+        )
+    resolved = [best_bot(registry, game.id) if n == BOT else n for n in names]
+    for name in set(resolved) - {HUMAN}:
+        registry.bot(name, game.id)  # raises, listing the bots that play this game
+    return resolved
+
+
+def make_bots(
+    registry: Registry, game: Game[Any, Any], seats: Sequence[str], seed: int
+) -> list[Bot | None]:
+    """One bot per bot seat (``None`` for humans), each with its own seeded stream."""
+    return [
+        None
+        if name == HUMAN
+        else registry.bot(name, game.id).factory(game, seat, bot_stream(seed, seat, name))
+        for seat, name in enumerate(seats)
+    ]
+
+
+# -- options -----------------------------------------------------------------
+
+
+def option_docs(options: type[Options]) -> dict[str, str]:
+    """Each option's help: its ``Meta(description=...)`` or the docstring under it."""
+    docs: dict[str, str] = {}
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(options)))
+    except (OSError, TypeError, SyntaxError):  # no source (frozen app, REPL): no docstrings
+        tree = None
+    if tree is not None:
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for stmt, nxt in itertools.pairwise(body):
+            if (
+                isinstance(stmt, ast.AnnAssign)
+                and isinstance(stmt.target, ast.Name)
+                and isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                docs[stmt.target.id] = inspect.cleandoc(nxt.value.value)
+    for field in msgspec.structs.fields(options):
+        meta = getattr(field.type, "__metadata__", ())
+        described = [m.description for m in meta if isinstance(m, msgspec.Meta) and m.description]
+        if described:
+            docs[field.name] = described[0]
+    return docs
+
+
+def describe_options(options: type[Options]) -> str:
+    """One line per option: name, default and help (for error messages)."""
+    docs = option_docs(options)
+    lines = []
+    for field in msgspec.structs.fields(options):
+        default = "" if field.default is msgspec.NODEFAULT else f" (default {field.default!r})"
+        doc = docs.get(field.name, "")
+        lines.append(f"  {field.name}{default}" + (f": {doc}" if doc else ""))
+    return "\n".join(lines) or "  (this game has no options)"
+
+
+def parse_options(game: GameClass, items: Sequence[str]) -> Options:
+    """``["key=value", ...]`` -> the game's ``Options``, with errors that list the valid keys."""
+    names = {f.name for f in msgspec.structs.fields(game.Options)}
+    raw: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise MeepleError(f"--option {item!r}: write it as key=value")
+        if key not in names:
+            raise MeepleError(
+                f"--option {item!r}: {game.title} has no option {key!r}; its options are:\n"
+                + describe_options(game.Options)
+            )
+        # Lists and tables are written as JSON (tasks=[1,2]); everything else as plain text.
+        if value[:1] in ("[", "{"):
+            try:
+                value = msgspec.json.decode(value)
+            except msgspec.DecodeError:
+                raise MeepleError(f"--option {item!r}: {value!r} is not valid JSON") from None
+        raw[key] = value
+    try:
+        return msgspec.convert(raw, game.Options, strict=False)
+    except msgspec.ValidationError as exc:
+        raise MeepleError(
+            f"--option: {exc}; the options of {game.title} are:\n" + describe_options(game.Options)
+        ) from None
+
+
+# -- finished games ----------------------------------------------------------
+
+
+def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Scores") -> Table:
+    """Seat, player, each score part, total and place; winners starred."""
+    parts = list(dict.fromkeys(k for s in scores for k in s.parts))
+    table = Table(title=title, caption="★ winner (ties share the place)")
+    table.add_column("seat", justify="right")
+    table.add_column("player")
+    for part in parts:
+        table.add_column(part, justify="right")
+    table.add_column("total", justify="right", style="bold")
+    table.add_column("place", justify="right")
+    for score, place in zip(scores, rank(scores), strict=True):
+        star = "★ " if place == 1 else ""
+        table.add_row(
+            str(score.seat),
+            f"{star}{seats[score.seat]}",
+            *(str(score.parts.get(p, "")) for p in parts),
+            str(score.total),
+            str(place),
+        )
+    return table
+
+
+def setup_of(game: Game[Any, Any], seats: Sequence[str], seed: int) -> Setup[Any]:
+    """The setup that, with the same plugins, sets this game up again."""
+    return Setup(
+        game=game.id, version=game.version, seats=list(seats), seed=seed, options=game.options
+    )
+
+
+def record_of(match: Match, setup: Setup[Any]) -> Record[Any, Any]:
+    """The record of ``match`` so far; scores are included once it is over."""
+    over = match.over
+    return Record(
+        setup=setup,
+        actions=list(match.actions),
+        over=over,
+        digest=match.game.digest(match.state),
+        scores=match.scores() if over else None,
+    )

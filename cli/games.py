@@ -1,0 +1,45 @@
+"""``meeple games``: the installed games."""
+
+from __future__ import annotations
+
+import msgspec
+import typer
+from rich.table import Table
+
+from meeple.cli import common
+
+app = typer.Typer()
+
+
+class GameInfo(msgspec.Struct):
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    version: str
+    plugin: str
+
+
+@app.command()
+def games(
+    ctx: typer.Context,
+    json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+) -> None:
+    """List the installed games.
+
+    Example: meeple games --json
+    """
+    registry = common.env(ctx).registry
+    infos = [
+        GameInfo(g.id, g.title, g.min_seats, g.max_seats, g.version, registry.game_plugin(g.id))
+        for g in sorted(registry.games.values(), key=lambda g: g.id)
+    ]
+    if json:
+        common.console.print_json(msgspec.json.encode(infos).decode())
+        return
+    table = Table(title="Installed games")
+    for column in ("id", "title", "seats", "version", "plugin"):
+        table.add_column(column)
+    for i in infos:
+        table.add_row(i.id, i.title, f"{i.min_seats}-{i.max_seats}", i.version, i.plugin)
+    common.console.print(table)

@@ -1,0 +1,272 @@
+"""``meeple play``: a game at the terminal, human seats against bots or each other.
+
+A human seat sees only its own view (``game.render(game.view(state, seat))``)
+and answers each decision by number. The log shows every action as the one
+human at the table may know it -- or, with no human or several, as an
+onlooker would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.text import Text
+
+from meeple.cli import common
+from meeple.core import records
+from meeple.core.bots import Prompt
+from meeple.core.engine import Match
+from meeple.core.errors import InvalidFile, MeepleError
+from meeple.core.records import Setup, Snapshot
+from meeple.core.state import Action, Event
+from meeple.core.validate import load, replay, state_problems
+
+app = typer.Typer()
+
+
+class Quit(Exception):
+    """A human typed ``q``."""
+
+
+class Table:
+    """The game being played, and how to save it.
+
+    A game started here or resumed from a record saves as a record; one
+    resumed from a snapshot (whose earlier actions are unknown) as a snapshot.
+    """
+
+    def __init__(
+        self, match: Match, setup: Setup[Any], save: Path | None, snapshot_step: int | None
+    ):
+        self.match = match
+        self.setup = setup
+        self.save_path = save
+        self.snapshot_step = snapshot_step
+
+    def encoded(self) -> bytes:
+        match = self.match
+        if self.snapshot_step is None:
+            return records.encode(common.record_of(match, self.setup))
+        step = self.snapshot_step + len(match.actions)
+        return records.encode(Snapshot(setup=self.setup, step=step, state=match.state))
+
+    def save(self, path: Path) -> None:
+        try:
+            records.write_atomic(path, self.encoded())
+        except OSError as exc:
+            common.err_console.print(
+                f"[bold red]could not save to {path}:[/] {exc.strerror or exc}"
+            )
+            return
+        self.save_path = path
+        say(f"saved to {path}")
+
+    def save_now(self) -> None:
+        """Save where the game saves, asking for a file the first time."""
+        if self.save_path is not None:
+            self.save(self.save_path)
+        elif name := ask("Save to which file? (Enter: cancel) ").strip():
+            self.save(Path(name))
+
+    def offer_save(self) -> None:
+        """Ask whether (and where) to save before leaving."""
+        if self.save_path is not None:
+            answer = ask(f"Save to {self.save_path} before leaving? [Y/n] ").strip().lower()
+            if answer in ("", "y", "yes"):
+                self.save(self.save_path)
+        elif name := ask("Save to which file? (Enter: leave without saving) ").strip():
+            self.save(Path(name))
+
+
+def ask(prompt: str) -> str:
+    return common.console.input(Text(prompt))
+
+
+def say(text: str) -> None:
+    """Print a plain line: game text may hold brackets that are not Rich markup."""
+    common.console.print(text, markup=False, soft_wrap=True)
+
+
+class Human:
+    """A person at this terminal: shown their view, answering by number."""
+
+    def __init__(self, table: Table, seat: int) -> None:
+        self.table = table
+        self.seat = seat
+
+    def choose(self, prompt: Prompt) -> Action:
+        game, view, legal, out = prompt.game, prompt.view, prompt.legal, common.console
+        out.print()
+        shown = game.render(view, self.seat)
+        if isinstance(shown, str):
+            say(shown)
+        else:
+            out.print(shown)
+        for i, action in enumerate(legal, 1):
+            say(f"  {i:>3}. {game.describe_action(view, action)}")
+        n = len(legal)
+        while True:
+            answer = ask(f"seat {self.seat}, your choice [1-{n}, s save, q quit]: ").strip().lower()
+            if answer.isdigit() and 1 <= int(answer) <= n:
+                return legal[int(answer) - 1]
+            if answer == "s":
+                self.table.save_now()
+            elif answer == "q":
+                raise Quit
+            else:
+                say(f"{answer!r} is not a choice: type 1-{n}, s to save or q to quit")
+
+
+class Narrator:
+    """Plays every seat through its real player, logging each action as ``viewer`` may know it."""
+
+    def __init__(
+        self, players: list[Any], match: Match, seats: list[str], viewer: int | None
+    ) -> None:
+        self.players, self.match, self.seats, self.viewer = players, match, seats, viewer
+        self.round = 0
+        self.pending = ""
+
+    def choose(self, prompt: Prompt) -> Action:
+        game, state, seat = self.match.game, self.match.state, prompt.seat
+        if state.turns.round != self.round:
+            self.round = state.turns.round
+            common.console.rule(f"round {self.round}")
+        action = self.players[seat].choose(prompt)
+        # Described before it is applied, on the viewer's view: the log says no more than they know.
+        said = game.describe_action(game.view(state, self.viewer), action)
+        who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
+        self.pending = f"{who}: {said}"
+        return action
+
+    def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
+        seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]
+        say(self.pending + (" — " + "; ".join(seen) if seen else ""))
+
+
+def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
+    """The game saved in ``path`` (a record is replayed and its digest checked)."""
+    loaded = load(path, env.registry)
+    if loaded.is_record:
+        match = replay(loaded, env.hooks)
+        return Table(match, loaded.setup, save, None)
+    snap = loaded.value
+    problems = state_problems(loaded.game, snap.state, env.hooks)
+    if problems:
+        raise InvalidFile(str(path), problems)
+    match = Match(loaded.game, snap.state, env.hooks, loaded.setup.seed)
+    return Table(match, loaded.setup, save, snap.step)
+
+
+@app.command()
+def play(
+    ctx: typer.Context,
+    game_id: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of the game's randomness (default: a fresh one).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
+    ] = None,
+    save: Annotated[
+        Path | None, typer.Option(help="Write the game record here when it ends or on `s`.")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Continue the game saved in this record or snapshot (and save back to it)."
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="No log; only prompts and scores.")
+    ] = False,
+) -> None:
+    """Play a game at the terminal: humans pick from numbered legal actions.
+
+    Default seats: one human, then the game's best bot for the other seats it
+    needs. Type s to save, q to quit; Ctrl-C offers to save too.
+
+    Example: meeple play clonk --seats human,bot,bot --seed 7 --save game.json
+    """
+    env = common.env(ctx)
+    with common.errors():
+        table = start(env, game_id, seats, seed, option or [], save, resume)
+        run(env, table, quiet)
+
+
+def start(
+    env: common.Env,
+    game_id: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str],
+    save: Path | None,
+    resume: Path | None,
+) -> Table:
+    registry = env.registry
+    if resume is not None:
+        if seed is not None or option:
+            raise MeepleError(
+                "--seed and --option cannot change a resumed game; the file fixes them"
+            )
+        table = resume_table(resume, env, save or resume)
+        game = table.match.game
+        if game_id is not None and game_id != game.id:
+            raise MeepleError(f"{resume} is a game of {game.id}, not {game_id}")
+        if seats is not None:
+            names = common.parse_seats(registry, type(game), seats)
+            if len(names) != len(table.setup.seats):
+                raise MeepleError(f"--seats: the saved game has {len(table.setup.seats)} seats")
+            table.setup.seats = names
+        say(f"resumed {resume} after {len(table.match.actions)} actions")
+        return table
+    if game_id is None:
+        raise MeepleError("name the GAME to play (see `meeple games`), or --resume a saved one")
+    game_cls = registry.game(game_id)
+    if seats is None:
+        seats = ",".join([common.HUMAN] + [common.BOT] * max(1, game_cls.min_seats - 1))
+    names = common.parse_seats(registry, game_cls, seats)
+    game = game_cls(common.parse_options(game_cls, option))
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+        say(f"seed {seed} (play this game again with --seed {seed})")
+    match = Match.new(game, len(names), seed, env.hooks)
+    return Table(match, common.setup_of(game, names, seed), save, None)
+
+
+def run(env: common.Env, table: Table, quiet: bool) -> None:
+    """Play ``table`` to the end, then print the scores and save."""
+    match, names = table.match, table.setup.seats
+    bots = common.make_bots(env.registry, match.game, names, table.setup.seed)
+    players: list[Any] = [Human(table, s) if b is None else b for s, b in enumerate(bots)]
+    humans = [s for s, n in enumerate(names) if n == common.HUMAN]
+    on_events = None
+    if not quiet:
+        narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
+        players, on_events = [narrator] * len(players), narrator.events
+    try:
+        scores = match.run(players, on_events=on_events)
+    except Quit:
+        table.offer_save()
+        raise typer.Exit(0) from None
+    except (KeyboardInterrupt, EOFError) as stop:
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "input ended"
+        common.err_console.print(f"\n{why}")
+        if sys.stdin is not None and sys.stdin.isatty():
+            with contextlib.suppress(KeyboardInterrupt, EOFError):
+                table.offer_save()
+        raise typer.Exit(130) from None
+    common.console.print(common.score_table(scores, names, f"{match.game.title}: final scores"))
+    if table.save_path is not None:
+        table.save(table.save_path)

@@ -1,0 +1,144 @@
+"""``meeple simulate``: many seeded bot games, summed up per seat and per bot."""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+import typer
+from rich.progress import Progress
+from rich.table import Table
+
+from meeple.cli import common
+from meeple.core import records
+from meeple.core.engine import Match
+from meeple.core.errors import MeepleError
+from meeple.core.scoring import Score, rank
+
+app = typer.Typer()
+
+
+class GameResult(msgspec.Struct, kw_only=True):
+    """One simulated game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes)."""
+
+    seed: int
+    seats: list[str]
+    scores: list[Score]
+    places: list[int]
+    decisions: int
+    rounds: int
+    digest: str
+
+
+@app.command()
+def simulate(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
+    n: Annotated[int, typer.Option("-n", "--games", min=1, help="How many games to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
+    ] = None,
+    jsonl: Annotated[
+        Path | None, typer.Option(help="Write one JSON line per game to this file.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play many seeded games between bots and sum up wins, scores and game length.
+
+    A shared victory counts as 1/k of a win for each of the k winners.
+
+    Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
+    """
+    env = common.env(ctx)
+    with common.errors():
+        registry = env.registry
+        game_cls = registry.game(game_id)
+        names = common.parse_seats(
+            registry, game_cls, seats or ",".join([common.BOT] * game_cls.max_seats)
+        )
+        if common.HUMAN in names:
+            raise MeepleError("--seats: simulate plays bots only; use `meeple play` to join a game")
+        game = game_cls(common.parse_options(game_cls, option or []))
+        results: list[GameResult] = []
+        started = time.perf_counter()
+        out = common.err_console
+        with Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar:
+            task = bar.add_task(f"{game.title} games", total=n)
+            for game_seed in range(seed, seed + n):
+                match = Match.new(game, len(names), game_seed, env.hooks)
+                scores = match.run(common.make_bots(registry, game, names, game_seed))  # type: ignore[arg-type]
+                results.append(
+                    GameResult(
+                        seed=game_seed,
+                        seats=names,
+                        scores=scores,
+                        places=rank(scores),
+                        decisions=len(match.actions),
+                        rounds=match.state.turns.round,
+                        digest=game.digest(match.state),
+                    )
+                )
+                bar.advance(task)
+        elapsed = time.perf_counter() - started
+        if jsonl is not None:
+            records.write_atomic(jsonl, b"".join(msgspec.json.encode(r) + b"\n" for r in results))
+        summarize(game.title, names, results, elapsed)
+
+
+def _stats(values: Iterable[float]) -> tuple[str, str, str]:
+    v = list(values)
+    return f"{sum(v) / len(v):.2f}", f"{min(v):g}", f"{max(v):g}"
+
+
+def summarize(title: str, names: list[str], results: list[GameResult], elapsed: float) -> None:
+    """Print the per-seat, per-bot and game-length tables."""
+    n = len(results)
+    # Per player key: games played, win shares, and every score it had.
+    played: dict[str, int] = defaultdict(int)
+    wins: dict[str, float] = defaultdict(float)
+    totals: dict[str, list[int]] = defaultdict(list)
+    for r in results:
+        firsts = r.places.count(1)
+        for score, place in zip(r.scores, r.places, strict=True):
+            for key in (f"seat {score.seat}", names[score.seat]):
+                played[key] += 1
+                wins[key] += 1 / firsts if place == 1 else 0
+                totals[key].append(score.total)
+
+    def table(heading: str, rows: dict[str, str], label: str) -> Table:
+        """``rows`` maps each player key to the label its row shows."""
+        t = Table(title=heading, caption="a shared victory counts 1/k for each of its k winners")
+        for column in (label, "games", "wins", "win rate", "mean score", "min", "max"):
+            t.add_column(column, justify="left" if column == label else "right")
+        for key, shown in rows.items():
+            t.add_row(
+                shown,
+                str(played[key]),
+                f"{wins[key]:g}" if wins[key].is_integer() else f"{wins[key]:.2f}",
+                f"{wins[key] / played[key]:.1%}",
+                *_stats(totals[key]),
+            )
+        return t
+
+    seat_rows = {f"seat {s}": f"{s} ({name})" for s, name in enumerate(names)}
+    common.console.print(table(f"{title}: {n} games, by seat", seat_rows, "seat"))
+    common.console.print(table("by bot", {name: name for name in sorted(set(names))}, "bot"))
+    length = Table(title="game length")
+    for column in ("", "mean", "min", "max"):
+        length.add_column(column, justify="right")
+    length.add_row("decisions", *_stats(r.decisions for r in results))
+    length.add_row("rounds", *_stats(r.rounds for r in results))
+    common.console.print(length)
+    rate = n / elapsed if elapsed > 0 else float("inf")
+    common.console.print(f"{n} games in {elapsed:.2f} s ({rate:,.0f} games/s)")

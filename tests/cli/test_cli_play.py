@@ -1,0 +1,166 @@
+"""`meeple play`: bot games, human seats driven by typed input, saving and resuming."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import Result
+
+from meeple.core import hookimpl
+from meeple.core.bots import RandomBot
+from meeple.core.engine import Hooks
+from meeple.core.plugins import PluginManager, Registry
+from meeple.core.validate import check_file, load
+
+Invoke = Callable[..., Result]
+
+
+def test_bot_game_prints_a_log_and_scores(cli: Invoke) -> None:
+    result = cli("play", "tiny", "--seats", "bot,bot,random", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "round 1" in out and "seat 0 (random): " in out
+    assert "Tiny: final scores" in out and "place" in out and "★" in out
+    # The same seed plays the same game.
+    assert cli("play", "tiny", "--seats", "bot,bot,random", "--seed", "3").stdout == out
+
+
+def test_quiet_prints_only_the_scores(cli: Invoke) -> None:
+    result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "1", "--quiet")
+    assert result.exit_code == 0
+    assert "seat 0 (" not in result.stdout and "final scores" in result.stdout
+
+
+def test_every_game_plays_to_the_end(
+    cli: Invoke, game_id: str, tmp_path: Path, registry: Registry
+) -> None:
+    seats = ",".join(["bot"] * registry.game(game_id).max_seats)
+    save = tmp_path / "game.json"
+    result = cli("play", game_id, "--seats", seats, "--seed", "1", "--save", str(save))
+    assert result.exit_code == 0, result.output
+    assert "final scores" in result.stdout and "total" in result.stdout
+    report = check_file(save, registry, Hooks(registry.pm))
+    assert report.ok, report.problems
+
+
+def test_bot_means_the_games_own_bot(pm: PluginManager, cli: Invoke) -> None:
+    class OwnBot:
+        @hookimpl
+        def meeple_bots(self, register: Callable[..., None]) -> None:
+            register("careful", RandomBot, games=("tiny",))
+
+    pm.register(OwnBot())
+    result = cli("play", "tiny", "--seats", "bot,random", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    assert "seat 0 (careful)" in result.stdout and "seat 1 (random)" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["play", "nope"], "no game 'nope' is installed (installed: "),
+        (["play", "tiny", "--seats", "bot"], "1 seats, but Tiny takes 2-4"),
+        (["play", "tiny", "--seats", "bot,,bot"], "an empty seat"),
+        (["play", "tiny", "--seats", "bot,wizard"], "no bot 'wizard' plays tiny"),
+        (["play", "tiny", "--option", "speed=3"], "Tiny has no option 'speed'"),
+        (["play", "tiny", "--option", "speed"], "write it as key=value"),
+        (["play"], "name the GAME to play"),
+        (["play", "--resume", "missing.json"], "missing.json"),
+        (["play", "--resume", "x.json", "--seed", "2"], "cannot change a resumed game"),
+    ],
+)
+def test_bad_input_exits_1_with_a_message(cli: Invoke, args: list[str], message: str) -> None:
+    result = cli(*args)
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_usage_errors_exit_2(cli: Invoke) -> None:
+    assert cli("play", "tiny", "--seed", "abc").exit_code == 2
+
+
+def human_game(cli: Invoke, save: Path, typed: str, *more: str) -> Result:
+    return cli(
+        "play",
+        "tiny",
+        "--seats",
+        "human,bot",
+        "--seed",
+        "5",
+        "--save",
+        str(save),
+        *more,
+        input=typed,
+    )
+
+
+def test_human_sees_their_view_and_a_bad_choice_asks_again(cli: Invoke, tmp_path: Path) -> None:
+    result = human_game(cli, tmp_path / "g.json", "99\nhello\n" + "1\n" * 20)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "'99' is not a choice" in out and "'hello' is not a choice" in out
+    assert "seat 0, your choice [1-" in out and "  1. " in out
+    assert "?card" in out  # the bot's hand is hidden from the human's view
+    assert "you: " in out and "final scores" in out
+
+
+def test_save_quit_and_resume_to_the_end(cli: Invoke, tmp_path: Path, registry: Registry) -> None:
+    save = tmp_path / "g.json"
+    # One move, save, quit without saving again.
+    result = human_game(cli, save, "1\ns\nq\nn\n")
+    assert result.exit_code == 0, result.output
+    assert f"saved to {save}" in result.stdout
+    record = load(save, registry).value
+    assert not record.over and record.setup.seats == ["human", "random"]
+    saved_actions = len(record.actions)
+    assert saved_actions >= 2
+
+    result = cli("play", "--resume", str(save), input="1\n" * 20)
+    assert result.exit_code == 0, result.output
+    assert f"resumed {save} after {saved_actions} actions" in result.stdout
+    assert "final scores" in result.stdout
+    finished = load(save, registry).value
+    assert finished.over and finished.scores is not None
+    assert finished.actions[:saved_actions] == record.actions
+    assert check_file(save, registry, Hooks(registry.pm)).ok
+
+
+def test_quit_asks_for_a_file_when_none_was_given(cli: Invoke, tmp_path: Path) -> None:
+    target = tmp_path / "later.json"
+    result = cli("play", "tiny", "--seats", "human,bot", "--seed", "5", input=f"q\n{target}\n")
+    assert result.exit_code == 0
+    assert target.exists()
+
+
+def test_resume_rejects_a_damaged_file(cli: Invoke, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"kind": "meeple.record", "format": 1')
+    result = cli("play", "--resume", str(bad))
+    assert result.exit_code == 1
+    assert str(bad) in result.stderr and "not valid JSON" in result.stderr
+
+
+def test_resume_checks_the_game(cli: Invoke, tmp_path: Path) -> None:
+    save = tmp_path / "g.json"
+    human_game(cli, save, "q\ny\n")
+    result = cli("play", "other", "--resume", str(save))
+    assert result.exit_code == 1 and "is a game of tiny, not other" in result.stderr
+
+
+def test_input_ending_stops_cleanly(cli: Invoke, tmp_path: Path) -> None:
+    result = human_game(cli, tmp_path / "g.json", "")
+    assert result.exit_code == 130
+    assert "input ended" in result.stderr and "Traceback" not in result.output
+
+
+def test_ctrl_c_exits_130_without_a_traceback(cli: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: RandomBot, prompt: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(RandomBot, "choose", interrupted)
+    result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "1")
+    assert result.exit_code == 130
+    assert "interrupted" in result.stderr and "Traceback" not in result.output
