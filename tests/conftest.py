@@ -24,9 +24,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from meeple.core.engine import Hooks
+from meeple.cli.app import make_app
+from meeple.core import records
+from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry, plugin_manager
+from meeple.core.rng import Stream
 
 THIRDPARTY = Path(__file__).parent / "thirdparty"
 _site: Path | None = None
@@ -105,7 +109,6 @@ def tiny_path(monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.delenv("MEEPLE_NO_ENTRYPOINTS", raising=False)
-    monkeypatch.delenv("MEEPLE_DISABLE_PLUGINS", raising=False)
     return site
 
 
@@ -123,3 +126,60 @@ def registry(pm: PluginManager) -> Registry:
 @pytest.fixture
 def hooks(pm: PluginManager) -> Hooks:
     return Hooks(pm)
+
+
+def played(
+    registry: Registry, game_id: str, seats: int = 2, seed: int = 1, steps: int | None = None
+):
+    """A match of random bots (stopped after ``steps`` actions if given) and its setup."""
+    game = registry.game(game_id)()
+    match = Match.new(game, seats, seed, Hooks(None))
+    chooser = Stream(f"tests/{seed}")
+    while not match.over and (steps is None or len(match.actions) < steps):
+        match.step(chooser.choice(match.legal()))
+    setup = records.Setup(
+        game=game.id,
+        version=game.version,
+        seats=["random"] * seats,
+        seed=seed,
+        options=game.options,
+    )
+    return match, setup
+
+
+@pytest.fixture
+def save(registry: Registry, tmp_path: Path):
+    """``save(kind, game_id="tiny", steps=None, seats=2, seed=1)``: a record or snapshot file."""
+
+    def save(kind: str = "record", game_id: str = "tiny", **kw: int | None) -> Path:
+        match, setup = played(registry, game_id, **kw)
+        if kind == "record":
+            value: object = records.Record(
+                setup=setup,
+                actions=match.actions,
+                over=match.over,
+                digest=match.game.digest(match.state),
+                scores=match.scores() if match.over else None,
+            )
+        else:
+            value = records.Snapshot(setup=setup, step=len(match.actions), state=match.state)
+        path = tmp_path / f"{game_id}-{kind}-{len(list(tmp_path.iterdir()))}.json"
+        records.write_atomic(path, records.encode(value))
+        return path
+
+    return save
+
+
+@pytest.fixture
+def cli(pm: PluginManager):
+    """``cli(*args)``: run the meeple app in-process; returns the click result."""
+    runner = CliRunner()
+
+    def run(*args: str):
+        result = runner.invoke(make_app(pm), [str(a) for a in args])
+        # Only a clean exit is acceptable: a traceback is a bug whatever the input.
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result
+
+    return run
