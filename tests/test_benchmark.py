@@ -1,0 +1,52 @@
+"""Smoke test of benchmarks/run.py: it runs and reports every figure (no timing asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+
+
+@pytest.fixture
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("meeple_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_json_report_covers_every_game_and_seat_count(
+    bench: ModuleType, tiny_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench.main(["--seconds", "0.01", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    runs = {(r["game"], r["seats"]) for r in report["runs"]}
+    assert {("tiny", 2), ("tiny", 4), ("clonk", 2), ("clonk", 4)} <= runs
+    for row in report["runs"]:
+        for _, key, _ in bench.METRICS:
+            assert row[key] > 0, (row["game"], row["seats"], key)
+    assert report["peak_memory_mb"] > 0
+
+
+def test_table_report(
+    bench: ModuleType, tiny_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bench.main(["--games", "tiny", "--seconds", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "tiny, 2 seats" in out and "tiny, 4 seats" in out
+    assert "records validated/s" in out and "peak memory" in out
+
+
+def test_unknown_game_is_a_usage_error(
+    bench: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(["--games", "nogame"])
+    assert exit_.value.code == 2
+    assert "no game 'nogame' is installed" in capsys.readouterr().err
