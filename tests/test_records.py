@@ -1,0 +1,138 @@
+"""Record and snapshot files: encoding, atomic saves, and the replay and schema commands."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from meeple.core import records
+from meeple.core.errors import InvalidFile
+
+
+def test_encoding_is_stable_and_round_trips(save, registry):
+    path = save("record")
+    data = path.read_bytes()
+    value = records.decode(data, registry.game("tiny"), records.RECORD, str(path))
+    assert records.encode(value) == data
+    snap = save("snapshot", steps=4)
+    value = records.decode(snap.read_bytes(), registry.game("tiny"), records.SNAPSHOT, "s")
+    assert value.step == 4
+    assert records.encode(value) == snap.read_bytes()
+
+
+def test_header(save):
+    data = save("record").read_bytes()
+    assert records.header(data, "f") == (records.RECORD, "tiny", "1")
+    with pytest.raises(InvalidFile, match=r"f: \$\.kind: 'x' is neither"):
+        records.header(data.replace(b'"meeple.record"', b'"x"'), "f")
+
+
+def test_read_bytes_refuses_what_cannot_be_a_file(tmp_path, monkeypatch):
+    big = tmp_path / "big.json"
+    big.write_bytes(b"{}" * 100)
+    assert records.read_bytes(big) == b"{}" * 100
+    monkeypatch.setattr(records, "MAX_BYTES", 199)
+    with pytest.raises(InvalidFile, match="200 bytes is larger than the 199-byte limit"):
+        records.read_bytes(big)
+    with pytest.raises(InvalidFile, match="is a folder"):
+        records.read_bytes(tmp_path)
+
+
+def test_write_atomic_replaces_the_file(tmp_path):
+    target = tmp_path / "save.json"
+    records.write_atomic(target, b"old")
+    records.write_atomic(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert os.listdir(tmp_path) == ["save.json"]
+
+
+@pytest.mark.parametrize("broken", ["fsync", "replace"])
+def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch, broken):
+    target = tmp_path / "save.json"
+    records.write_atomic(target, b"old game")
+
+    def fail(*args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, broken, fail)
+    with pytest.raises(OSError, match="No space left"):
+        records.write_atomic(target, b"new game, half written")
+    assert target.read_bytes() == b"old game"
+    assert os.listdir(tmp_path) == ["save.json"]  # no temporary file left behind
+
+
+# -- meeple replay ---------------------------------------------------------------------------
+
+
+def test_replay_prints_the_log_and_scores(save, cli):
+    path = save("record")
+    actions = json.loads(path.read_text())["actions"]
+    result = cli("replay", path)
+    assert result.exit_code == 0, result.output
+    assert f"{len(actions)} actions" in result.stdout
+    assert "round 1" in result.stdout
+    assert f"{len(actions):>4}. seat" in result.stdout
+    assert "Scores" in result.stdout and "winner" in result.stdout
+
+
+def test_replay_as_a_seat_and_partway(save, cli):
+    path = save("record")
+    result = cli("replay", path, "--seat", "1", "--to", "2")
+    assert result.exit_code == 0, result.output
+    assert "   2. you:" in result.stdout
+    assert "   3." not in result.stdout
+    assert "after 2 of" in result.stdout
+    assert "Scores" not in result.stdout
+
+
+def test_replay_refuses_bad_input(save, cli):
+    path = save("record")
+    assert cli("replay", path, "--seat", "5").exit_code == 2
+    assert cli("replay", path, "--to", "999").exit_code == 2
+    snapshot = cli("replay", save("snapshot"))
+    assert snapshot.exit_code == 1 and "snapshot" in snapshot.stderr
+    data = json.loads(path.read_text())
+    data["digest"] = "0" * 32
+    path.write_text(json.dumps(data))
+    edited = cli("replay", path)
+    assert edited.exit_code == 1 and "$.digest" in edited.stderr
+    Path(path).write_bytes(b"\x00\x01")
+    assert cli("replay", path).exit_code == 1
+
+
+# -- meeple schema ---------------------------------------------------------------------------
+
+
+def test_schema_of_both_kinds(cli):
+    result = cli("schema", "tiny")
+    assert result.exit_code == 0, result.output
+    schema = json.loads(result.stdout)
+    assert schema["$schema"].startswith("https://json-schema.org/")
+    refs = [part["$ref"].rsplit("/", 1)[1] for part in schema["anyOf"]]
+    assert [r.split("_")[0] for r in refs] == ["Record", "Snapshot"]
+    assert {"TinyState", "Play", "Draw", "Zone"} <= set(schema["$defs"])
+
+
+@pytest.mark.parametrize("kind", ["record", "snapshot"])
+def test_schema_of_one_kind(cli, kind):
+    schema = json.loads(cli("schema", "tiny", "--kind", kind).stdout)
+    assert schema["title"].startswith(f"Tiny {kind}")
+    assert schema["$ref"].split("/")[-1].startswith(kind.title())
+    properties = schema["$defs"][schema["$ref"].split("/")[-1]]["properties"]
+    assert properties["kind"]["enum"] == [f"meeple.{kind}"]
+
+
+def test_schema_errors(cli):
+    unknown = cli("schema", "chess")
+    assert unknown.exit_code == 1 and "no game 'chess'" in unknown.stderr
+    assert cli("schema", "tiny", "--kind", "poem").exit_code == 2
+
+
+@pytest.mark.parametrize("command", ["replay", "validate", "schema"])
+def test_help_shows_an_example(cli, command):
+    result = cli(command, "--help")
+    assert result.exit_code == 0
+    assert f"Example: meeple {command}" in result.stdout
