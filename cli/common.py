@@ -183,13 +183,18 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
                 value = msgspec.json.decode(value)
             except msgspec.DecodeError:
                 raise MeepleError(f"--option {item!r}: {value!r} is not valid JSON") from None
+        # Each option alone first, so an error names the one at fault (every option has a default).
+        try:
+            msgspec.convert({key: value}, game.Options, strict=False)
+        except msgspec.ValidationError as exc:
+            doc = option_docs(game.Options).get(key)
+            hint = f" ({key}: {doc})" if doc else ""
+            raise MeepleError(f"--option {item!r}: {exc}{hint}") from None
         raw[key] = value
     try:
         return msgspec.convert(raw, game.Options, strict=False)
-    except msgspec.ValidationError as exc:
-        raise MeepleError(
-            f"--option: {exc}; the options of {game.title} are:\n" + describe_options(game.Options)
-        ) from None
+    except msgspec.ValidationError as exc:  # options that do not go together
+        raise MeepleError(f"--option: {exc}") from None
 
 
 # -- finished games ----------------------------------------------------------
@@ -201,8 +206,8 @@ def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Sco
     table = Table(title=title, caption="★ winner (ties share the place)")
     table.add_column("seat", justify="right")
     table.add_column("player")
-    for part in parts:
-        table.add_column(part, justify="right")
+    for part in parts:  # spaced, so that a long name may wrap instead of being cut
+        table.add_column(part.replace("_", " "), justify="right")
     table.add_column("total", justify="right", style="bold")
     table.add_column("place", justify="right")
     for score, place in zip(scores, rank(scores), strict=True):

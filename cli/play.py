@@ -123,14 +123,19 @@ class Human:
 
 
 class Narrator:
-    """Plays every seat through its real player, logging each action as ``viewer`` may know it."""
+    """Plays every seat through its real player, logging each action as ``viewer`` may know it.
+
+    An action's log line is the game's description of the events it caused,
+    as ``viewer`` may see them; for an action with no visible event, the
+    action itself, described on the viewer's view of the state before it.
+    """
 
     def __init__(
         self, players: list[Any], match: Match, seats: list[str], viewer: int | None
     ) -> None:
         self.players, self.match, self.seats, self.viewer = players, match, seats, viewer
         self.round = 0
-        self.pending = ""
+        self.said = ""
 
     def choose(self, prompt: Prompt) -> Action:
         game, state, seat = self.match.game, self.match.state, prompt.seat
@@ -138,15 +143,13 @@ class Narrator:
             self.round = state.turns.round
             common.console.rule(f"round {self.round}")
         action = self.players[seat].choose(prompt)
-        # Described before it is applied, on the viewer's view: the log says no more than they know.
-        said = game.describe_action(game.view(state, self.viewer), action)
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
-        self.pending = f"{who}: {said}"
+        self.said = f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
         return action
 
     def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
         seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]
-        say(self.pending + (" — " + "; ".join(seen) if seen else ""))
+        say("; ".join(seen) if seen else self.said)
 
 
 def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
@@ -253,6 +256,11 @@ def run(env: common.Env, table: Table, quiet: bool) -> None:
     humans = [s for s, n in enumerate(names) if n == common.HUMAN]
     on_events = None
     if not quiet:
+        roster = ", ".join(
+            f"{s} {name}" + (" (you)" if s in humans and len(humans) == 1 else "")
+            for s, name in enumerate(names)
+        )
+        say(f"{match.game.title}, seats: {roster}")
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
     try:

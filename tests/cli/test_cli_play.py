@@ -164,3 +164,32 @@ def test_ctrl_c_exits_130_without_a_traceback(cli: Invoke, monkeypatch: pytest.M
     result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "1")
     assert result.exit_code == 130
     assert "interrupted" in result.stderr and "Traceback" not in result.output
+
+
+@pytest.fixture
+def clonk(registry: Registry) -> None:
+    if "clonk" not in registry.games:
+        pytest.skip("the Clonk! plugin is not registered")
+
+
+@pytest.mark.usefixtures("clonk")
+def test_four_bots_play_clonk(cli: Invoke) -> None:
+    result = cli("play", "clonk", "--seats", "bot,bot,bot,bot", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert out.startswith("Clonk!, seats: 0 greedy, 1 greedy, 2 greedy, 3 greedy")
+    assert "round 1" in out and "seat 0 " in out
+    assert "final scores" in out and "coins" in out and "★" in out
+
+
+@pytest.mark.usefixtures("clonk")
+def test_clonk_options_and_a_human_seat(cli: Invoke, tmp_path: Path, registry: Registry) -> None:
+    result = cli("play", "clonk", "--seats", "bot,bot", "--option", "hand_limit=0")
+    assert result.exit_code == 1 and "hand_limit" in result.stderr
+    save = tmp_path / "c.json"
+    args = ["play", "clonk", "--seats", "human,random", "--seed", "4", "--save", str(save)]
+    result = cli(*args, "--option", "hand_limit=4", input="1\n" * 400)
+    assert result.exit_code == 0, result.output
+    assert "seat 0, your choice [1-" in result.stdout
+    record = load(save, registry).value
+    assert record.over and record.setup.options.hand_limit == 4

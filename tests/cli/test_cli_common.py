@@ -1,0 +1,79 @@
+"""The helpers the commands share: options, seats and the score table."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+import pytest
+from rich.console import Console
+
+from meeple.cli import common
+from meeple.core import Game, MeepleError, Options
+from meeple.core.plugins import Registry
+from meeple.core.scoring import Score
+
+
+class HouseOptions(Options, frozen=True):
+    rounds: int = 3
+    """How many rounds to play."""
+    fast: bool = False
+    mode: Annotated[str, msgspec.Meta(description="Scoring mode.")] = "plain"
+    tasks: list[int] = msgspec.field(default_factory=list)
+
+
+class House(Game):  # type: ignore[type-arg]
+    id, title, min_seats, max_seats = "house", "House", 2, 3
+    Options = HouseOptions
+
+
+def test_options_are_converted_from_text() -> None:
+    got = common.parse_options(House, ["rounds=5", "fast=true", "tasks=[1, 2]"])
+    assert got == HouseOptions(rounds=5, fast=True, tasks=[1, 2])
+    assert common.parse_options(House, []) == HouseOptions()
+
+
+def test_an_unknown_option_lists_the_valid_ones_with_their_help() -> None:
+    with pytest.raises(MeepleError) as err:
+        common.parse_options(House, ["round=5"])
+    message = str(err.value)
+    assert "House has no option 'round'" in message
+    assert "rounds (default 3): How many rounds to play." in message
+    assert "mode (default 'plain'): Scoring mode." in message
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ("rounds=many", "--option 'rounds=many': Expected `int`, got `str`"),
+        ("rounds", "write it as key=value"),
+        ("tasks=[1,", "is not valid JSON"),
+    ],
+)
+def test_bad_option_values(item: str, message: str) -> None:
+    with pytest.raises(MeepleError) as err:
+        common.parse_options(House, [item])
+    assert message in str(err.value)
+
+
+def test_seats_resolve_bot_and_check_the_count(registry: Registry) -> None:
+    assert common.parse_seats(registry, House, " Bot ,human") == ["random", "human"]
+    with pytest.raises(MeepleError, match="4 seats, but House takes 2-3"):
+        common.parse_seats(registry, House, "bot,bot,bot,bot")
+    with pytest.raises(MeepleError, match="no bot 'robot' plays house"):
+        common.parse_seats(registry, House, "bot,robot")
+
+
+def test_score_table_marks_shared_winners() -> None:
+    scores = [
+        Score(seat=0, total=5, parts={"coins": 5}),
+        Score(seat=1, total=5, parts={"coins": 4, "task_bonus": 1}),
+        Score(seat=2, total=2, parts={"coins": 2}),
+    ]
+    console = Console(width=100, record=True)
+    console.print(common.score_table(scores, ["ann", "bob", "cy"]))
+    text = console.export_text()
+    assert "task bonus" in text
+    rows = [line for line in text.splitlines() if "│" in line]
+    assert "★ ann" in rows[0] and "★ bob" in rows[1] and "★" not in rows[2]
+    assert rows[2].split("│")[-2].strip() == "3"  # 1, 1, 3: shared first place
