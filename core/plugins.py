@@ -107,12 +107,10 @@ def _load_entry_points(pm: PluginManager) -> None:
         try:
             plugin = ep.load()
             pm.register(plugin, name=ep.name)
-            try:  # a misspelled hook makes this plugin broken, not the whole CLI
-                pm.check_pending()
-            except pluggy.PluginValidationError:
-                pm.unregister(name=ep.name)
-                raise
+            pm.check_pending()  # a misspelled hook makes this plugin broken, not the CLI
         except Exception as exc:  # a plugin's import may fail in any way
+            if pm.has_plugin(ep.name):  # registration may have stopped half-way
+                pm.unregister(name=ep.name)
             pm.broken.append(BrokenPlugin(ep.name, f"{type(exc).__name__}: {exc}"))
             continue
         dist = ep.dist

@@ -140,6 +140,20 @@ def test_a_misspelled_hook_in_an_entry_point_is_reported(site: Any) -> None:
     assert "typo" not in names(pm)
 
 
+def test_a_hook_with_a_wrong_argument_leaves_nothing_registered(site: Any) -> None:
+    source = (
+        "from meeple.core import hookimpl\n\n"
+        "@hookimpl\ndef meeple_bots(register):\n    register('ghost', object)\n\n"
+        "@hookimpl\ndef meeple_games(registrar):\n    pass\n"
+    )
+    site("meeple-half", "half", "meeple_half_ep", source)
+    pm = plugin_manager(entry_points=True)
+    (broken,) = [b for b in pm.broken if b.name == "half"]
+    assert "registrar" in broken.error
+    assert "half" not in names(pm)
+    assert "ghost" not in Registry(pm).bots  # its valid hook was taken back too
+
+
 def test_check_pending_catches_a_misspelled_hook() -> None:
     typo = SimpleNamespace(meeple_after_actoin=hookimpl(lambda game, state: None))
     with pytest.raises(pluggy.PluginValidationError, match="meeple_after_actoin"):
