@@ -1,0 +1,299 @@
+"""Scenario tests of a Clonk! turn, one per rule; each names its rules.md section."""
+
+from __future__ import annotations
+
+import pytest
+from clonk_build import build, clonk
+
+from meeple.core.errors import IllegalAction
+from meeple.core.zones import HIDDEN
+from meeple.plugins.clonk.content import AWAKENING
+from meeple.plugins.clonk.state import (
+    Awakened,
+    Blast,
+    Cart,
+    Dig,
+    Discard,
+    DiscardCard,
+    Drew,
+    Feed,
+    FeedShaft,
+    FirstCart,
+    Gift,
+    Relaid,
+    Stop,
+    Unearth,
+)
+
+GAME = clonk()
+
+
+def play(game, state, *actions):
+    events = []
+    for action in actions:
+        events += game.play(state, action)
+        assert game.check_state(state) == [], action
+    return events
+
+
+def test_first_turn_puts_a_hand_card_in_the_cart() -> None:
+    """rules.md#fill-cart: round 1 starts with a hand card of one's choice into the cart."""
+    hand = ["red-hammer-1", "blue-chain-1"]
+    state = build(GAME, hands={0: hand}, round=1, frame=FirstCart(seat=0))
+    assert GAME.legal_actions(state) == [Cart(card=c) for c in hand]
+    play(GAME, state, Cart(card="blue-chain-1"))
+    assert state.carts[0].cards == ["blue-chain-1"] and state.hands[0].cards == ["red-hammer-1"]
+    assert isinstance(state.stack[-1], Unearth)
+
+
+def test_later_turns_load_the_gallery_rightmost_on_top() -> None:
+    """rules.md#fill-cart: the gallery goes into the cart, its rightmost card on top."""
+    gallery = ["red-hammer-1", "green-hammer-1", "green-chain-1"]
+    state = build(
+        GAME,
+        carts={0: ["red-chain-1"], 1: ["red-hammer-2"]},
+        galleries={1: gallery},
+        hands={0: ["pink-sword-1"]},
+        frame=Feed(seat=0),
+    )
+    play(GAME, state, FeedShaft(card="pink-sword-1", shaft=0))
+    assert state.turns.current == 1
+    assert state.carts[1].cards == ["red-hammer-2", *gallery]
+    assert state.galleries[1].cards == []
+
+
+def test_chain_must_match_colour_or_type() -> None:
+    """rules.md#chain: each card shares colour or type with the card before it."""
+    state = build(
+        GAME,
+        carts={0: ["green-necklace-1"]},
+        hands={0: ["green-sword-1", "red-crown-1"]},
+        shafts=[["red-necklace-1"], ["blue-chain-1"]],
+    )
+    digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
+    assert digs == {"green-sword-1", 0}
+    play(GAME, state, Dig(source=0))
+    digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
+    assert digs == {"red-crown-1"}  # now red necklace is the card to match
+    with pytest.raises(IllegalAction):
+        GAME.play(state, Dig(source="green-sword-1"))
+
+
+def test_fourth_card_ends_phase_two() -> None:
+    """rules.md#chain and rules.md#d-full-gallery: a full gallery ends digging at once."""
+    hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"]
+    state = build(GAME, carts={0: ["red-hammer-1"]}, hands={0: hand})
+    play(GAME, state, *(Dig(source=c) for c in hand))
+    assert state.galleries[0].cards == hand
+    assert isinstance(state.stack[-1], Feed)
+    assert len(state.hands[0].cards) == 1  # only the extra draw
+
+
+def test_exposed_card_turns_face_up() -> None:
+    """rules.md#reveal: the face-down card under a taken top turns face up."""
+    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["~blue-chain-1", "red-crown-1"]])
+    play(GAME, state, Dig(source=0))
+    assert state.shafts[0].cards == ["blue-chain-1"] and state.shafts[0].up == [True]
+
+
+def test_emptied_shaft_is_laid_anew() -> None:
+    """rules.md#empty-shaft: one face-down and two face-up cards from the draw pile."""
+    draw = ["blue-chain-3", "blue-chain-2", "blue-chain-1"]  # the last is drawn first
+    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["red-crown-1"]], draw=draw)
+    events = play(GAME, state, Dig(source=0))
+    assert state.shafts[0].cards == ["blue-chain-1", "blue-chain-2", "blue-chain-3"]
+    assert state.shafts[0].up == [False, True, True]
+    assert Relaid(shaft=0, cards=["blue-chain-2", "blue-chain-3"]) in events
+
+
+def test_gift_rules() -> None:
+    """rules.md#gift: once per turn, matching the target's last card, never to oneself,
+    a full gallery or a seat with nothing to match."""
+    state = build(
+        GAME,
+        seats=4,
+        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"], 3: ["pink-sword-1"]},
+        galleries={3: ["pink-crown-1", "pink-crown-2", "pink-crown-3", "pink-statue-1"]},
+        hands={0: ["blue-crown-1", "green-hammer-1"]},
+        shafts=[["~white-statue-1", "yellow-chain-1"]],
+    )
+    gifts = {(a.source, a.target) for a in GAME.legal_actions(state) if isinstance(a, Gift)}
+    # Seat 1 takes blue or chain cards; seat 2 has no cart; seat 3's gallery is full.
+    assert gifts == {("blue-crown-1", 1), (0, 1)}
+    play(GAME, state, Gift(source=0, target=1))
+    assert state.galleries[1].cards == ["yellow-chain-1"]
+    assert state.shafts[0].up == [True]
+    assert not any(isinstance(a, Gift) for a in GAME.legal_actions(state))
+
+
+def test_kablooey_blasts_a_shaft_top() -> None:
+    """rules.md#kablooey and rules.md#d-blasted: the card goes to the discard pile."""
+    state = build(
+        GAME,
+        carts={0: ["red-hammer-1"]},
+        kablooeys={0: 2},
+        shafts=[["~blue-chain-1", "green-crown-1"], ["pink-sword-1"]],
+    )
+    assert {a.shaft for a in GAME.legal_actions(state) if isinstance(a, Blast)} == {0, 1}
+    supply = len(state.kablooey_supply.cards)
+    play(GAME, state, Blast(shaft=0))
+    assert state.discard.cards == ["green-crown-1"]
+    assert state.shafts[0].up == [True]
+    assert len(state.kablooeys[0].cards) == 1 and len(state.kablooey_supply.cards) == supply + 1
+    assert Blast(shaft=1) in GAME.legal_actions(state)  # any number per turn by default
+
+
+def test_one_kablooey_per_turn_option() -> None:
+    """rules.md#d-kablooey-count: with the option, a second blast is not offered."""
+    game = clonk(one_kablooey_per_turn=True)
+    state = build(game, carts={0: ["red-hammer-1"]}, kablooeys={0: 2}, shafts=[["blue-chain-1"]])
+    play(game, state, Blast(shaft=0))
+    assert not any(isinstance(a, Blast) for a in game.legal_actions(state))
+
+
+def test_no_blast_without_kablooey_and_stop_is_always_offered() -> None:
+    """rules.md#stop and rules.md#kablooey: stopping is always a choice; blasting needs a card."""
+    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["blue-chain-1"]])
+    assert GAME.legal_actions(state) == [Stop()]
+
+
+@pytest.mark.parametrize(
+    ("placed", "snore", "kablooey", "draws"),
+    [(0, 1, 1, 3), (1, 0, 1, 3), (2, 0, 0, 3), (3, 0, 0, 2), (4, 0, 0, 1)],
+)
+def test_empty_space_bonus(placed: int, snore: int, kablooey: int, draws: int) -> None:
+    """rules.md#bonus and rules.md#draw: Snore, Kablooey, two draws, then one more draw."""
+    hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"][:placed]
+    state = build(GAME, carts={0: ["red-hammer-1"]}, hands={0: hand})
+    events = play(GAME, state, *(Dig(source=c) for c in hand), *([Stop()] if placed < 4 else []))
+    assert state.carts[0].cards[0].startswith("snore") == bool(snore)
+    assert len(state.kablooeys[0].cards) == kablooey
+    assert sum(isinstance(e, Drew) for e in events) == draws == len(state.hands[0].cards)
+
+
+def test_empty_snore_supply_gives_nothing() -> None:
+    """rules.md#d-empty-supply: no Snore card left, none taken."""
+    state = build(GAME, carts={0: ["red-hammer-1"]}, snores=0)
+    before = list(state.carts[0].cards)
+    play(GAME, state, Stop())
+    assert state.carts[0].cards == before
+
+
+def test_feed_is_mandatory_and_face_up() -> None:
+    """rules.md#feed: any hand card onto any of the five shafts, face up on top."""
+    state = build(
+        GAME,
+        hands={0: ["red-hammer-1", "blue-chain-1"]},
+        carts={1: ["red-chain-1"]},
+        shafts=[["~pink-sword-1"]],
+        frame=Feed(seat=0),
+    )
+    legal = GAME.legal_actions(state)
+    assert len(legal) == 10 and all(isinstance(a, FeedShaft) for a in legal)
+    play(GAME, state, FeedShaft(card="blue-chain-1", shaft=0))
+    assert state.shafts[0].cards == ["pink-sword-1", "blue-chain-1"] and state.shafts[0].up == [
+        False,
+        True,
+    ]
+
+
+def test_hand_limit_discards_of_ones_choice() -> None:
+    """rules.md#hand-limit: down to five, one chosen card per decision."""
+    hand = [
+        "red-hammer-1",
+        "red-hammer-2",
+        "red-hammer-3",
+        "red-chain-1",
+        "red-chain-2",
+        "red-chain-3",
+        "blue-chain-1",
+        "blue-chain-2",
+    ]
+    state = build(GAME, hands={0: hand}, carts={1: ["pink-sword-1"]}, frame=Feed(seat=0))
+    play(GAME, state, FeedShaft(card="blue-chain-2", shaft=0))
+    assert isinstance(state.stack[-1], Discard)
+    assert GAME.legal_actions(state) == [DiscardCard(card=c) for c in hand[:7]]
+    play(GAME, state, DiscardCard(card="red-chain-3"), DiscardCard(card="blue-chain-1"))
+    assert state.discard.cards == ["red-chain-3", "blue-chain-1"]
+    assert state.turns.current == 1
+
+
+def test_hand_limit_option() -> None:
+    """rules.md#options: hand_limit changes the limit."""
+    game = clonk(hand_limit=2)
+    state = build(
+        game,
+        hands={0: ["red-hammer-1", "red-hammer-2", "red-hammer-3", "red-chain-1"]},
+        frame=Feed(seat=0),
+    )
+    play(game, state, FeedShaft(card="red-chain-1", shaft=0))
+    assert isinstance(state.stack[-1], Discard)
+
+
+def test_awakening_sets_up_the_last_round() -> None:
+    """rules.md#end: set aside, replaced by the next card, the round is finished."""
+    state = build(
+        GAME,
+        seats=3,
+        carts={0: ["red-hammer-1"], 1: ["red-hammer-2"], 2: ["red-hammer-3"]},
+        hands={0: ["blue-chain-1"]},
+        draw=["pink-sword-1", "pink-sword-2"],
+        awakening="top",
+        current=1,
+        frame=Unearth(seat=1),
+    )
+    events = play(GAME, state, Stop())
+    assert any(isinstance(e, Awakened) for e in events)
+    assert state.aside.cards == [AWAKENING] and state.turns.last_round
+    assert "pink-sword-2" in state.hands[1].cards  # the replacement
+    # Seat 1 then seat 2 finish the round; the game ends before seat 0 plays again.
+    while state.stack:
+        GAME.play(
+            state,
+            GAME.legal_actions(state)[-1] if not isinstance(state.stack[-1], Unearth) else Stop(),
+        )
+    assert state.turns.current == 2 and GAME.is_over(state)
+    assert GAME.check_state(state) == []
+
+
+def test_exhausted_draw_pile_and_empty_hand() -> None:
+    """rules.md#d-exhausted and rules.md#d-no-feed: nothing drawn, feeding skipped."""
+    state = build(GAME, carts={0: ["red-hammer-1"], 1: ["red-chain-1"]}, awakening="aside")
+    state.discard.cards.extend(state.draw.cards)
+    state.draw.cards.clear()
+    play(GAME, state, Stop())
+    assert state.hands[0].cards == [] and state.turns.current == 1
+
+
+def test_placed_is_placed() -> None:
+    """rules.md#placed: a gift stays in the gallery until its owner's Phase I."""
+    state = build(
+        GAME,
+        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"]},
+        hands={0: ["blue-crown-1", "pink-sword-1"]},
+    )
+    play(GAME, state, Gift(source="blue-crown-1", target=1), Stop())
+    assert state.galleries[1].cards == ["blue-crown-1"]
+    play(GAME, state, FeedShaft(card="pink-sword-1", shaft=0))
+    assert state.galleries[1].cards == [] and state.carts[1].cards[-1] == "blue-crown-1"
+
+
+def test_hidden_information_in_views() -> None:
+    """rules.md#hidden: hands, face-down cards, others' carts below the top, the hidden task."""
+    state = build(
+        GAME,
+        carts={0: ["red-hammer-1", "red-chain-1"]},
+        hands={0: ["blue-chain-1"]},
+        shafts=[["~pink-sword-1", "green-crown-1"]],
+    )
+    view = GAME.view(state, 1)
+    assert view.hands[0].cards == [HIDDEN + "treasure"]
+    assert view.carts[0].cards == [HIDDEN + "treasure", "red-chain-1"]
+    assert view.shafts[0].cards == [HIDDEN + "treasure", "green-crown-1"]
+    assert view.tasks[0].cards[1] == HIDDEN + "task-type"
+    assert view.draw.cards[0] == HIDDEN + "treasure"
+    own = GAME.view(state, 0)
+    assert own.carts[0].cards == state.carts[0].cards and own.tasks[0].cards == state.tasks[0].cards
+    drew = Drew(seat=0, card="blue-chain-1")
+    assert GAME.describe_event(drew, 1) == "seat 0 draws a card"
+    assert "blue chain" in GAME.describe_event(drew, 0)
