@@ -1,0 +1,164 @@
+"""The conformance suite on every registered game, and proof that it catches broken games.
+
+Every game gets ``GAMES`` seeded random playthroughs spread over its seat
+counts, with all invariants checked after every action; every
+``VIEWS_EVERY``-th game also checks each seat's view at every step (the leak
+test and determinization), which costs most of the time.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+
+from meeple.core import testing
+from meeple.core.zones import Zone
+
+GAMES = 200
+BATCHES = 8
+VIEWS_EVERY = 4
+
+
+@pytest.mark.parametrize("batch", range(BATCHES))
+def test_random_playthroughs(registry, hooks, game_id, batch):
+    game_cls = registry.game(game_id)
+    game = game_cls()
+    all_cases = testing.cases(game_cls, GAMES, views_every=VIEWS_EVERY)
+    size = -(-GAMES // BATCHES)
+    for case in all_cases[batch * size : (batch + 1) * size]:
+        testing.playthrough(game, case, hooks=hooks)
+
+
+def test_cases_spread_over_seat_counts(registry):
+    cases = testing.cases(registry.game("tiny"), 200, views_every=4)
+    assert len({(c.seats, c.seed) for c in cases}) == 200
+    assert {c.seats for c in cases} == {2, 3, 4}
+    assert sum(c.views for c in cases) == 50
+
+
+# -- the suite fails on games that break a contract ---------------------------------------
+
+
+@pytest.fixture
+def tiny(registry) -> type:
+    return registry.game("tiny")
+
+
+def fails(game: Any, match: str, **kw: Any) -> None:
+    with pytest.raises(testing.ConformanceError, match=match):
+        testing.playthrough(game, testing.Case(2, 1), **kw)
+
+
+def test_a_correct_game_passes(tiny):
+    assert testing.check_game(tiny(), 12) > 12
+
+
+def test_leaking_view(tiny):
+    class Leaky(tiny):
+        def view(self, state, seat):
+            return self.clone(state)  # hands and draw pile in plain sight
+
+    fails(Leaky(), r"the view of seat 0 shows card\(s\) it may not see: c\d[ab] \(zone 'deck'\)")
+
+
+def test_seed_in_the_view(tiny):
+    class Seedy(tiny):
+        def view(self, state, seat):
+            view = super().view(state, seat)
+            view.rng.seed = state.rng.seed
+            return view
+
+    fails(Seedy(), "holds the random seed")
+
+
+def test_clone_sharing_the_state(tiny):
+    class Shallow(tiny):
+        def clone(self, state):
+            return state
+
+    fails(Shallow(), "changing a clone changed the original state")
+
+
+def test_nondeterministic_setup(tiny):
+    calls = itertools.count()
+
+    class Moody(tiny):
+        def setup(self, seats, seed):
+            return super().setup(seats, seed + next(calls))
+
+    fails(Moody(), "does not replay identically")
+
+
+def test_broken_invariant(tiny):
+    class Strict(tiny):
+        def validate_state(self, state):
+            return ["$.piles: two cards in a pile"] if any(len(p) > 1 for p in state.piles) else []
+
+    fails(Strict(), r"fails its checks: \$\.piles: two cards in a pile")
+
+
+def test_bad_determinize(tiny):
+    class Lazy(tiny):
+        def determinize(self, view, stream):
+            return self.clone(view)  # placeholders left in place
+
+    fails(
+        Lazy(),
+        r"determinizing the view of seat 0 gives an invalid state: .*card '\?card' is not a card",
+    )
+
+
+def test_determinize_changing_visible_cards(tiny):
+    class Swapper(tiny):
+        def determinize(self, view, stream):
+            state = super().determinize(view, stream)
+            for pile in state.piles:
+                pile.cards.reverse()
+            return state
+
+    with pytest.raises(testing.ConformanceError, match="changed what it sees: zone 'pile'"):
+        testing.check_game(Swapper(), 4)
+
+
+def test_bad_scores(tiny):
+    class Generous(tiny):
+        def scores(self, state):
+            scores = super().scores(state)
+            scores[0].total += 1
+            return scores
+
+    fails(Generous(), "total .* is not the sum of its parts")
+
+
+def test_endless_game(tiny):
+    fails(tiny(), "did not end within 3 decisions", max_steps=3)
+
+
+def test_no_legal_action(tiny):
+    class Stuck(tiny):
+        def legal_actions(self, state):
+            return [] if len(state.piles[0]) else super().legal_actions(state)
+
+    with pytest.raises(testing.ConformanceError, match="has no legal action"):
+        testing.check_game(Stuck(), 4)
+
+
+def test_leaks_reads_whole_strings_only(tiny):
+    game = tiny()
+    state = game.setup(2, 1)
+    hidden = state.hands[1].cards[0]
+    assert testing.leaks(game, state, 0, f'{{"x": "{hidden}"}}'.encode()) == {hidden}
+    assert (
+        testing.leaks(game, state, 0, f'{{"x": "{hidden}z", "y": "a{hidden}"}}'.encode()) == set()
+    )
+    assert testing.leaks(game, state, 1, f'["{hidden}"]'.encode()) == set()  # its own hand
+
+
+def test_a_copy_in_sight_is_no_leak(tiny):
+    game = tiny()
+    state = game.setup(2, 1)
+    card = state.deck.cards[0]
+    state.piles[0] = Zone(kind="pile", owner=0, cards=[card])  # a second copy, face up
+    assert testing.leaks(game, state, 1, f'["{card}"]'.encode()) == set()
