@@ -37,6 +37,9 @@ def games(
     if json:
         common.console.print_json(msgspec.json.encode(infos).decode())
         return
+    if not infos:
+        common.console.print("No games are installed; `meeple plugins --all` shows what loaded.")
+        return
     table = Table(title="Installed games")
     for column in ("id", "title", "seats", "version", "plugin"):
         table.add_column(column)

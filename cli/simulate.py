@@ -77,7 +77,7 @@ def simulate(
             task = bar.add_task(f"{game.title} games", total=n)
             for game_seed in range(seed, seed + n):
                 match = Match.new(game, len(names), game_seed, env.hooks)
-                scores = match.run(common.make_bots(registry, game, names, game_seed))  # type: ignore[arg-type]
+                scores = match.run(common.make_bots(registry, game, names, game_seed))
                 results.append(
                     GameResult(
                         seed=game_seed,

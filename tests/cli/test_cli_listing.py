@@ -7,8 +7,10 @@ from collections.abc import Callable
 
 import pytest
 from click.testing import Result
+from typer.testing import CliRunner
 
-from meeple.core.plugins import BrokenPlugin, PluginManager
+from meeple.cli.app import make_app
+from meeple.core.plugins import BUILTIN_PLUGINS, BrokenPlugin, PluginManager, plugin_manager
 
 Invoke = Callable[..., Result]
 
@@ -48,6 +50,15 @@ def test_games_json(cli: Invoke) -> None:
         "version": "1",
         "plugin": "tiny",
     }
+
+
+def test_games_when_none_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(
+        "MEEPLE_DISABLE_PLUGINS", ",".join(p for p in BUILTIN_PLUGINS if p != "meeple.core.bots")
+    )
+    result = CliRunner().invoke(make_app(plugin_manager(entry_points=False)), ["games"])
+    assert result.exit_code == 0
+    assert "No games are installed" in result.stdout
 
 
 def test_plugins_lists_third_party_only_by_default(cli: Invoke) -> None:

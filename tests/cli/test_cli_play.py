@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import Result
 
-from meeple.core import hookimpl
+from meeple.core import hookimpl, records
 from meeple.core.bots import RandomBot
-from meeple.core.engine import Hooks
+from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
+from meeple.core.records import Setup, Snapshot
 from meeple.core.validate import check_file, load
 
 Invoke = Callable[..., Result]
@@ -193,3 +196,31 @@ def test_clonk_options_and_a_human_seat(cli: Invoke, tmp_path: Path, registry: R
     assert "seat 0, your choice [1-" in result.stdout
     record = load(save, registry).value
     assert record.over and record.setup.options.hand_limit == 4
+
+
+def test_resume_from_a_snapshot_saves_a_later_snapshot(
+    cli: Invoke, tmp_path: Path, registry: Registry
+) -> None:
+    game = registry.game("tiny")()
+    match = Match.new(game, 2, 9, Hooks(registry.pm))
+    match.step(match.legal()[0])
+    setup = Setup(
+        game="tiny", version=game.version, seats=["human", "random"], seed=9, options=game.options
+    )
+    snap = tmp_path / "s.json"
+    records.write_atomic(snap, records.encode(Snapshot(setup=setup, step=1, state=match.state)))
+    result = cli("play", "--resume", str(snap), input="1\n" * 20)
+    assert result.exit_code == 0, result.output
+    later = load(snap, registry)
+    assert later.kind == records.SNAPSHOT and later.value.step > 1
+    assert game.is_over(later.value.state)
+
+
+def test_python_m_runs_the_cli() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and done.stdout.startswith("meeple ")
