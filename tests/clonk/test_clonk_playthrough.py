@@ -19,7 +19,7 @@ def test_random_games_end_valid(seats: int) -> None:
         match = Match.new(game, seats, seed, Hooks(None))
         bots = [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
 
-        def check(seat, action, events, state=match.state):
+        def check(seat, action, events, state=match.state, seed=seed):
             assert game.check_state(state) == [], (seed, action)
 
         scores = match.run(bots, on_events=check)

@@ -76,7 +76,7 @@ def test_task_table(n: int, points: int) -> None:
 
 
 def test_card_counts_for_both_tiles_and_hand_does_not_count(tmp_path) -> None:
-    """rules.md#task-table and rules.md#d-hand-cards: a red sword counts twice; hands count nothing."""
+    """rules.md#task-table, #d-hand-cards: a red sword counts twice; hands count nothing."""
     game = clonk(cards=table(tmp_path / "t.json", {"red-sword-1": (2, 0), "blue-chain-1": (3, 0)}))
     s = scored(
         game,
@@ -99,7 +99,7 @@ def test_eye_tie_option(tmp_path) -> None:
 
 
 def test_snore_eyes_option(tmp_path) -> None:
-    """rules.md#d-snore-penalty: Snore eyes decide "most eyes"; the option drops them from the loss."""
+    """rules.md#d-snore-penalty: Snore eyes pick the leader; the option drops them from the loss."""
     path = table(tmp_path / "t.json", {"red-sword-1": (0, 3), "blue-chain-1": (0, 4)})
     kw = {
         "carts": {0: ["red-sword-1"], 1: ["blue-chain-1"]},
