@@ -6,6 +6,7 @@ import pytest
 from clonk_build import build, clonk
 
 from meeple.core.errors import IllegalAction
+from meeple.core.rng import Stream
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clonk.content import AWAKENING
 from meeple.plugins.clonk.state import (
@@ -297,3 +298,11 @@ def test_hidden_information_in_views() -> None:
     drew = Drew(seat=0, card="blue-chain-1")
     assert GAME.describe_event(drew, 1) == "seat 0 draws a card"
     assert "blue chain" in GAME.describe_event(drew, 0)
+
+
+def test_determinized_views_keep_the_awakening_card_in_the_draw_pile() -> None:
+    """rules.md#hidden: a sampled state puts the hidden Awakening card back in the draw pile."""
+    state = GAME.setup(4, 2)
+    for seed in range(30):
+        full = GAME.determinize(GAME.view(state, None), Stream(f"t/{seed}"))
+        assert AWAKENING in full.draw.cards and GAME.check_state(full) == []
