@@ -201,7 +201,7 @@ def leaks(game: Game[Any, Any], state: State, seat: int | None, encoded: bytes) 
     id or text never counts as present.
     """
     visibility = game.zones
-    allowed = set()
+    allowed: set[str] = set()
     for zone in iter_zones(state):
         vis = visibility[zone.kind]
         allowed.update(c for i, c in enumerate(zone.cards) if sees(vis, zone, seat, i))
