@@ -33,6 +33,9 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=T
     """A game's setup options. Subclass with defaulted fields; docstrings are the help."""
 
 
+_Options = Options  # for annotations inside Game, whose ``Options`` attribute shadows the name
+
+
 class Game(Generic[S, A]):
     """Base class of every game plugin.
 
@@ -63,10 +66,10 @@ class Game(Generic[S, A]):
     Event: ClassVar[Any] = Event
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
 
-    def __init__(self, options: Options | None = None) -> None:
+    def __init__(self, options: _Options | None = None) -> None:
         self.options = options if options is not None else self.Options()
         self._encoder = msgspec.msgpack.Encoder()
-        self._decoder = msgspec.msgpack.Decoder(self.State)
+        self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
         self._json = msgspec.json.Encoder(order="deterministic")
 
     # -- the rules: what a plugin implements ---------------------------------

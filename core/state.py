@@ -18,6 +18,8 @@ contract 1: state is data).
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 
 from meeple.core.rng import Rng
@@ -36,7 +38,12 @@ class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field=
     seats: int
     rng: Rng
     turns: Turns
-    stack: list[Frame]
+    stack: list[Any]
+    """The pending decisions (:class:`Frame` subclasses), the top one last.
+
+    Typed ``list[Any]`` here because each game narrows it to its own frames
+    (``stack: list[Dig | Feed]``), and a list type cannot be narrowed.
+    """
 
     @property
     def to_move(self) -> int | None:
