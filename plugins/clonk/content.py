@@ -97,7 +97,7 @@ class Content:
             **{TASK_TYPE + t: (self.type, ti[t]) for t in self.types},
         }
         backs = {c: "treasure" for c in self.treasures}
-        backs[AWAKENING] = "treasure"
+        backs[AWAKENING] = "awakening"
         backs.update(dict.fromkeys(self.colour_tasks, "task-colour"))
         backs.update(dict.fromkeys(self.type_tasks, "task-type"))
         backs.update(dict.fromkeys(self.snores, "snore"))

@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
-from meeple.core.rng import Rng, Stream, shuffle
+from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
 from meeple.core.turns import Turns
@@ -502,23 +502,6 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     def back(self, card: str) -> str:
         return self.content.back.get(card, "")
-
-    def determinize(self, view: ClonkState, stream: Stream) -> ClonkState:
-        """The core's determinization, keeping the Awakening card in the draw pile.
-
-        It shares the Treasure back (rules.md#hidden), so the core may deal it
-        to any hidden Treasure slot; everyone knows it went into the draw
-        pile, so it is swapped back there with a card of the pile.
-        """
-        state = super().determinize(view, stream)
-        pile = state.draw.cards
-        if AWAKENING in pile or AWAKENING in state.aside.cards:
-            return state
-        for zone in (*state.shafts, *state.hands, *state.carts):
-            if AWAKENING in zone.cards:
-                i, k = zone.cards.index(AWAKENING), stream.below(len(pile))
-                zone.cards[i], pile[k] = pile[k], AWAKENING
-        return state
 
     def validate_state(self, state: ClonkState) -> list[str]:
         return checks.check(self, state)

@@ -292,7 +292,7 @@ def test_hidden_information_in_views() -> None:
     assert view.carts[0].cards == [HIDDEN + "treasure", "red-chain-1"]
     assert view.shafts[0].cards == [HIDDEN + "treasure", "green-crown-1"]
     assert view.tasks[0].cards[1] == HIDDEN + "task-type"
-    assert view.draw.cards[0] == HIDDEN + "treasure"
+    assert set(view.draw.cards) == {HIDDEN + "treasure", HIDDEN + "awakening"}
     own = GAME.view(state, 0)
     assert own.carts[0].cards == state.carts[0].cards and own.tasks[0].cards == state.tasks[0].cards
     drew = Drew(seat=0, card="blue-chain-1")
@@ -300,9 +300,11 @@ def test_hidden_information_in_views() -> None:
     assert "blue chain" in GAME.describe_event(drew, 0)
 
 
-def test_determinized_views_keep_the_awakening_card_in_the_draw_pile() -> None:
-    """rules.md#hidden: a sampled state puts the hidden Awakening card back in the draw pile."""
+def test_determinized_views_keep_the_awakening_card_in_its_place() -> None:
+    """rules.md#hidden: everyone knows where the Awakening card lies in the draw pile."""
     state = GAME.setup(4, 2)
+    where = state.draw.cards.index(AWAKENING)
+    assert GAME.view(state, None).draw.cards[where] == HIDDEN + "awakening"
     for seed in range(30):
         full = GAME.determinize(GAME.view(state, None), Stream(f"t/{seed}"))
-        assert AWAKENING in full.draw.cards and GAME.check_state(full) == []
+        assert full.draw.cards.index(AWAKENING) == where and GAME.check_state(full) == []
