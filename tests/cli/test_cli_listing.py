@@ -6,8 +6,7 @@ import json
 from collections.abc import Callable
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from meeple.cli.app import make_app
 from meeple.core.plugins import BUILTIN_PLUGINS, BrokenPlugin, PluginManager, plugin_manager

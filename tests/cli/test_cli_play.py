@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import Result
+from typer.testing import Result
 
 from meeple.core import hookimpl, records
 from meeple.core.bots import RandomBot

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
-from click.testing import Result
+from typer.testing import Result
 
 from meeple.cli.simulate import GameResult
 
