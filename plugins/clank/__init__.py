@@ -1,0 +1,1 @@
+"""Clank!: the deck-building dungeon crawl, and the engine Clank! games share."""
