@@ -163,6 +163,33 @@ def describe_options(options: type[Options]) -> str:
     return "\n".join(lines) or "  (this game has no options)"
 
 
+GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
+"""Context settings of commands that take game options as flags (``--board back``)."""
+
+
+def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
+    """Game options given as flags after the command's own: ``--board back`` -> ``board=back``.
+
+    Any option of the game's ``Options`` may be written this way (``-`` for
+    ``_``); a flag that is neither the command's nor the game's is a usage error.
+    """
+    names = {f.name for f in msgspec.structs.fields(game.Options)}
+    args, items = list(ctx.args), []
+    while args:
+        arg = args.pop(0)
+        key, sep, value = arg.removeprefix("--").partition("=")
+        key = key.replace("-", "_")
+        if not arg.startswith("--") or key not in names:
+            hint = f"; {game.title}'s options are:\n{describe_options(game.Options)}"
+            raise typer.BadParameter(f"unexpected {arg!r}{hint if arg.startswith('--') else ''}")
+        if not sep:
+            if not args:
+                raise typer.BadParameter(f"{arg} needs a value")
+            value = args.pop(0)
+        items.append(f"{key}={value}")
+    return items
+
+
 def parse_options(game: GameClass, items: Sequence[str]) -> Options:
     """``["key=value", ...]`` -> the game's ``Options``, with errors that list the valid keys."""
     names = {f.name for f in msgspec.structs.fields(game.Options)}

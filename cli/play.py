@@ -166,7 +166,7 @@ def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
     return Table(match, loaded.setup, save, snap.step)
 
 
-@app.command()
+@app.command(context_settings=common.GAME_FLAGS)
 def play(
     ctx: typer.Context,
     game_id: Annotated[
@@ -200,10 +200,16 @@ def play(
     Default seats: one human, then the game's best bot for the other seats it
     needs. Type s to save, q to quit; Ctrl-C offers to save too.
 
+    Any game option may also be given as a flag of its own: --board back.
+
     Example: meeple play clonk --seats human,bot,bot --seed 7 --save game.json
     """
     env = common.env(ctx)
     with common.errors():
+        if ctx.args and game_id is not None:
+            option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
+        elif ctx.args:
+            raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
         table = start(env, game_id, seats, seed, option or [], save, resume)
         run(env, table, quiet)
 

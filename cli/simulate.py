@@ -34,7 +34,7 @@ class GameResult(msgspec.Struct, kw_only=True):
     digest: str
 
 
-@app.command()
+@app.command(context_settings=common.GAME_FLAGS)
 def simulate(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
@@ -56,7 +56,8 @@ def simulate(
 ) -> None:
     """Play many seeded games between bots and sum up wins, scores and game length.
 
-    A shared victory counts as 1/k of a win for each of the k winners.
+    A shared victory counts as 1/k of a win for each of the k winners. Any
+    game option may also be given as a flag of its own: --board back.
 
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """
@@ -69,7 +70,8 @@ def simulate(
         )
         if common.HUMAN in names:
             raise MeepleError("--seats: simulate plays bots only; use `meeple play` to join a game")
-        game = game_cls(common.parse_options(game_cls, option or []))
+        flags = common.option_flags(ctx, game_cls)
+        game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
         results: list[GameResult] = []
         started = time.perf_counter()
         out = common.err_console

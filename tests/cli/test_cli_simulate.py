@@ -62,3 +62,17 @@ def test_bad_input(cli: Invoke) -> None:
     assert result.exit_code == 1 and "Tiny has no option 'x'" in result.stderr
     assert cli("simulate", "tiny", "-n", "0").exit_code == 2
     assert cli("simulate").exit_code == 2
+
+
+def test_game_options_as_flags(cli: Invoke, tmp_path: Path) -> None:
+    """``--hand-limit 6`` is ``--option hand_limit=6``; a flag no one knows is a usage error."""
+    by_flag, by_option = tmp_path / "flag.jsonl", tmp_path / "option.jsonl"
+    args = ["simulate", "clonk", "-n", "3", "--quiet"]
+    assert cli(*args, "--eye-tie", "none", "--jsonl", str(by_flag)).exit_code == 0
+    assert cli(*args, "-o", "eye_tie=none", "--jsonl", str(by_option)).exit_code == 0
+    assert by_flag.read_bytes() == by_option.read_bytes()
+    assert cli(*args, "--hand-limit=6").exit_code == 0
+    unknown = cli(*args, "--bogus", "1")
+    assert unknown.exit_code == 2 and "hand_limit" in unknown.output
+    assert cli(*args, "--hand-limit").exit_code == 2
+    assert cli(*args, "--eye-tie", "maybe").exit_code == 1
