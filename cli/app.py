@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from importlib import metadata
 
 import typer
+from rich.text import Text
 
 from meeple.cli import common
 from meeple.core.errors import MeepleError
@@ -66,9 +69,26 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
 
 
 def main() -> None:
-    """Console-script entry point: domain errors become a message and exit code 1."""
+    """Console-script entry point: every failure becomes a message and exit code 1.
+
+    A :class:`MeepleError` is the user's to fix; anything else is a bug in
+    meeple or a plugin, reported in one line (``MEEPLE_DEBUG=1`` shows the
+    traceback).
+    """
     try:
         make_app()(prog_name="meeple")
     except MeepleError as exc:
         common.err_console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        sys.exit(1)
+    except Exception as exc:
+        if os.environ.get("MEEPLE_DEBUG"):
+            raise
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        message = (
+            f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
+            "run again with MEEPLE_DEBUG=1 for the traceback and report it"
+        )
+        common.err_console.print(
+            Text.assemble(("internal error: ", "bold red"), message), soft_wrap=True
+        )
         sys.exit(1)

@@ -77,3 +77,24 @@ def test_score_table_marks_shared_winners() -> None:
     rows = [line for line in text.splitlines() if "│" in line]
     assert "★ ann" in rows[0] and "★ bob" in rows[1] and "★" not in rows[2]
     assert rows[2].split("│")[-2].strip() == "3"  # 1, 1, 3: shared first place
+
+
+def test_a_bug_in_a_plugin_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meeple.cli import app
+
+    def broken(**_: object) -> None:
+        raise ValueError("shaft [3] is on fire")
+
+    monkeypatch.setattr(app, "make_app", lambda: broken)
+    monkeypatch.delenv("MEEPLE_DEBUG", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        app.main()
+    err = capsys.readouterr().err
+    assert stop.value.code == 1
+    assert "internal error: ValueError: shaft [3] is on fire" in err and "MEEPLE_DEBUG" in err
+    assert "Traceback" not in err
+    monkeypatch.setenv("MEEPLE_DEBUG", "1")
+    with pytest.raises(ValueError):
+        app.main()
