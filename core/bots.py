@@ -27,7 +27,9 @@ class Prompt:
 
     __slots__ = ("_state", "_view", "game", "legal", "seat")
 
-    def __init__(self, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]) -> None:
+    def __init__(
+        self, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]
+    ) -> None:
         self.game = game
         self.seat = seat
         self.legal = legal

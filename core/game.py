@@ -182,23 +182,31 @@ class Game(Generic[S, A]):
         problems: list[str] = []
         n = state.seats
         if not self.min_seats <= n <= self.max_seats:
-            problems.append(f"$.seats: {n} seats, but {self.title} takes {self.min_seats}-{self.max_seats}")
+            problems.append(
+                f"$.seats: {n} seats, but {self.title} takes {self.min_seats}-{self.max_seats}"
+            )
         expected = Counter(self.cards(state))
         found: Counter[str] = Counter()
         for zone in _zones.iter_zones(state):
-            where = f"zone {zone.kind!r}" + (f" of seat {zone.owner}" if zone.owner is not None else "")
+            where = f"zone {zone.kind!r}" + (
+                f" of seat {zone.owner}" if zone.owner is not None else ""
+            )
             vis = self.zones.get(zone.kind)
             if vis is None:
                 problems.append(f"{where}: unknown zone kind for {self.title}")
             elif (zone.up is not None) != (vis.others == "faceup"):
-                problems.append(f"{where}: facing flags must be given exactly for face-up/face-down piles")
+                problems.append(
+                    f"{where}: facing flags must be given exactly for face-up/face-down piles"
+                )
             if zone.up is not None and len(zone.up) != len(zone.cards):
                 problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
             if zone.owner is not None and not 0 <= zone.owner < n:
                 problems.append(f"{where}: owner seat {zone.owner} does not exist")
             found.update(zone.cards)
         for card, count in sorted((expected - found).items()):
-            problems.append(f"card {card!r} is missing ({count} of {expected[card]} not in any zone)")
+            problems.append(
+                f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
+            )
         for card, count in sorted((found - expected).items()):
             kind = "appears more than once" if card in expected else "is not a card of this game"
             problems.append(f"card {card!r} {kind} ({count} extra)")

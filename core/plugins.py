@@ -168,7 +168,9 @@ class Registry:
     def _game_registrar(self, plugin: str) -> Callable[[type[Game[Any, Any]]], None]:
         def register(game: type[Game[Any, Any]]) -> None:
             if not (isinstance(game, type) and issubclass(game, Game)):
-                raise MeepleError(f"plugin {plugin!r} registered {game!r}, which is not a Game subclass")
+                raise MeepleError(
+                    f"plugin {plugin!r} registered {game!r}, which is not a Game subclass"
+                )
             if game.id in self.games:
                 raise MeepleError(
                     f"game id {game.id!r} is registered by both {self._game_plugins[game.id]!r} "

@@ -52,11 +52,15 @@ class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field=
         return stack[-1].seat if stack else None
 
 
-class Action(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"):
+class Action(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
+):
     """One answer to the decision on top of the stack. Frozen: actions are values."""
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="event"):
+class Event(
+    msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="event"
+):
     """Something that happened. ``seat`` is who did it or whom it concerns."""
 
     seat: int | None = None
