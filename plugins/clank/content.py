@@ -77,8 +77,9 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     defeat: list[AnyEffect] = []
     use: list[AnyEffect] = []
     arrive: list[AnyEffect] = []
-    variants: dict[str, dict[str, bool | int]] = {}
-    """Per source, the fields it reads differently (``{"klank": {"dragon": false}}``)."""
+    variants: dict[str, dict[str, bool | int | list[AnyEffect]]] = {}
+    """Per source, the fields it reads differently (``{"klank": {"dragon": false}}``); an
+    effect list replaces the whole field (Lucky Coin's ``play`` in one source)."""
 
 
 class Cards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -119,6 +120,8 @@ class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     end_of_turn: list[AnyEffect] = []
     power: Literal["key", "backpack"] | None = None
     """A market item's lasting power: open locked tunnels / carry one more artifact."""
+    variants: dict[str, dict[str, Count]] = {}
+    """Per source, the numbers it reads differently (the Chalice / Greater Treasure split)."""
 
 
 class Tokens(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -175,5 +178,6 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     name: str
     source: list[str]
     confidence: str
+    note: str = ""
     rooms: list[Room]
     tunnels: list[Tunnel]
