@@ -14,11 +14,29 @@ as written).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import functools
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
-from meeple.plugins.clank.effects import AnyEffect
+from meeple.core.errors import ContentError
+from meeple.plugins.clank.effects import (
+    BASE_EFFECTS,
+    AnyEffect,
+    Buy,
+    Choose,
+    DiscardThen,
+    Effect,
+    If,
+    Trash,
+)
+
+T = TypeVar("T")
 
 Count = Annotated[int, msgspec.Meta(ge=0, le=999)]
 Slug = Annotated[str, msgspec.Meta(pattern="^[a-z0-9]+(-[a-z0-9]+)*$")]
@@ -181,3 +199,346 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     note: str = ""
     rooms: list[Room]
     tunnels: list[Tunnel]
+
+
+# --- Reading and checking -------------------------------------------------------------------
+
+MAX_TABLE_BYTES = 1_000_000
+VARIANTS = ("majority", "klank", "eseidel")
+"""The ``variant`` option: the vote of the sources, or one source throughout."""
+BOARDS = ("front", "back")
+DUNGEON_CARDS = 100
+STARTER_CARDS = 10
+MAX_SEATS = 4
+CARD_VARIANT_FIELDS = frozenset(
+    {"count", "cost", "points", "companion", "dragon", "danger"}
+    | {"play", "acquire", "defeat", "use", "arrive"}
+)
+TOKEN_VARIANT_FIELDS = frozenset({"count", "points", "price"})
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The decoded, checked tables of one game set-up, the ``variant`` applied.
+
+    ``card``, ``token`` and ``room`` look items up by id; ``files`` names where
+    each table came from (for messages). Shared through a cache: never mutate.
+    """
+
+    cards: Cards
+    tokens: Tokens
+    board: Board
+    variant: str
+    files: dict[str, str]
+    card: dict[str, Card] = field(init=False)
+    token: dict[str, Token] = field(init=False)
+    room: dict[int, Room] = field(init=False)
+
+    def __post_init__(self) -> None:
+        every = [*self.cards.dungeon, *self.cards.reserve, *self.cards.starter]
+        object.__setattr__(self, "card", {c.id: c for c in every})
+        object.__setattr__(self, "token", {t.id: t for t in self.tokens.tokens})
+        object.__setattr__(self, "room", {r.id: r for r in self.board.rooms})
+
+
+def _read(path: str | None, builtin: str, what: str) -> tuple[bytes, str]:
+    """The bytes of a user's file, or of a built-in table; and how to name it in messages."""
+    if path is None:
+        return resources.files("meeple.seeds").joinpath(f"clank/{builtin}").read_bytes(), (
+            f"built-in Clank! {builtin}"
+        )
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ContentError(
+            f"cannot read the Clank! {what} {path!r} ({exc.strerror}); "
+            f"give the path of a JSON file like seeds/clank/{builtin}"
+        ) from None
+    return data, f"Clank! {what} {path}"
+
+
+def _decode(data: bytes, where: str, kind: type[T]) -> T:
+    if len(data) > MAX_TABLE_BYTES:
+        raise ContentError(f"{where}: larger than {MAX_TABLE_BYTES} bytes; is this a table?")
+    try:
+        return msgspec.json.decode(data, type=kind)
+    except msgspec.ValidationError as exc:
+        raise ContentError(f"{where}: {exc}") from None
+    except msgspec.DecodeError as exc:
+        raise ContentError(f"{where}: not valid JSON ({exc})") from None
+
+
+S = TypeVar("S", Card, Token)
+
+
+def _with_variant(item: S, variant: str, allowed: frozenset[str], path: str) -> S:
+    """``item`` with the fields ``variant`` reads differently; a bad override names its path."""
+    changes = item.variants.get(variant) if variant != "majority" else None
+    if not changes:
+        return item
+    bad = sorted(set(changes) - allowed)
+    if bad:
+        raise ContentError(
+            f"{path}.variants.{variant}: cannot override {', '.join(bad)}; "
+            f"only {', '.join(sorted(allowed))}"
+        )
+    merged = {**msgspec.to_builtins(item), **msgspec.to_builtins(changes)}
+    try:
+        return msgspec.convert(merged, type=type(item))
+    except msgspec.ValidationError as exc:
+        raise ContentError(f"{path}.variants.{variant}: {exc}") from None
+
+
+def _apply(
+    cards: Cards, tokens: Tokens, variant: str, where: dict[str, str]
+) -> tuple[Cards, Tokens]:
+    """Both tables as the source ``variant`` reads them."""
+    parts = {}
+    for name in ("dungeon", "reserve", "starter"):
+        parts[name] = [
+            _with_variant(c, variant, CARD_VARIANT_FIELDS, f"{where['cards']}: $.{name}[{i}]")
+            for i, c in enumerate(getattr(cards, name))
+        ]
+    items = [
+        _with_variant(t, variant, TOKEN_VARIANT_FIELDS, f"{where['tokens']}: $.tokens[{i}]")
+        for i, t in enumerate(tokens.tokens)
+    ]
+    return msgspec.structs.replace(cards, **parts), msgspec.structs.replace(tokens, tokens=items)
+
+
+@functools.lru_cache(maxsize=16)
+def read_tables(
+    cards: str | None = None,
+    board: str = "front",
+    board_file: str | None = None,
+    variant: str = "majority",
+    tokens: str | None = None,
+) -> Tables:
+    """The checked tables: built-in ones, or a user's files where a path is given.
+
+    ``board`` picks the built-in side unless ``board_file`` names a file;
+    ``variant`` picks how disputed fields read (:data:`VARIANTS`). Any problem
+    raises :class:`ContentError` naming the file and the ``$.path``, all
+    problems at once.
+    """
+    if variant not in VARIANTS:
+        raise ContentError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
+    if board_file is None and board not in BOARDS:
+        raise ContentError(f"board {board!r}: choose one of {', '.join(BOARDS)}")
+    cards_bytes, cards_at = _read(cards, "cards.json", "card table")
+    tokens_bytes, tokens_at = _read(tokens, "tokens.json", "token table")
+    board_bytes, board_at = _read(board_file, f"board-{board}.json", "board")
+    files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
+    c, t = _apply(
+        _decode(cards_bytes, cards_at, Cards),
+        _decode(tokens_bytes, tokens_at, Tokens),
+        variant,
+        files,
+    )
+    tables = Tables(c, t, _decode(board_bytes, board_at, Board), variant, files)
+    problems = check_tables(tables)
+    if problems:
+        raise ContentError("Clank! content is inconsistent:\n  " + "\n  ".join(problems))
+    return tables
+
+
+def walk(effects: Iterable[AnyEffect]) -> Iterator[AnyEffect]:
+    """Every effect in ``effects``, nested ones (choose, if, discard-then) included."""
+    for e in effects:
+        yield e
+        if isinstance(e, Choose):
+            for option in e.options:
+                yield from walk(option)
+        elif isinstance(e, (If, DiscardThen)):
+            yield from walk(e.then)
+
+
+def check_tables(t: Tables, effects: tuple[type[Effect], ...] = BASE_EFFECTS) -> list[str]:
+    """Everything that makes the tables inconsistent, one message per problem.
+
+    ``effects``: the effects the game supports (a table naming others is refused).
+    """
+    return [
+        *_check_cards(t, effects),
+        *_check_tokens(t, effects),
+        *_check_board(t),
+    ]
+
+
+def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
+    at = t.files["cards"]
+    problems = []
+    total = sum(c.count for c in t.cards.dungeon)
+    if total != DUNGEON_CARDS:
+        problems.append(f"{at}: $.dungeon: {total} cards; the Dungeon Deck has {DUNGEON_CARDS}")
+    total = sum(c.count for c in t.cards.starter)
+    if total != STARTER_CARDS:
+        problems.append(f"{at}: $.starter: {total} cards; a starting deck has {STARTER_CARDS}")
+    seen: set[str] = set()
+    reserve = {c.id for c in t.cards.reserve}
+    sections = (("dungeon", t.cards.dungeon), ("reserve", t.cards.reserve))
+    for section, cards in (*sections, ("starter", t.cards.starter)):
+        for i, c in enumerate(cards):
+            path = f"{at}: $.{section}[{i}]"
+            if c.id in seen:
+                problems.append(f"{path}.id: {c.id!r} is used by another card; ids are unique")
+            seen.add(c.id)
+            if (section == "reserve") != c.reserve:
+                problems.append(f"{path}.reserve: true exactly for the cards under $.reserve")
+            if (section == "starter") != (c.kind == "starter"):
+                problems.append(f"{path}.kind: 'starter' exactly for the cards under $.starter")
+            if c.never_leaves and not (c.reserve and c.kind == "monster"):
+                problems.append(f"{path}.never_leaves: only a Reserve monster stays (the Goblin)")
+            if isinstance(c.bonus, PointsIf) and c.bonus.cond == "two-of":
+                for k, token in enumerate(c.bonus.of):
+                    if token not in t.token:
+                        problems.append(f"{path}.bonus.of[{k}]: no token {token!r} in tokens")
+            for source in c.variants:
+                if source not in VARIANTS[1:]:
+                    problems.append(
+                        f"{path}.variants: unknown source {source!r}; "
+                        f"use {' or '.join(VARIANTS[1:])}"
+                    )
+            for part in ("play", "acquire", "defeat", "use", "arrive"):
+                problems += _check_effects(getattr(c, part), f"{path}.{part}", t, supported)
+    for section, cards in sections:
+        # Buying a card by effect works only on a Reserve pile.
+        for i, c in enumerate(cards):
+            for part in ("play", "acquire", "defeat", "use", "arrive"):
+                for e in walk(getattr(c, part)):
+                    if isinstance(e, Buy) and e.card not in reserve:
+                        problems.append(
+                            f"{at}: $.{section}[{i}].{part}: buys {e.card!r}, "
+                            "which is no Reserve card"
+                        )
+    return problems
+
+
+def _check_effects(
+    effects: list[AnyEffect], path: str, t: Tables, supported: tuple[type[Effect], ...]
+) -> list[str]:
+    problems = []
+    for e in walk(effects):
+        if type(e) not in supported:
+            problems.append(f"{path}: effect {type(e).__name__!r} is not part of this game")
+        if isinstance(e, Trash) and e.name is not None and e.name not in t.card:
+            problems.append(f"{path}: trash names {e.name!r}, which is no card id")
+    return problems
+
+
+def _check_tokens(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
+    at = t.files["tokens"]
+    tk = t.tokens
+    problems = []
+    seen: set[str] = set()
+    for i, token in enumerate(tk.tokens):
+        path = f"{at}: $.tokens[{i}]"
+        if token.id in seen:
+            problems.append(f"{path}.id: {token.id!r} is used by another token; ids are unique")
+        seen.add(token.id)
+        if token.values and len(token.values) != token.count:
+            problems.append(
+                f"{path}.values: {len(token.values)} values for {token.count} copies; "
+                "give one per copy"
+            )
+        if token.kind == "market" and not token.price:
+            problems.append(f"{path}.price: a market item needs a price in gold")
+        for source in token.variants:
+            if source not in VARIANTS[1:]:
+                problems.append(f"{path}.variants: unknown source {source!r}")
+        for part in ("take", "use", "end_of_turn"):
+            problems += _check_effects(getattr(token, part), f"{path}.{part}", t, supported)
+    counts = _token_counts(t)
+    for kind, least in (("artifact", MAX_SEATS), ("mastery", MAX_SEATS), ("idol", 1)):
+        if counts[kind] < least:
+            problems.append(f"{at}: $.tokens: {counts[kind]} {kind} tokens; give at least {least}")
+    if not tk.rage_track:
+        problems.append(f"{at}: $.rage_track: empty; give the cubes drawn on each space")
+    for key, table in (("rage_start", tk.rage_start), ("artifacts_removed", tk.artifacts_removed)):
+        missing = [str(n) for n in range(2, MAX_SEATS + 1) if str(n) not in table]
+        if missing:
+            problems.append(f"{at}: $.{key}: no entry for {', '.join(missing)} seats")
+    for seats, space in tk.rage_start.items():
+        if space >= len(tk.rage_track):
+            problems.append(f"{at}: $.rage_start.{seats}: space {space} is off the rage track")
+    for seats, n in tk.artifacts_removed.items():
+        if not seats.isdigit() or counts["artifact"] - n < int(seats):
+            problems.append(f"{at}: $.artifacts_removed.{seats}: leaves fewer artifacts than seats")
+    if len(tk.starting_clank) < MAX_SEATS:
+        problems.append(f"{at}: $.starting_clank: give a number for each of {MAX_SEATS} seats")
+    if len(tk.countdown_extra) != 4:
+        problems.append(f"{at}: $.countdown_extra: give the extra cubes of spaces 1 to 4")
+    if tk.hand < 1 or tk.row < 1 or tk.health < 1 or tk.cubes < tk.health:
+        problems.append(f"{at}: hand, row and health must be positive, cubes at least health")
+    return problems
+
+
+def _token_counts(t: Tables) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for token in t.tokens.tokens:
+        counts[token.kind] += token.count
+    return counts
+
+
+def _check_board(t: Tables) -> list[str]:
+    at = t.files["board"]
+    b = t.board
+    problems = []
+    if len(t.room) != len(b.rooms):
+        dup = sorted(i for i, k in Counter(r.id for r in b.rooms).items() if k > 1)
+        problems.append(f"{at}: $.rooms: room ids {dup} appear more than once")
+    starts = [r.id for r in b.rooms if r.start]
+    if len(starts) != 1:
+        problems.append(f"{at}: $.rooms: {len(starts)} start rooms; mark exactly one start")
+    for i, r in enumerate(b.rooms):
+        if r.idols and not r.monkey_shrine:
+            problems.append(f"{at}: $.rooms[{i}].idols: idols lie only on a Monkey Shrine")
+        if r.start and (r.depths or r.minor or r.major or r.artifact is not None or r.idols):
+            problems.append(f"{at}: $.rooms[{i}]: the start room lies outside, with no tokens")
+    for i, tunnel in enumerate(b.tunnels):
+        for end in ("a", "b"):
+            if getattr(tunnel, end) not in t.room:
+                problems.append(
+                    f"{at}: $.tunnels[{i}].{end}: room {getattr(tunnel, end)} is not in $.rooms"
+                )
+        if tunnel.a == tunnel.b:
+            problems.append(f"{at}: $.tunnels[{i}]: a tunnel joins two different rooms")
+    # What the tokens fill must fit the board.
+    by_kind: dict[str, list[int]] = {}
+    for token in t.tokens.tokens:
+        by_kind.setdefault(token.kind, []).extend(token.values or [token.points] * token.count)
+    on_board = sorted(r.artifact for r in b.rooms if r.artifact is not None)
+    if on_board != sorted(by_kind.get("artifact", [])):
+        problems.append(
+            f"{at}: artifact spaces {on_board} do not match the artifacts "
+            f"{sorted(by_kind.get('artifact', []))} of {t.files['tokens']}"
+        )
+    counts = _token_counts(t)
+    for kind in ("major", "minor", "idol"):
+        spaces = sum(getattr(r, {"idol": "idols"}.get(kind, kind)) for r in b.rooms)
+        if spaces > counts[kind]:
+            problems.append(
+                f"{at}: the board holds {spaces} {kind} tokens but {t.files['tokens']} "
+                f"has only {counts[kind]}"
+            )
+    if starts and len(starts) == 1:
+        unreached = sorted(set(t.room) - reachable(b, starts[0]))
+        if unreached:
+            problems.append(f"{at}: rooms {unreached} cannot be reached from the start")
+    return problems
+
+
+def reachable(board: Board, start: int) -> set[int]:
+    """The rooms a pawn can walk to from ``start``, respecting one-way tunnels."""
+    out: dict[int, list[int]] = {}
+    for tunnel in board.tunnels:
+        out.setdefault(tunnel.a, []).append(tunnel.b)
+        if not tunnel.one_way:
+            out.setdefault(tunnel.b, []).append(tunnel.a)
+    seen, todo = {start}, [start]
+    while todo:
+        for nxt in out.get(todo.pop(), []):
+            if nxt not in seen:
+                seen.add(nxt)
+                todo.append(nxt)
+    return seen
