@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -278,10 +278,7 @@ def _with_variant(item: S, variant: str, allowed: frozenset[str], path: str) -> 
         return item
     bad = sorted(set(changes) - allowed)
     if bad:
-        raise ContentError(
-            f"{path}.variants.{variant}: cannot override {', '.join(bad)}; "
-            f"only {', '.join(sorted(allowed))}"
-        )
+        raise ContentError(f"{path}.variants.{variant}: {_not_overridable(bad, allowed)}")
     merged = {**msgspec.to_builtins(item), **msgspec.to_builtins(changes)}
     try:
         return msgspec.convert(merged, type=type(item))
@@ -393,12 +390,7 @@ def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
                 for k, token in enumerate(c.bonus.of):
                     if token not in t.token:
                         problems.append(f"{path}.bonus.of[{k}]: no token {token!r} in tokens")
-            for source in c.variants:
-                if source not in VARIANTS[1:]:
-                    problems.append(
-                        f"{path}.variants: unknown source {source!r}; "
-                        f"use {' or '.join(VARIANTS[1:])}"
-                    )
+            problems += _check_variants(c.variants, CARD_VARIANT_FIELDS, path)
             for part in ("play", "acquire", "defeat", "use", "arrive"):
                 problems += _check_effects(getattr(c, part), f"{path}.{part}", t, supported)
     for section, cards in sections:
@@ -412,6 +404,26 @@ def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
                             "which is no Reserve card"
                         )
     return problems
+
+
+def _check_variants(
+    variants: Mapping[str, Mapping[str, object]], allowed: frozenset[str], path: str
+) -> list[str]:
+    """Every source's reading, whichever variant is played: known sources, known fields."""
+    problems = []
+    for source, changes in variants.items():
+        if source not in VARIANTS[1:]:
+            problems.append(
+                f"{path}.variants: unknown source {source!r}; use {' or '.join(VARIANTS[1:])}"
+            )
+        bad = sorted(set(changes) - allowed)
+        if bad:
+            problems.append(f"{path}.variants.{source}: {_not_overridable(bad, allowed)}")
+    return problems
+
+
+def _not_overridable(bad: list[str], allowed: frozenset[str]) -> str:
+    return f"cannot override {', '.join(bad)}; only {', '.join(sorted(allowed))}"
 
 
 def _check_effects(
@@ -443,9 +455,7 @@ def _check_tokens(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
             )
         if token.kind == "market" and not token.price:
             problems.append(f"{path}.price: a market item needs a price in gold")
-        for source in token.variants:
-            if source not in VARIANTS[1:]:
-                problems.append(f"{path}.variants: unknown source {source!r}")
+        problems += _check_variants(token.variants, TOKEN_VARIANT_FIELDS, path)
         for part in ("take", "use", "end_of_turn"):
             problems += _check_effects(getattr(token, part), f"{path}.{part}", t, supported)
     counts = _token_counts(t)
