@@ -31,6 +31,7 @@ from meeple.plugins.clank.effects import (
     DiscardThen,
     Gain,
     If,
+    ReturnDragonCubes,
     ThisTurn,
     Trash,
 )
@@ -108,7 +109,7 @@ def test_free_text_effects_in_the_vocabulary() -> None:
     assert isinstance(apothecary, DiscardThen) and isinstance(apothecary.then[0], Choose)
     assert Trash(name="burgle") in c["master-burglar"].play
     assert c["dragon-shrine"].use == [Choose(options=[[Gain(gold=2)], [Trash()]])]
-    assert c["shrine"].arrive[0].n == 3  # type: ignore[union-attr]
+    assert c["shrine"].arrive == [ReturnDragonCubes(n=3)]
     assert c["underworld-dealing"].play == [
         Choose(options=[[Gain(gold=1)], [Buy(gold=7, card="secret-tome", n=2)]])
     ]
