@@ -41,6 +41,7 @@ ENTRY_POINT_GROUP = "meeple"
 BUILTIN_PLUGINS = (
     "meeple.core.bots",
     "meeple.plugins.clonk",
+    "meeple.plugins.clank",
 )
 """Built-in plugins, by module path, registered after third-party ones."""
 

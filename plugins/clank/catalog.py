@@ -1,0 +1,134 @@
+"""Runtime lookups built once from the content tables.
+
+The state holds physical ids only (``orc-grunt-2``, ``burgle-s1-4``,
+``artifact-20``); a :class:`Catalog` maps each to its definition, numbers the
+board's rooms and tunnels and precomputes each room's exits, so the hot path
+never searches a table. A game on the same engine with another map (Clank!
+Catacombs' growing tiles) builds its own :class:`Graph` and keeps the rest.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from meeple.plugins.clank.content import Board, Card, Cards, Token, Tokens
+
+SECRET_KINDS = ("major", "minor")
+
+
+def copies(base: str, count: int) -> list[str]:
+    """Physical ids of ``count`` copies: ``base`` alone for a single copy, else ``base-1``..."""
+    return [base] if count == 1 else [f"{base}-{i}" for i in range(1, count + 1)]
+
+
+def starter_ids(card: Card, seat: int) -> list[str]:
+    """``burgle-s1-4``: seat 1's fourth Burgle (seats count from 0, copies from 1)."""
+    return copies(f"{card.id}-s{seat}", card.count)
+
+
+def token_ids(token: Token) -> list[tuple[str, int]]:
+    """Physical ids and points of a token kind's copies, most valuable first."""
+    if token.values:
+        return [(f"{token.id}-{v}", v) for v in token.values]
+    return [(i, token.points) for i in copies(token.id, token.count)]
+
+
+class Exit(NamedTuple):
+    """One way out of a room: through ``tunnel`` to room ``to``."""
+
+    to: int
+    tunnel: int
+    boots: int
+    monsters: int
+    locked: bool
+
+
+class Graph:
+    """A board as a graph: rooms by id, exits by room, teleport targets by room."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.rooms = {r.id: r for r in board.rooms}
+        self.order = [r.id for r in board.rooms]
+        """Room ids in table order; the state's room zones follow it."""
+        self.index = {rid: i for i, rid in enumerate(self.order)}
+        self.tunnels = board.tunnels
+        exits: dict[int, list[Exit]] = {rid: [] for rid in self.order}
+        near: dict[int, list[Exit]] = {rid: [] for rid in self.order}
+        for i, t in enumerate(board.tunnels):
+            forward = Exit(t.b, i, t.boots, t.monsters, t.locked)
+            back = Exit(t.a, i, t.boots, t.monsters, t.locked)
+            exits[t.a].append(forward)
+            near[t.a].append(forward)
+            near[t.b].append(back)
+            if not t.one_way:
+                exits[t.b].append(back)
+        self.exits = {rid: tuple(e) for rid, e in exits.items()}
+        """Exits a seat may walk (one-way tunnels only forwards)."""
+        self.near = {rid: tuple(e) for rid, e in near.items()}
+        """Tunnels touching each room in either direction (teleport targets)."""
+        self.start = next(r.id for r in board.rooms if r.start)
+        self.depths = frozenset(r.id for r in board.rooms if r.depths)
+        self.caves = frozenset(r.id for r in board.rooms if r.crystal_cave)
+        self.markets = frozenset(r.id for r in board.rooms if r.market)
+        self.heal = {r.id: r.heal for r in board.rooms if r.heal}
+
+
+class Catalog:
+    """Every card, token and room of one set of tables, by physical id."""
+
+    def __init__(self, cards: Cards, tokens: Tokens, board: Board, max_seats: int = 4) -> None:
+        self.tables = tokens
+        self.graph = self.make_graph(board)
+        self.card: dict[str, Card] = {}
+        self.kinds: dict[str, Card] = {}
+        """Card definitions by card kind id (``burgle``, ``secret-tome``)."""
+        self.dungeon: list[str] = []
+        self.reserve: list[list[str]] = []
+        self.starters: list[list[str]] = [[] for _ in range(max_seats)]
+        for card in cards.dungeon:
+            self.kinds[card.id] = card
+            for cid in copies(card.id, card.count):
+                self.card[cid] = card
+                self.dungeon.append(cid)
+        for card in cards.reserve:
+            self.kinds[card.id] = card
+            pile = copies(card.id, card.count)
+            self.reserve.append(pile)
+            for cid in pile:
+                self.card[cid] = card
+        for card in cards.starter:
+            self.kinds[card.id] = card
+            for seat in range(max_seats):
+                for cid in starter_ids(card, seat):
+                    self.card[cid] = card
+                    self.starters[seat].append(cid)
+        self.token: dict[str, Token] = {}
+        self.points: dict[str, int] = {}
+        self.by_kind: dict[str, list[str]] = {}
+        """Token ids by token kind (``artifact``, ``major``, ``market``...), most valuable first."""
+        self.market_items: list[str] = []
+        """Token kind ids sold at the market, in table order."""
+        for token in tokens.tokens:
+            if token.kind == "market":
+                self.market_items.append(token.id)
+            for tid, pts in token_ids(token):
+                self.token[tid] = token
+                self.points[tid] = pts
+                self.by_kind.setdefault(token.kind, []).append(tid)
+        self.back = {cid: "card" for cid in self.card}
+        for tid, token in self.token.items():
+            self.back[tid] = token.kind
+        self.health = tokens.health
+
+    def make_graph(self, board: Board) -> Graph:
+        """The board graph (a subclass's map may grow)."""
+        return Graph(board)
+
+    def pieces(self, seats: int) -> list[str]:
+        """Every card and token id of a ``seats``-seat game."""
+        out = [*self.dungeon, *(c for pile in self.reserve for c in pile)]
+        for seat in range(seats):
+            out.extend(self.starters[seat])
+        out.extend(self.token)
+        return out

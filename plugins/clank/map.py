@@ -1,0 +1,203 @@
+"""Movement over the board graph: boots, monsters, locks, caves, teleports, tokens.
+
+:class:`Movement` is a mixin of the Clank! game. It reads the board only
+through :class:`~meeple.plugins.clank.catalog.Graph` (exits, teleport
+targets, room features), so a game whose map grows as it is explored swaps
+the graph and overrides :meth:`Movement.enter` without touching the rest.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.state import Event
+from meeple.plugins.clank.catalog import SECRET_KINDS
+from meeple.plugins.clank.state import (
+    SKIP,
+    ClankState,
+    Move,
+    Moved,
+    Player,
+    TakeToken,
+    Teleport,
+    Took,
+)
+
+if TYPE_CHECKING:
+    from meeple.plugins.clank.catalog import Catalog
+    from meeple.plugins.clank.state import ClankOptions
+
+NO_EXHAUST = "no-crystal-exhaust"
+NO_MONSTERS = "ignore-tunnel-monsters"
+
+
+class Movement:
+    cat: Catalog
+    options: ClankOptions
+
+    def build_moves(self) -> None:
+        """Every Move and Teleport action of the board, built once."""
+        graph = self.cat.graph
+        self._moves: dict[tuple[int, int], tuple[Move, ...]] = {}
+        self._teleports: dict[tuple[int, int], Teleport] = {}
+        for exits in graph.near.values():
+            for e in exits:
+                key = (e.tunnel, e.to)
+                self._moves[key] = tuple(
+                    Move(tunnel=e.tunnel, to=e.to, swords=s) for s in range(e.monsters + 1)
+                )
+                self._teleports[key] = Teleport(tunnel=e.tunnel, to=e.to)
+
+    def power(self, p: Player, power: str) -> int:
+        """How many held tokens grant ``power`` (``key``, ``backpack``)."""
+        token = self.cat.token
+        return sum(token[t].power == power for t in p.held.cards)
+
+    def move_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+        """rules.md#movement and rules.md#teleport: every move open to the seat now."""
+        if p.status != "in":  # rules.md#escape: an escaped seat cannot move
+            return
+        pool = state.pool
+        graph = self.cat.graph
+        start = graph.start
+        art = self.holds(p, "artifact")  # type: ignore[attr-defined]
+        key: int | None = None
+        if pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods):
+            calm = NO_MONSTERS in pool.mods
+            swords = pool.swords
+            can_bear = self.can_bear  # type: ignore[attr-defined]
+            for e in graph.exits[p.room]:
+                if e.boots > pool.boots or (e.to == start and not art):
+                    continue
+                if e.locked:
+                    if key is None:
+                        key = self.power(p, "key")
+                    if not key:
+                        continue
+                moves = self._moves[(e.tunnel, e.to)]
+                m = 0 if calm else e.monsters
+                if not m:
+                    out.append(moves[0])
+                    continue
+                for s in range(min(m, swords), -1, -1):
+                    if not can_bear(p, m - s):
+                        break
+                    out.append(moves[s])
+        if pool.teleports:
+            need_key = self.options.teleport_locks == "key"
+            for e in graph.near[p.room]:
+                if e.to == start and not art:
+                    continue
+                if e.locked and need_key:
+                    if key is None:
+                        key = self.power(p, "key")
+                    if not key:
+                        continue
+                out.append(self._teleports[(e.tunnel, e.to)])
+
+    def move(self, state: ClankState, action: Move) -> list[Event]:
+        """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
+        seat = state.stack[-1].seat
+        pool = state.pool
+        tunnel = self.cat.graph.tunnels[action.tunnel]
+        pool.boots -= tunnel.boots
+        pool.swords -= action.swords
+        damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+        events: list[Event] = [Moved(seat=seat, room=action.to, damage=damage)]
+        self.wound(state, seat, damage, events)  # type: ignore[attr-defined]
+        self.enter(state, seat, action.to, events)
+        self.proceed(state, events)  # type: ignore[attr-defined]
+        return events
+
+    def teleport(self, state: ClankState, action: Teleport) -> list[Event]:
+        """rules.md#teleport: to an adjacent room, ignoring the tunnel."""
+        seat = state.stack[-1].seat
+        state.pool.teleports -= 1
+        events: list[Event] = [Moved(seat=seat, room=action.to, teleport=True)]
+        self.enter(state, seat, action.to, events)
+        self.proceed(state, events)  # type: ignore[attr-defined]
+        return events
+
+    def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
+        """Entering a room: cave, healing, escape, then the offer of one token."""
+        graph = self.cat.graph
+        p = state.players[seat]
+        p.room = room
+        if room in graph.caves:
+            state.pool.exhausted = True
+        heal = graph.heal.get(room)
+        if heal:
+            self.heal(state, seat, heal, events)  # type: ignore[attr-defined]
+        if room == graph.start:
+            self.escape(state, seat, events)
+            return
+        if self.takeable(state, p, room):
+            state.stack.append(TakeToken(seat=seat, room=room))
+
+    def escape(self, state: ClankState, seat: int, events: list[Event]) -> None:
+        """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""
+        p = state.players[seat]
+        if state.mastery.cards:
+            token = state.mastery.draw()
+            p.held.add(token)
+            events.append(Took(seat=seat, token=token))
+        self.leave(state, seat, "escaped", events)  # type: ignore[attr-defined]
+
+    def takeable(self, state: ClankState, p: Player, room: int) -> list[str]:
+        """rules.md#tokens: the tokens of ``room`` the seat may take (artifacts if it has room)."""
+        cards = state.rooms[self.cat.graph.index[room]].cards
+        if not cards:
+            return []
+        token = self.cat.token
+        if self.holds(p, "artifact") < 1 + self.power(p, "backpack"):  # type: ignore[attr-defined]
+            return list(cards)
+        return [t for t in cards if token[t].kind != "artifact"]
+
+    def adjacent_secrets(self, state: ClankState, room: int) -> list[str]:
+        """rules.md#tokens: the secrets in the rooms next to ``room`` (Wand of Wind)."""
+        graph = self.cat.graph
+        token = self.cat.token
+        out: list[str] = []
+        for e in graph.near[room]:
+            out.extend(
+                t
+                for t in state.rooms[graph.index[e.to]].cards
+                if token[t].kind in SECRET_KINDS and t not in out
+            )
+        return out
+
+    def token_actions(self, state: ClankState, frame: TakeToken) -> list[Any]:
+        p = state.players[frame.seat]
+        tokens = (
+            self.adjacent_secrets(state, frame.room)
+            if frame.adjacent
+            else self.takeable(state, p, frame.room)
+        )
+        take = self._take
+        return [*(take[t] for t in tokens), SKIP]
+
+    def take(self, state: ClankState, action: Any) -> list[Event]:
+        """rules.md#tokens: the token leaves its room and is revealed; its effects follow."""
+        frame = state.stack.pop()
+        assert isinstance(frame, TakeToken)
+        graph = self.cat.graph
+        rooms = [e.to for e in graph.near[frame.room]] if frame.adjacent else [frame.room]
+        for room in rooms:
+            zone = state.rooms[graph.index[room]]
+            if action.token in zone.cards:
+                zone.remove(action.token)
+                break
+        events: list[Event] = [Took(seat=frame.seat, token=action.token)]
+        self.gain_token(state, frame.seat, action.token)
+        self.proceed(state, events)  # type: ignore[attr-defined]
+        return events
+
+    def gain_token(self, state: ClankState, seat: int, tid: str) -> None:
+        """A taken token: its ``take`` effects queue; kept, usable or end-of-turn ones stay."""
+        token = self.cat.token[tid]
+        pool = state.pool
+        pool.queue.extend(self.pending(token.take, None))  # type: ignore[attr-defined]
+        if token.keep or token.use or token.end_of_turn:
+            state.players[seat].held.add(tid)
+        else:
+            state.spent.add(tid)

@@ -1,0 +1,315 @@
+"""Interpreting the effect vocabulary: one handler per effect type.
+
+:class:`Effects` is a mixin of the Clank! game. Effects wait in the turn's
+queue (``state.pool.queue``) and resolve in order whenever no decision is
+pending; an effect that needs a choice pushes a frame and the queue resumes
+once it is answered. :meth:`Effects.handlers` maps each effect type to its
+handler: a game on the engine adds its own effects by extending that mapping.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from meeple.core.rng import shuffle
+from meeple.core.state import Event
+from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.state import (
+    SKIP,
+    Acquired,
+    ChooseOne,
+    Clanked,
+    ClankState,
+    DiscardOne,
+    Drew,
+    Pending,
+    Player,
+    ReplaceOne,
+    TakeToken,
+    TrashOne,
+    Turn,
+)
+
+if TYPE_CHECKING:
+    from meeple.plugins.clank.catalog import Catalog
+    from meeple.plugins.clank.state import ClankOptions
+
+Handler = Callable[[ClankState, int, Any, "str | None", list[Event]], None]
+
+SKILL_PER_CLANK = "skill-per-clank"
+GOLD_BONUS = "gold-bonus-1"
+
+
+class Effects:
+    cat: Catalog
+    options: ClankOptions
+
+    def handlers(self) -> dict[type, Handler]:
+        """The handler of each effect type (extend in a subclass for new effects)."""
+        return {
+            fx.Gain: self.gain,
+            fx.OthersClank: self.others_clank,
+            fx.AllClank: self.all_clank,
+            fx.Choose: self.choose,
+            fx.If: self.when,
+            fx.ThisTurn: self.this_turn,
+            fx.Trash: self.trash,
+            fx.DiscardThen: self.discard_then,
+            fx.ReplaceRowCard: self.replace_row_card,
+            fx.DragonAttack: self.dragon_attack,
+            fx.ReturnDragonCubes: self.return_cubes,
+            fx.TakeAdjacentSecret: self.take_adjacent_secret,
+            fx.Buy: self.buy_cards,
+        }
+
+    @staticmethod
+    def pending(effects: Iterable[Any], card: str | None) -> list[Pending]:
+        return [Pending(e, card) for e in effects]
+
+    # -- the queue -----------------------------------------------------------
+
+    def settle(self, state: ClankState, events: list[Event]) -> None:
+        """Resolve queued effects and fire conditions until a decision is pending or all is done.
+
+        rules.md#conditions: every pending ``if`` is checked after each step.
+        """
+        pool = state.pool
+        stack = state.stack
+        handle = self._handlers
+        while stack and type(stack[-1]) is Turn:
+            seat = stack[-1].seat
+            if pool.queue:
+                item = pool.queue.pop(0)
+                handle[type(item.effect)](state, seat, item.effect, item.card, events)
+                if state.players[seat].status in ("rescued", "eliminated"):
+                    return
+            elif not (pool.ifs and self.fire_ifs(state, seat)):
+                return
+
+    def fire_ifs(self, state: ClankState, seat: int) -> bool:
+        pool = state.pool
+        fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]
+        for item in fired:
+            pool.ifs.remove(item)
+            pool.queue.extend(self.pending(item.effect.then, item.card))
+        return bool(fired)
+
+    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
+        """rules.md#conditions: what an ``if`` asks of the seat."""
+        p = state.players[seat]
+        if cond == "companion-in-play":
+            defs = self.cat.card
+            return any(defs[c].companion for c in p.play.cards if c != card)
+        token = self.cat.token
+        if cond == "crown":
+            return any(token[t].id == "crown" for t in p.held.cards)
+        kind = {"artifact": "artifact", "monkey-idol": "idol", "mastery": "mastery"}[cond]
+        return any(token[t].kind == kind for t in p.held.cards)
+
+    # -- resources -----------------------------------------------------------
+
+    def gain(
+        self, state: ClankState, seat: int, e: fx.Gain, card: str | None, events: list[Event]
+    ) -> None:
+        pool = state.pool
+        pool.skill += e.skill
+        pool.swords += e.swords
+        pool.boots += e.boots
+        pool.teleports += e.teleport
+        if e.gold:  # rules.md#gold: Search adds one to every later gain
+            state.players[seat].gold += e.gold + pool.mods.count(GOLD_BONUS)
+        if e.clank > 0:
+            self.make_clank(state, seat, e.clank, events)
+        elif e.clank < 0:
+            self.unclank(state, seat, -e.clank, events)
+        if e.draw:
+            self.draw(state, seat, e.draw, events)
+        if e.heal:
+            self.heal(state, seat, e.heal, events)  # type: ignore[attr-defined]
+        if e.rage:
+            self.raise_rage(state, e.rage, events)  # type: ignore[attr-defined]
+
+    def make_clank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+        """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
+        p = state.players[seat]
+        if p.status != "in":
+            return
+        pool = state.pool
+        own = seat == state.turns.current
+        if own and pool.banked:
+            cancel = min(n, pool.banked)
+            pool.banked -= cancel
+            n -= cancel
+        n = min(n, p.supply)
+        if not n:
+            return
+        p.supply -= n
+        p.clank += n
+        events.append(Clanked(seat=seat, n=n))
+        if own:
+            pool.added += n
+            pool.skill += n * pool.mods.count(SKILL_PER_CLANK)
+
+    def unclank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+        """rules.md#clank: own cubes back from the Clank! area; the rest banked for the turn."""
+        p = state.players[seat]
+        back = min(n, p.clank)
+        p.clank -= back
+        p.supply += back
+        state.pool.banked += n - back
+        if back:
+            events.append(Clanked(seat=seat, n=-back))
+
+    def draw(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+        """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
+        p = state.players[seat]
+        deck = p.deck.cards
+        drawn: list[str] = []
+        for _ in range(n):
+            if not deck:
+                if not p.discard.cards:
+                    break
+                deck.extend(p.discard.take())
+                shuffle(state.rng, deck)
+            drawn.append(deck.pop())
+        if drawn:
+            p.hand.cards.extend(drawn)
+            events.append(Drew(seat=seat, cards=drawn))
+
+    def others_clank(
+        self, state: ClankState, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
+    ) -> None:
+        for other in range(state.seats):
+            if other != seat:
+                self.make_clank(state, other, e.n, events)
+
+    def all_clank(
+        self, state: ClankState, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
+    ) -> None:
+        for other in range(state.seats):
+            self.make_clank(state, other, e.n, events)
+
+    def this_turn(
+        self, state: ClankState, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
+    ) -> None:
+        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank."""
+        pool = state.pool
+        pool.mods.append(e.mod)
+        if e.mod == SKILL_PER_CLANK:
+            pool.skill += pool.added
+
+    def when(
+        self, state: ClankState, seat: int, e: fx.If, card: str | None, events: list[Event]
+    ) -> None:
+        state.pool.ifs.append(Pending(e, card))
+
+    def dragon_attack(
+        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+    ) -> None:
+        self.attack(state, events)  # type: ignore[attr-defined]
+
+    def return_cubes(
+        self,
+        state: ClankState,
+        seat: int,
+        e: fx.ReturnDragonCubes,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
+        self.return_dragon_cubes(state, e.n)  # type: ignore[attr-defined]
+
+    # -- effects that ask -----------------------------------------------------
+
+    def choose(
+        self, state: ClankState, seat: int, e: fx.Choose, card: str | None, events: list[Event]
+    ) -> None:
+        state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
+
+    def feasible(self, state: ClankState, seat: int, effects: list[Any]) -> bool:
+        """rules.md#choices: an option the seat cannot carry out may not be picked."""
+        p = state.players[seat]
+        for e in effects:
+            if type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card)):
+                return False
+        return True
+
+    def trash(
+        self, state: ClankState, seat: int, e: fx.Trash, card: str | None, events: list[Event]
+    ) -> None:
+        """rules.md#trash: from the play area or discard pile; with none there, nothing happens."""
+        if self.trashable(state.players[seat], e.name):
+            state.stack.append(TrashOne(seat=seat, name=e.name, optional=e.optional))
+
+    def trashable(self, p: Player, name: str | None) -> list[str]:
+        cards = [*p.play.cards, *p.discard.cards]
+        if name is None:
+            return cards
+        defs = self.cat.card
+        return [c for c in cards if defs[c].id == name]
+
+    def discard_then(
+        self, state: ClankState, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
+    ) -> None:
+        """rules.md#choices: discard a hand card first, or nothing happens."""
+        if state.players[seat].hand.cards:
+            state.stack.append(DiscardOne(seat=seat, then=e.then, card=card))
+
+    def replace_row_card(
+        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+    ) -> None:
+        if state.row.cards:
+            state.stack.append(ReplaceOne(seat=seat))
+
+    def take_adjacent_secret(
+        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+    ) -> None:
+        room = state.players[seat].room
+        if self.adjacent_secrets(state, room):  # type: ignore[attr-defined]
+            state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
+
+    def reserve_pile(self, state: ClankState, kind: str) -> Any:
+        """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
+        defs = self.cat.card
+        for zone in state.reserve:
+            if zone.cards and defs[zone.cards[-1]].id == kind:
+                return zone
+        return None
+
+    def buy_cards(
+        self, state: ClankState, seat: int, e: fx.Buy, card: str | None, events: list[Event]
+    ) -> None:
+        """Underworld Dealing: gold for Reserve cards, straight into the discard pile."""
+        p = state.players[seat]
+        if p.gold < e.gold:
+            return
+        p.gold -= e.gold
+        for _ in range(e.n):
+            zone = self.reserve_pile(state, e.card)
+            if zone is None:
+                break
+            got = zone.draw()
+            p.discard.add(got)
+            events.append(Acquired(seat=seat, card=got, how="gain"))
+
+    # -- answers to the frames ----------------------------------------------
+
+    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
+        """The answers to a pending choice other than the turn itself."""
+        kind = type(frame)
+        p = state.players[frame.seat]
+        if kind is ChooseOne:
+            picks = [
+                self._pick[i]
+                for i, option in enumerate(frame.options)
+                if self.feasible(state, frame.seat, option)
+            ]
+            return picks or [SKIP]
+        if kind is TrashOne:
+            out: list[Any] = [self._trash[c] for c in dict.fromkeys(self.trashable(p, frame.name))]
+            return [*out, SKIP] if frame.optional or not out else out
+        if kind is DiscardOne:
+            return [*(self._discard[c] for c in p.hand.cards), SKIP]
+        if kind is ReplaceOne:
+            return [self._replace[c] for c in state.row.cards] or [SKIP]
+        return self.token_actions(state, frame)  # type: ignore[attr-defined]

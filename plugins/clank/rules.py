@@ -1,0 +1,635 @@
+"""Clank! rules: the :class:`Clank` game, one method per rule.
+
+Each rule's docstring names its section of ``seeds/clank/rules.md``. The
+map (:mod:`.map`), the effect interpreter (:mod:`.resolve`) and the dragon
+(:mod:`.dragon`) are mixins over one catalog, so a game on the same engine
+(Clank! Catacombs) subclasses :class:`Clank` and swaps or extends each part.
+The hot path hands out pre-built action values and reads definitions from
+dictionaries built once per set of tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
+from typing import Any
+
+from meeple.core.bag import Bag
+from meeple.core.game import Game
+from meeple.core.rng import Rng, shuffle
+from meeple.core.scoring import Score
+from meeple.core.state import Event
+from meeple.core.turns import Turns
+from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone
+from meeple.plugins.clank import checks, content, present
+from meeple.plugins.clank.catalog import Catalog
+from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
+from meeple.plugins.clank.map import Movement
+from meeple.plugins.clank.resolve import Effects
+from meeple.plugins.clank.state import (
+    END_TURN,
+    Acquire,
+    Acquired,
+    Bought,
+    Buy,
+    ChooseOne,
+    Chose,
+    ClankAction,
+    ClankEvent,
+    ClankOptions,
+    ClankState,
+    Countdown,
+    DiscardCard,
+    Discarded,
+    DiscardOne,
+    EndTurn,
+    Fight,
+    Move,
+    Pick,
+    Play,
+    Played,
+    Player,
+    Pool,
+    Refilled,
+    Replace,
+    Skip,
+    Take,
+    Teleport,
+    TrashCard,
+    Trashed,
+    Turn,
+    TurnEnded,
+    UseDevice,
+    UseToken,
+)
+
+GEM_DISCOUNT = "gem-discount-2"
+
+
+@cache
+def catalog(o: ClankOptions) -> Catalog:
+    """The catalog of the tables ``o`` names, built once per set of options."""
+    t = content.read_tables(
+        cards=o.cards, board=o.board, board_file=o.board_file, variant=o.variant, tokens=o.tokens
+    )
+    return Catalog(t.cards, t.tokens, t.board)
+
+
+class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
+    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+
+    id = "clank"
+    title = "Clank!"
+    version = "1"
+    min_seats = 2
+    max_seats = 4
+    Options = ClankOptions
+    State = ClankState
+    Action = ClankAction
+    Event = ClankEvent
+    zones = {
+        "deck": SECRET,
+        "hand": PRIVATE,
+        "play": PUBLIC,
+        "discard": PUBLIC,
+        "held": PUBLIC,
+        "dungeon": SECRET,
+        "row": PUBLIC,
+        "dungeon-discard": PUBLIC,
+        "reserve": PUBLIC,
+        "room": FACING,
+        "market": PUBLIC,
+        "mastery": PUBLIC,
+        "box": SECRET,
+        "trash": PUBLIC,
+        "spent": PUBLIC,
+    }
+    options: ClankOptions
+
+    def __init__(self, options: ClankOptions | None = None, cat: Catalog | None = None) -> None:
+        super().__init__(options)
+        o = self.options
+        self.cat = cat if cat is not None else catalog(o)
+        cat = self.cat
+        self._handlers = self.handlers()
+        self.build_moves()
+        cards = list(cat.card)
+        self._play = {c: Play(card=c) for c in cards}
+        self._acquire = {c: Acquire(card=c) for c in cards}
+        self._use = {c: UseDevice(card=c) for c in cards}
+        self._fight = {c: Fight(card=c) for c in cards}
+        self._trash = {c: TrashCard(card=c) for c in cards}
+        self._discard = {c: DiscardCard(card=c) for c in cards}
+        self._replace = {c: Replace(card=c) for c in cards}
+        self._take = {t: Take(token=t) for t in cat.token}
+        self._use_token = {t: UseToken(token=t) for t in cat.token}
+        self._buy = {k: Buy(item=k) for k in cat.market_items}
+        self._pick = [Pick(option=i) for i in range(10)]
+        self._apply: dict[type, Callable[[ClankState, Any], list[Event]]] = {
+            Play: self.play_card,
+            Acquire: self.acquire,
+            UseDevice: self.use_device,
+            Fight: self.fight,
+            Buy: self.buy,
+            Move: self.move,
+            Teleport: self.teleport,
+            UseToken: self.use_token,
+            EndTurn: self.end_turn,
+            Take: self.take,
+            Skip: self.skip,
+            Pick: self.pick,
+            TrashCard: self.trash_card,
+            DiscardCard: self.discard_card,
+            Replace: self.replace,
+        }
+
+    # -- set-up ----------------------------------------------------------------
+
+    def setup(self, seats: int, seed: int) -> ClankState:
+        """rules.md#setup, steps 1-14."""
+        cat = self.cat
+        t = cat.tables
+        graph = cat.graph
+        rng = Rng(seed=seed)
+        players = []
+        for seat in range(seats):
+            deck = list(cat.starters[seat])
+            shuffle(rng, deck)
+            players.append(
+                Player(
+                    room=graph.start,
+                    deck=Zone(kind="deck", owner=seat, cards=deck),
+                    hand=Zone(kind="hand", owner=seat),
+                    play=Zone(kind="play", owner=seat),
+                    discard=Zone(kind="discard", owner=seat),
+                    held=Zone(kind="held", owner=seat),
+                    supply=t.cubes,
+                )
+            )
+        box = Zone(kind="box")
+        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
+        self.place_tokens(rng, seats, rooms, box)
+        mastery = cat.by_kind.get("mastery", [])
+        for tid in mastery[seats:]:
+            box.add(tid)
+        dungeon = list(cat.dungeon)
+        shuffle(rng, dungeon)
+        turns = Turns.start(seats)
+        state = ClankState(
+            seats=seats,
+            rng=rng,
+            turns=turns,
+            stack=[],
+            players=players,
+            pool=Pool(),
+            bag=Bag(cubes={DRAGON: t.dragon_cubes}),
+            rage=t.rage_start[str(seats)],
+            dungeon=Zone(kind="dungeon", cards=dungeon),
+            row=Zone(kind="row"),
+            dungeon_discard=Zone(kind="dungeon-discard"),
+            reserve=[Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
+            rooms=rooms,
+            market=Zone(
+                kind="market", cards=[x for k in cat.market_items for x in self.copies_of(k)]
+            ),
+            mastery=Zone(kind="mastery", cards=list(mastery[:seats])),
+            box=box,
+            trash=Zone(kind="trash"),
+            spent=Zone(kind="spent"),
+        )
+        self.opening_row(state)
+        events: list[Event] = []
+        for seat in range(seats):
+            self.draw(state, seat, t.hand, events)
+        for n, seat in zip(t.starting_clank, turns.order, strict=False):
+            p = state.players[seat]
+            p.supply -= n
+            p.clank += n
+        for card in list(state.row.cards):  # rules.md#arrive: the opening row, left to right
+            self.arrive(state, card, events)
+        state.stack.append(Turn(seat=turns.current))
+        return state
+
+    def copies_of(self, kind: str) -> list[str]:
+        """The token ids of token kind id ``kind``, most valuable first."""
+        return [tid for tid, tok in self.cat.token.items() if tok.id == kind]
+
+    def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
+        """rules.md#setup steps 2, 3 and 5: artifacts, secrets and idols onto their rooms."""
+        cat = self.cat
+        graph = cat.graph
+        artifacts = list(cat.by_kind.get("artifact", []))
+        shuffle(rng, artifacts)
+        for _ in range(cat.tables.artifacts_removed.get(str(seats), 0)):
+            box.add(artifacts.pop())
+        value = {cat.points[a]: a for a in artifacts}
+        secrets = {k: list(cat.by_kind.get(k, [])) for k in ("major", "minor")}
+        for pile in secrets.values():
+            shuffle(rng, pile)
+        idols = list(cat.by_kind.get("idol", []))
+        for i, rid in enumerate(graph.order):
+            room = graph.rooms[rid]
+            zone = rooms[i]
+            for kind, n in (("major", room.major), ("minor", room.minor)):
+                for _ in range(n):
+                    if secrets[kind]:
+                        zone.add(secrets[kind].pop(), False)
+            if room.artifact is not None and room.artifact in value:
+                zone.add(value.pop(room.artifact), True)
+            for _ in range(room.idols):
+                if idols:
+                    zone.add(idols.pop(0), True)
+        for tid in (*secrets["major"], *secrets["minor"], *value.values(), *idols):
+            box.add(tid)
+
+    def opening_row(self, state: ClankState) -> None:
+        """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
+        defs = self.cat.card
+        row, deck = state.row, state.dungeon.cards
+        put_back = []
+        while len(row) < self.cat.tables.row and deck:
+            card = deck.pop()
+            (put_back if defs[card].dragon else row.cards).append(card)
+        if put_back:
+            deck.extend(put_back)
+            shuffle(state.rng, deck)
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: ClankState) -> list[Any]:
+        stack = state.stack
+        if not stack:
+            return []
+        frame = stack[-1]
+        if type(frame) is Turn:
+            return self.turn_actions(state, frame.seat)
+        return self.frame_actions(state, frame)
+
+    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
+        """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end."""
+        p = state.players[seat]
+        pool = state.pool
+        play = self._play
+        hand = p.hand.cards
+        out: list[Any] = [play[c] for c in dict.fromkeys(hand)] if hand else []
+        skill, swords = pool.skill, pool.swords
+        if skill or swords:
+            self.card_actions(state, p, skill, swords, out)
+        graph = self.cat.graph
+        if p.room in graph.markets and state.market.cards:
+            self.market_actions(state, p, out)
+        self.move_actions(state, p, out)
+        if p.held.cards:
+            token = self.cat.token
+            use = self._use_token
+            out.extend(use[t] for t in p.held.cards if token[t].use)
+        if not hand:
+            out.append(END_TURN)
+        return out
+
+    def card_actions(
+        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
+    ) -> None:
+        """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
+        defs = self.cat.card
+        graph = self.cat.graph
+        discount = 2 * state.pool.mods.count(GEM_DISCOUNT)
+        tops = [z.cards[-1] for z in state.reserve if z.cards]
+        for c in dict.fromkeys((*state.row.cards, *tops)):
+            card = defs[c]
+            where = card.where
+            if where is not None and (
+                p.room not in (graph.depths if where == "depths" else graph.caves)
+            ):
+                continue
+            kind = card.kind
+            if kind == "monster":
+                if swords >= card.cost:
+                    out.append(self._fight[c])
+            elif kind == "device":
+                if skill >= card.cost:
+                    out.append(self._use[c])
+            elif skill >= (max(card.cost - discount, 0) if card.gem else card.cost):
+                out.append(self._acquire[c])
+
+    def market_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+        """rules.md#market: one item kind per action, if the seat has the gold."""
+        token = self.cat.token
+        seen: set[str] = set()
+        for tid in state.market.cards:
+            tok = token[tid]
+            if tok.id not in seen and p.gold >= tok.price:
+                seen.add(tok.id)
+                out.append(self._buy[tok.id])
+
+    def apply(self, state: ClankState, action: Any) -> list[Event]:
+        return self._apply[type(action)](state, action)
+
+    # -- the turn's actions --------------------------------------------------------
+
+    def proceed(self, state: ClankState, events: list[Event]) -> None:
+        """After every action: resolve what waits; a knock-out or a chosen end ends the turn."""
+        self.settle(state, events)
+        stack = state.stack
+        if not stack:
+            return
+        seat = state.turns.current
+        if state.players[seat].status in ("rescued", "eliminated") or (
+            len(stack) == 1 and stack[0].ending and not state.pool.queue
+        ):
+            self.finish_turn(state, events)
+
+    def play_card(self, state: ClankState, action: Play) -> list[Event]:
+        """rules.md#turn: the card goes to the play area and its effects happen."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        card = action.card
+        p.hand.remove(card)
+        p.play.add(card)
+        state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
+        events: list[Event] = [Played(seat=seat, card=card)]
+        self.proceed(state, events)
+        return events
+
+    def take_card(self, state: ClankState, card: str) -> None:
+        """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
+        if card in state.row.cards:
+            state.row.remove(card)
+            return
+        for zone in state.reserve:
+            if zone.cards and zone.cards[-1] == card:
+                zone.draw()
+                return
+
+    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
+        """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        discount = 2 * state.pool.mods.count(GEM_DISCOUNT) if card.gem else 0
+        state.pool.skill -= max(card.cost - discount, 0)
+        self.take_card(state, action.card)
+        state.players[seat].discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.acquire, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card)]
+        self.proceed(state, events)
+        return events
+
+    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
+        """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        state.pool.skill -= card.cost
+        self.take_card(state, action.card)
+        state.dungeon_discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.use, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
+        self.proceed(state, events)
+        return events
+
+    def fight(self, state: ClankState, action: Fight) -> list[Event]:
+        """rules.md#fight: pay swords, the defeat reward; the Goblin never leaves."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        state.pool.swords -= card.cost
+        if not card.never_leaves:
+            self.take_card(state, action.card)
+            state.dungeon_discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.defeat, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card, how="fight")]
+        self.proceed(state, events)
+        return events
+
+    def buy(self, state: ClankState, action: Buy) -> list[Event]:
+        """rules.md#market: the most valuable item of that kind left, for its price in gold."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        token = self.cat.token
+        tid = next(t for t in state.market.cards if token[t].id == action.item)
+        state.market.remove(tid)
+        p.gold -= token[tid].price
+        p.held.add(tid)
+        events: list[Event] = [Bought(seat=seat, token=tid)]
+        self.proceed(state, events)
+        return events
+
+    def use_token(self, state: ClankState, action: UseToken) -> list[Event]:
+        """rules.md#tokens: a potion is spent on its holder's turn."""
+        seat = state.stack[-1].seat
+        state.players[seat].held.remove(action.token)
+        state.spent.add(action.token)
+        state.pool.queue.extend(self.pending(self.cat.token[action.token].use, None))
+        events: list[Event] = [Played(seat=seat, card=action.token)]
+        self.proceed(state, events)
+        return events
+
+    def skip(self, state: ClankState, action: Skip) -> list[Event]:
+        """Decline the pending choice."""
+        state.stack.pop()
+        events: list[Event] = []
+        self.proceed(state, events)
+        return events
+
+    def pick(self, state: ClankState, action: Pick) -> list[Event]:
+        """rules.md#choices: the chosen option's effects happen next."""
+        frame = state.stack.pop()
+        assert isinstance(frame, ChooseOne)
+        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        events: list[Event] = [Chose(seat=frame.seat, option=action.option)]
+        self.proceed(state, events)
+        return events
+
+    def trash_card(self, state: ClankState, action: TrashCard) -> list[Event]:
+        """rules.md#trash: the card leaves the game."""
+        seat = state.stack.pop().seat
+        p = state.players[seat]
+        (p.play if action.card in p.play.cards else p.discard).remove(action.card)
+        state.trash.add(action.card)
+        events: list[Event] = [Trashed(seat=seat, card=action.card)]
+        self.proceed(state, events)
+        return events
+
+    def discard_card(self, state: ClankState, action: DiscardCard) -> list[Event]:
+        """rules.md#choices: the discard, then what it pays for."""
+        frame = state.stack.pop()
+        assert isinstance(frame, DiscardOne)
+        p = state.players[frame.seat]
+        p.hand.remove(action.card)
+        p.discard.add(action.card)
+        state.pool.queue[:0] = self.pending(frame.then, frame.card)
+        events: list[Event] = [Discarded(seat=frame.seat, card=action.card)]
+        self.proceed(state, events)
+        return events
+
+    def replace(self, state: ClankState, action: Replace) -> list[Event]:
+        """rules.md#arrive: a row card to the dungeon discard, a new one at once, no attack."""
+        seat = state.stack.pop().seat
+        state.row.remove(action.card)
+        state.dungeon_discard.add(action.card)
+        events: list[Event] = [Trashed(seat=seat, card=action.card)]
+        card = self.deal_dungeon(state, events)
+        if card is not None:
+            state.row.add(card)
+            events.append(Refilled(seat=seat, cards=[card]))
+            self.arrive(state, card, events)
+        self.proceed(state, events)
+        return events
+
+    # -- end of turn ---------------------------------------------------------------
+
+    def end_turn(self, state: ClankState, action: EndTurn) -> list[Event]:
+        """rules.md#end-of-turn step 1: tokens' end-of-turn effects (Magic Spring) first."""
+        frame = state.stack[-1]
+        seat = frame.seat
+        frame.ending = True  # type: ignore[union-attr]
+        p = state.players[seat]
+        token = self.cat.token
+        for tid in [t for t in p.held.cards if token[t].end_of_turn]:
+            p.held.remove(tid)
+            state.spent.add(tid)
+            state.pool.queue.extend(self.pending(token[tid].end_of_turn, None))
+        events: list[Event] = []
+        self.proceed(state, events)
+        return events
+
+    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
+        """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
+        seat = state.turns.current
+        p = state.players[seat]
+        state.stack.clear()
+        state.pool = Pool()
+        p.discard.cards.extend(p.play.take())
+        p.discard.cards.extend(p.hand.take())
+        if p.status == "in":
+            self.draw(state, seat, self.cat.tables.hand, events)
+        events.append(TurnEnded(seat=seat))
+        self.refill(state, events)
+        self.next_turn(state, events)
+
+    def deal_dungeon(self, state: ClankState, events: list[Event]) -> str | None:
+        """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
+        deck = state.dungeon.cards
+        if not deck:
+            if self.options.empty_dungeon == "end":
+                self.knock_out_all(state, events)
+                return None
+            if not state.dungeon_discard.cards:
+                return None
+            deck.extend(state.dungeon_discard.take())
+            shuffle(state.rng, deck)
+        return deck.pop()
+
+    def refill(self, state: ClankState, events: list[Event]) -> None:
+        """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""
+        row = state.row
+        defs = self.cat.card
+        new: list[str] = []
+        while len(row) < self.cat.tables.row:
+            card = self.deal_dungeon(state, events)
+            if card is None:
+                break
+            row.add(card)
+            new.append(card)
+        if not new:
+            return
+        events.append(Refilled(cards=new))
+        for card in new:
+            self.arrive(state, card, events)
+        if any(defs[c].dragon for c in new):
+            self.attack(state, events)
+
+    def arrive(self, state: ClankState, card: str, events: list[Event]) -> None:
+        """rules.md#arrive: a row card's arrive effects, as it is placed."""
+        handle = self._handlers
+        seat = state.turns.current
+        for e in self.cat.card[card].arrive:
+            handle[type(e)](state, seat, e, card, events)
+
+    def next_turn(self, state: ClankState, events: list[Event]) -> None:
+        """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
+        players = state.players
+        turns = state.turns
+        extra = self.cat.tables.countdown_extra
+        while any(p.status == "in" for p in players):
+            turns.next()
+            seat = turns.current
+            if players[seat].status == "in":
+                state.stack.append(Turn(seat=seat))
+                return
+            state.countdown += 1  # only the countdown seat is still in the order
+            events.append(Countdown(seat=seat, space=state.countdown))
+            if state.countdown > len(extra):
+                self.knock_out_all(state, events)
+            elif state.countdown > 1:  # rules.md#countdown-first
+                self.attack(state, events, extra[state.countdown - 1])
+        turns.over = True
+
+    # -- scoring -------------------------------------------------------------------
+
+    def tally(self, state: ClankState, seat: int) -> dict[str, int]:
+        """rules.md#scoring: artifacts, other tokens, gold, cards with their bonuses."""
+        cat = self.cat
+        p = state.players[seat]
+        token, points = cat.token, cat.points
+        held = p.held.cards
+        artifacts = sum(points[t] for t in held if token[t].kind == "artifact")
+        others = sum(points[t] for t in held if token[t].kind != "artifact")
+        owned = [*p.deck.cards, *p.hand.cards, *p.discard.cards, *p.play.cards]
+        defs = cat.card
+        cards = 0
+        for c in owned:
+            card = defs[c]
+            cards += card.points
+            bonus = card.bonus
+            if bonus is None:
+                continue
+            if isinstance(bonus, content.PointsPer):
+                per = (
+                    p.gold // 5
+                    if bonus.per == "5-gold"
+                    else sum(defs[x].id == "secret-tome" for x in owned)
+                )
+                cards += bonus.points * per
+            elif bonus.cond == "mastery":
+                cards += bonus.points * any(token[t].kind == "mastery" for t in held)
+            else:
+                cards += bonus.points * (sum(token[t].id in bonus.of for t in held) >= 2)
+        return {"artifacts": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
+
+    def scores(self, state: ClankState) -> list[Score]:
+        """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
+        out = []
+        points, token = self.cat.points, self.cat.token
+        for seat, p in enumerate(state.players):
+            if p.status == "eliminated":
+                out.append(Score(seat=seat, total=0, parts={"eliminated": 0}, tiebreak=[0, 0]))
+                continue
+            parts = self.tally(state, seat)
+            best = max((points[t] for t in p.held.cards if token[t].kind == "artifact"), default=0)
+            out.append(Score(seat=seat, total=sum(parts.values()), parts=parts, tiebreak=[1, best]))
+        return out
+
+    # -- what the core needs to know ---------------------------------------------------
+
+    def cards(self, state: ClankState) -> Iterable[str]:
+        return self.cat.pieces(state.seats)
+
+    def back(self, card: str) -> str:
+        return self.cat.back.get(card, "")
+
+    def validate_state(self, state: ClankState) -> list[str]:
+        return checks.check(self, state)
+
+    def describe_action(self, state: ClankState, action: Any) -> str:
+        return present.describe_action(self, state, action)
+
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        return present.describe_event(self, event, viewer)
+
+    def render(self, view: ClankState, seat: int | None) -> Any:
+        return present.render(self, view, seat)
+
+    def seat_summary(self, state: ClankState) -> Sequence[str]:
+        return present.seat_summary(self, state)
+
+
+__all__ = ["COLOURS", "Clank"]

@@ -1,0 +1,362 @@
+"""Clank! data: the state, its pending decisions (frames), actions and events.
+
+Plain msgspec data holding ids and counters; the rules live in
+:mod:`meeple.plugins.clank.rules`. Cards and tokens are physical pieces kept
+in zones, so the core's "every piece exactly once", views and leak test
+cover them. Cubes are counters: a seat's 30 lie in its supply, the Clank!
+area, the dragon bag, its health meter or set aside.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from meeple.core.bag import Bag
+from meeple.core.game import Options
+from meeple.core.state import Action, Event, Frame, State
+from meeple.core.zones import Zone
+from meeple.plugins.clank.effects import AnyEffect
+
+Status = Literal["in", "escaped", "rescued", "eliminated"]
+"""In the dungeon; escaped with an artifact; knocked out but scoring; knocked out for nothing."""
+
+
+class ClankOptions(Options, frozen=True):
+    """Clank! setup options; seeds/clank/rules.md#decisions explains each reading."""
+
+    board: Literal["front", "back"] = "front"
+    """Which side of the board."""
+    variant: Literal["majority", "klank", "eseidel"] = "majority"
+    """Whose reading of the disputed card flags (rules.md#variant)."""
+    empty_dungeon: Literal["reshuffle", "end"] = "reshuffle"
+    """An empty Dungeon Deck at refill (rules.md#empty-dungeon)."""
+    empty_bag: Literal["continue", "end"] = "continue"
+    """An empty dragon bag after an attack (rules.md#empty-bag)."""
+    teleport_locks: Literal["ignore", "key"] = "ignore"
+    """Whether a teleport along a locked tunnel needs a Master Key (rules.md#teleport-locks)."""
+    cards: str | None = None
+    """Path of a JSON card table to use instead of the built-in one."""
+    tokens: str | None = None
+    """Path of a JSON token table to use instead of the built-in one."""
+    board_file: str | None = None
+    """Path of a JSON board to use instead of the built-in side ``board``."""
+
+
+class Player(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """One seat's pawn, cards, tokens, cubes and gold."""
+
+    room: int
+    deck: Zone
+    hand: Zone
+    play: Zone
+    discard: Zone
+    held: Zone
+    """Tokens in front of the seat (kept secrets, potions, artifacts, market items)."""
+    supply: int
+    clank: int = 0
+    """Cubes in the Clank! area."""
+    damage: int = 0
+    """Cubes on the health meter."""
+    aside: int = 0
+    """Cubes drawn from the bag after the seat left (set aside like black ones)."""
+    gold: int = 0
+    status: Status = "in"
+
+
+class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """An effect waiting to happen this turn, with the card it came from."""
+
+    effect: AnyEffect
+    card: str | None = None
+
+
+class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The current turn's resources and lasting effects (rules.md#turn)."""
+
+    skill: int = 0
+    swords: int = 0
+    boots: int = 0
+    teleports: int = 0
+    banked: int = 0
+    """Negative clank not yet used (rules.md#clank)."""
+    added: int = 0
+    """Cubes the seat put in the Clank! area this turn (Swagger counts them)."""
+    exhausted: bool = False
+    """Entered a crystal cave this turn."""
+    mods: list[str] = msgspec.field(default_factory=list)
+    ifs: list[Pending] = msgspec.field(default_factory=list)
+    """Conditional effects not yet fired (rules.md#conditions)."""
+    queue: list[Pending] = msgspec.field(default_factory=list)
+    """Effects to resolve, in order, once no decision is pending."""
+
+
+# -- frames -------------------------------------------------------------------
+
+
+class Turn(Frame, tag="turn"):
+    """The seat plays cards and takes actions; ``ending`` once it chose to end the turn."""
+
+    ending: bool = False
+
+
+class TakeToken(Frame, tag="take-token"):
+    """On entering ``room``: take one token there, or none (rules.md#tokens)."""
+
+    room: int
+    adjacent: bool = False
+    """Wand of Wind: a secret from any room next to ``room``."""
+
+
+class ChooseOne(Frame, tag="choose"):
+    options: list[list[AnyEffect]]
+    card: str | None = None
+
+
+class TrashOne(Frame, tag="trash"):
+    name: str | None = None
+    optional: bool = False
+
+
+class DiscardOne(Frame, tag="discard"):
+    then: list[AnyEffect]
+    card: str | None = None
+
+
+class ReplaceOne(Frame, tag="replace"):
+    """Treasure Hunter: a Dungeon Row card to replace."""
+
+
+ClankFrame = Turn | TakeToken | ChooseOne | TrashOne | DiscardOne | ReplaceOne
+
+
+# -- actions ------------------------------------------------------------------
+
+
+class Play(Action, tag="play"):
+    card: str
+
+
+class Acquire(Action, tag="acquire"):
+    """Pay skill for a row or Reserve item (into the discard pile)."""
+
+    card: str
+
+
+class UseDevice(Action, tag="use"):
+    card: str
+
+
+class Fight(Action, tag="fight"):
+    card: str
+
+
+class Buy(Action, tag="buy"):
+    """Pay gold for a market item (its kind id: ``crown``)."""
+
+    item: str
+
+
+class Move(Action, tag="move"):
+    """Walk ``tunnel`` to room ``to``, spending ``swords`` against its monsters."""
+
+    tunnel: int
+    to: int
+    swords: int = 0
+
+
+class Teleport(Action, tag="teleport"):
+    tunnel: int
+    to: int
+
+
+class UseToken(Action, tag="use-token"):
+    """Spend a kept token (a potion)."""
+
+    token: str
+
+
+class EndTurn(Action, tag="end-turn"):
+    pass
+
+
+class Take(Action, tag="take"):
+    token: str
+
+
+class Skip(Action, tag="skip"):
+    """Decline an optional choice (take no token, trash or discard nothing)."""
+
+
+class Pick(Action, tag="pick"):
+    option: int
+
+
+class TrashCard(Action, tag="trash"):
+    card: str
+
+
+class DiscardCard(Action, tag="discard"):
+    card: str
+
+
+class Replace(Action, tag="replace"):
+    card: str
+
+
+ClankAction = (
+    Play
+    | Acquire
+    | UseDevice
+    | Fight
+    | Buy
+    | Move
+    | Teleport
+    | UseToken
+    | EndTurn
+    | Take
+    | Skip
+    | Pick
+    | TrashCard
+    | DiscardCard
+    | Replace
+)
+
+END_TURN = EndTurn()
+SKIP = Skip()
+
+
+# -- events -------------------------------------------------------------------
+
+
+class Played(Event, tag="played"):
+    card: str
+
+
+class Acquired(Event, tag="acquired"):
+    card: str
+    how: Literal["acquire", "use", "fight", "gain"] = "acquire"
+
+
+class Bought(Event, tag="bought"):
+    token: str
+
+
+class Moved(Event, tag="moved"):
+    room: int
+    damage: int = 0
+    teleport: bool = False
+
+
+class Took(Event, tag="took"):
+    token: str
+
+
+class Drew(Event, tag="drew"):
+    """Cards drawn into a hand: private to the drawing seat."""
+
+    cards: list[str]
+
+
+class Clanked(Event, tag="clanked"):
+    """``n`` cubes into the Clank! area (negative: taken back)."""
+
+    n: int
+
+
+class Attacked(Event, tag="attacked"):
+    cubes: list[str]
+
+
+class Damaged(Event, tag="damaged"):
+    n: int
+
+
+class Healed(Event, tag="healed"):
+    n: int
+
+
+class Out(Event, tag="out"):
+    """The seat left the dungeon: escaped, rescued or eliminated."""
+
+    status: str
+
+
+class Refilled(Event, tag="refilled"):
+    cards: list[str]
+
+
+class Raged(Event, tag="raged"):
+    rage: int
+
+
+class Countdown(Event, tag="countdown"):
+    space: int
+
+
+class Trashed(Event, tag="trashed"):
+    card: str
+
+
+class Discarded(Event, tag="discarded"):
+    card: str
+
+
+class Chose(Event, tag="chose"):
+    option: int
+
+
+class TurnEnded(Event, tag="turn-ended"):
+    pass
+
+
+ClankEvent = (
+    Played
+    | Acquired
+    | Bought
+    | Moved
+    | Took
+    | Drew
+    | Clanked
+    | Attacked
+    | Damaged
+    | Healed
+    | Out
+    | Refilled
+    | Raged
+    | Countdown
+    | Trashed
+    | Discarded
+    | Chose
+    | TurnEnded
+)
+
+
+# -- the state ----------------------------------------------------------------
+
+
+class ClankState(State, tag="clank", kw_only=True):
+    """A Clank! table. ``players`` by seat; ``rooms`` follows the board's room order."""
+
+    stack: list[ClankFrame]
+    players: list[Player]
+    pool: Pool
+    bag: Bag
+    dragon_aside: int = 0
+    rage: int = 0
+    """Index into the rage track."""
+    dungeon: Zone
+    row: Zone
+    dungeon_discard: Zone
+    reserve: list[Zone]
+    rooms: list[Zone]
+    market: Zone
+    mastery: Zone
+    box: Zone
+    trash: Zone
+    spent: Zone
+    """Secrets and potions whose effect is over."""
+    countdown: int = 0
+    """Space of the countdown pawn (0: not on the track)."""
+    countdown_seat: int | None = None
