@@ -79,7 +79,8 @@ def simulate(
             task = bar.add_task(f"{game.title} games", total=n)
             for game_seed in range(seed, seed + n):
                 match = Match.new(game, len(names), game_seed, env.hooks)
-                scores = match.run(common.make_bots(registry, game, names, game_seed))
+                bots = common.make_bots(registry, game, names, game_seed)
+                scores = match.run([b for b in bots if b is not None])  # no human seats here
                 results.append(
                     GameResult(
                         seed=game_seed,

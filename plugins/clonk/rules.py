@@ -325,9 +325,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
             zone.up[-1] = True  # type: ignore[index]
             events.append(
                 Relaid(
-                    shaft=shaft, cards=[c for c, u in zip(zone.cards, zone.up, strict=True) if u]
+                    shaft=shaft,
+                    cards=[c for c, u in zip(zone.cards, zone.up, strict=True) if u],  # type: ignore[arg-type]
                 )
-            )  # type: ignore[arg-type]
+            )
 
     def draw_card(self, state: ClonkState, seat: int, events: list[Event]) -> str | None:
         """rules.md#end: the Awakening card is set aside, replaced, and makes this round the last.
