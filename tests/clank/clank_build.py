@@ -1,0 +1,109 @@
+"""Building exact Clank! situations for scenario tests.
+
+Tests start from a real set-up (so every piece lies somewhere exactly once)
+and move named pieces where the scenario needs them with :func:`put`; a
+small hand-made board (:func:`tiny_board`) gives movement tests tunnels with
+exactly the icons they are about.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeple.core.zones import Zone, iter_zones
+from meeple.plugins.clank import content
+from meeple.plugins.clank.catalog import Catalog
+from meeple.plugins.clank.content import Board, Room, Tunnel
+from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.state import ClankOptions, ClankState, Pool, Turn
+
+
+def tiny_board() -> Board:
+    """Seven rooms: 1 start; 2 plain; 3 crystal cave; 4 Depths market with healing;
+    5 Depths, artifact 10 and two minor secrets; 6 Depths, artifact 20; 7 a major secret.
+
+    Tunnels (index: a-b): 0: 1-2; 1: 2-3; 2: 2-4 footprints and 2 monsters;
+    3: 4-5 locked; 4: 3-5 one way; 5: 5-6; 6: 2-7; 7: 3-7.
+    """
+    rooms = [
+        Room(id=1, start=True),
+        Room(id=2),
+        Room(id=3, crystal_cave=True),
+        Room(id=4, depths=True, market=True, heal=1),
+        Room(id=5, depths=True, artifact=10, minor=2),
+        Room(id=6, depths=True, artifact=20, monkey_shrine=True, idols=3),
+        Room(id=7, major=1),
+    ]
+    tunnels = [
+        Tunnel(a=1, b=2),
+        Tunnel(a=2, b=3),
+        Tunnel(a=2, b=4, boots=2, monsters=2),
+        Tunnel(a=4, b=5, locked=True),
+        Tunnel(a=3, b=5, one_way=True),
+        Tunnel(a=5, b=6),
+        Tunnel(a=2, b=7),
+        Tunnel(a=3, b=7),
+    ]
+    return Board(name="tiny", source=["tests"], confidence="made up", rooms=rooms, tunnels=tunnels)
+
+
+def game(board: Board | None = None, **options: Any) -> Clank:
+    """A Clank! game on the built-in tables, or on ``board`` instead of the printed one."""
+    opts = ClankOptions(**options)
+    if board is None:
+        return Clank(opts)
+    t = content.read_tables(variant=opts.variant)
+    return Clank(opts, cat=Catalog(t.cards, t.tokens, board))
+
+
+def find(state: ClankState, piece: str) -> Zone:
+    for zone in iter_zones(state):
+        if piece in zone.cards:
+            return zone
+    raise AssertionError(f"{piece} is in no zone")
+
+
+def put(state: ClankState, zone: Zone, *pieces: str, up: bool = True) -> None:
+    """Move each piece from wherever it lies onto ``zone``."""
+    for piece in pieces:
+        find(state, piece).remove(piece)
+        zone.add(piece, up)
+
+
+def turn(
+    g: Clank,
+    state: ClankState,
+    seat: int,
+    hand: tuple[str, ...] = (),
+    room: int | None = None,
+    **pool: Any,
+) -> None:
+    """Make it ``seat``'s turn with exactly ``hand`` in hand (the rest back in its deck)."""
+    p = state.players[seat]
+    for c in list(p.hand.cards):
+        p.hand.remove(c)
+        p.deck.add(c)
+    put(state, p.hand, *hand)
+    if room is not None:
+        p.room = room
+    state.turns.current = seat
+    state.stack = [Turn(seat=seat)]
+    state.pool = Pool(**pool)
+
+
+def clear_clank(state: ClankState) -> None:
+    """Every cube in the Clank! area back to its supply."""
+    for p in state.players:
+        p.supply += p.clank
+        p.clank = 0
+
+
+def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
+    """Play ``action`` (checked against the legal ones) and check the state after it."""
+    events = g.play(state, action)
+    assert g.check_state(state) == [], g.check_state(state)
+    return events
+
+
+def legal(g: Clank, state: ClankState, kind: type) -> list[Any]:
+    return [a for a in g.legal_actions(state) if type(a) is kind]
