@@ -107,3 +107,14 @@ def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
 
 def legal(g: Clank, state: ClankState, kind: type) -> list[Any]:
     return [a for a in g.legal_actions(state) if type(a) is kind]
+
+
+def to_row(state: ClankState, *cards: str) -> None:
+    """Put ``cards`` in the Dungeon Row, others making room to the dungeon discard."""
+    row = state.row
+    for card in cards:
+        if card in row.cards:
+            continue
+        if len(row) >= 6:
+            put(state, state.dungeon_discard, next(c for c in row.cards if c not in cards))
+        put(state, row, card)
