@@ -118,3 +118,11 @@ def to_row(state: ClankState, *cards: str) -> None:
         if len(row) >= 6:
             put(state, state.dungeon_discard, next(c for c in row.cards if c not in cards))
         put(state, row, card)
+
+
+def place_artifacts(g: Clank, state: ClankState) -> None:
+    """Every artifact on its room of the board, none left in the box."""
+    graph = g.cat.graph
+    for rid, room in graph.rooms.items():
+        if room.artifact is not None:
+            put(state, state.rooms[graph.index[rid]], f"artifact-{room.artifact}")

@@ -3,7 +3,17 @@
 from __future__ import annotations
 
 import pytest
-from clank_build import act, clear_clank, game, legal, put, tiny_board, to_row, turn
+from clank_build import (
+    act,
+    clear_clank,
+    game,
+    legal,
+    place_artifacts,
+    put,
+    tiny_board,
+    to_row,
+    turn,
+)
 
 from meeple.core.errors import IllegalAction
 from meeple.plugins.clank.state import (
@@ -147,6 +157,7 @@ def test_kobold_merchant_once_an_artifact_is_held(state) -> None:
     """rules.md#conditions: the condition is checked again after later actions."""
     g = game(board=tiny_board())
     state = g.setup(2, 1)
+    place_artifacts(g, state)
     turn(g, state, 0, ("kobold-merchant", "sidestep-s0"), room=6)
     act(g, state, Play(card="kobold-merchant"))
     assert state.pool.skill == 0 and state.players[0].gold == 2
