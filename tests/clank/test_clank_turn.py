@@ -22,6 +22,7 @@ from meeple.plugins.clank.state import (
     DiscardCard,
     EndTurn,
     Fight,
+    Move,
     Pick,
     Play,
     Replace,
@@ -163,8 +164,6 @@ def test_kobold_merchant_once_an_artifact_is_held(state) -> None:
     assert state.pool.skill == 0 and state.players[0].gold == 2
     state.pool.boots = 1
     state.players[0].room = 5
-    from meeple.plugins.clank.state import Move
-
     act(g, state, Move(tunnel=5, to=6))
     act(g, state, Take(token="artifact-20"))
     assert state.pool.skill == 2
