@@ -9,6 +9,7 @@ Catacombs' growing tiles) builds its own :class:`Graph` and keeps the rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import NamedTuple
 
 from meeple.plugins.clank.content import Board, Card, Cards, Token, Tokens
@@ -120,6 +121,15 @@ class Catalog:
         for tid, token in self.token.items():
             self.back[tid] = token.kind
         self.health = tokens.health
+
+    def distinct(self, cards: Iterable[str]) -> Iterable[str]:
+        """One physical card per card kind, the first of each: copies are interchangeable,
+        so offering each once keeps the choices short for people and bots alike."""
+        firsts: dict[str, str] = {}
+        card = self.card
+        for c in cards:
+            firsts.setdefault(card[c].id, c)
+        return firsts.values()
 
     def make_graph(self, board: Board) -> Graph:
         """The board graph (a subclass's map may grow)."""

@@ -187,6 +187,7 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
         feats = [
             f
             for f, on in (
+                ("outside the dungeon", room.start),
                 ("depths", room.depths),
                 ("crystal cave", room.crystal_cave),
                 ("market", room.market),

@@ -306,10 +306,11 @@ class Effects:
             ]
             return picks or [SKIP]
         if kind is TrashOne:
-            out: list[Any] = [self._trash[c] for c in dict.fromkeys(self.trashable(p, frame.name))]
+            trash = self._trash
+            out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
             return [*out, SKIP] if frame.optional or not out else out
         if kind is DiscardOne:
-            return [*(self._discard[c] for c in p.hand.cards), SKIP]
+            return [*(self._discard[c] for c in self.cat.distinct(p.hand.cards)), SKIP]
         if kind is ReplaceOne:
             return [self._replace[c] for c in state.row.cards] or [SKIP]
         return self.token_actions(state, frame)  # type: ignore[attr-defined]

@@ -271,7 +271,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         pool = state.pool
         play = self._play
         hand = p.hand.cards
-        out: list[Any] = [play[c] for c in dict.fromkeys(hand)] if hand else []
+        out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
         skill, swords = pool.skill, pool.swords
         if skill or swords:
             self.card_actions(state, p, skill, swords, out)
@@ -295,7 +295,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         graph = self.cat.graph
         discount = 2 * state.pool.mods.count(GEM_DISCOUNT)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c in dict.fromkeys((*state.row.cards, *tops)):
+        for c in self.cat.distinct((*state.row.cards, *tops)):
             card = defs[c]
             where = card.where
             if where is not None and (
