@@ -18,6 +18,7 @@ from meeple.plugins.clank.state import (
     Move,
     Moved,
     Player,
+    Take,
     TakeToken,
     Teleport,
     Took,
@@ -34,6 +35,7 @@ NO_MONSTERS = "ignore-tunnel-monsters"
 class Movement:
     cat: Catalog
     options: ClankOptions
+    _take: dict[str, Take]
 
     def build_moves(self) -> None:
         """Every Move and Teleport action of the board, built once."""

@@ -21,12 +21,16 @@ from meeple.plugins.clank.state import (
     ChooseOne,
     Clanked,
     ClankState,
+    DiscardCard,
     DiscardOne,
     Drew,
     Pending,
+    Pick,
     Player,
+    Replace,
     ReplaceOne,
     TakeToken,
+    TrashCard,
     TrashOne,
     Turn,
 )
@@ -44,6 +48,11 @@ GOLD_BONUS = "gold-bonus-1"
 class Effects:
     cat: Catalog
     options: ClankOptions
+    _handlers: dict[type, Handler]
+    _pick: list[Pick]
+    _trash: dict[str, TrashCard]
+    _discard: dict[str, DiscardCard]
+    _replace: dict[str, Replace]
 
     def handlers(self) -> dict[type, Handler]:
         """The handler of each effect type (extend in a subclass for new effects)."""
@@ -89,10 +98,10 @@ class Effects:
 
     def fire_ifs(self, state: ClankState, seat: int) -> bool:
         pool = state.pool
-        fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]
+        fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]  # type: ignore[union-attr]
         for item in fired:
             pool.ifs.remove(item)
-            pool.queue.extend(self.pending(item.effect.then, item.card))
+            pool.queue.extend(self.pending(item.effect.then, item.card))  # type: ignore[union-attr]
         return bool(fired)
 
     def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:

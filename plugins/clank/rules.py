@@ -246,7 +246,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
         defs = self.cat.card
         row, deck = state.row, state.dungeon.cards
-        put_back = []
+        put_back: list[str] = []
         while len(row) < self.cat.tables.row and deck:
             card = deck.pop()
             (put_back if defs[card].dragon else row.cards).append(card)
@@ -334,8 +334,9 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         if not stack:
             return
         seat = state.turns.current
+        bottom = stack[0]
         if state.players[seat].status in ("rescued", "eliminated") or (
-            len(stack) == 1 and stack[0].ending and not state.pool.queue
+            len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not state.pool.queue
         ):
             self.finish_turn(state, events)
 
