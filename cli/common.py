@@ -237,14 +237,17 @@ def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Sco
         table.add_column(part.replace("_", " "), justify="right")
     table.add_column("total", justify="right", style="bold")
     table.add_column("place", justify="right")
+    notes = any(s.note for s in scores)
+    if notes:
+        table.add_column("note", no_wrap=True, min_width=max(len(s.note) for s in scores))
     for score, place in zip(scores, rank(scores), strict=True):
-        star = "★ " if place == 1 else ""
         table.add_row(
             str(score.seat),
-            f"{star}{seats[score.seat]}",
+            seats[score.seat],
             *(str(score.parts.get(p, "")) for p in parts),
             str(score.total),
-            str(place),
+            f"★ {place}" if place == 1 else str(place),
+            *([score.note] if notes else []),
         )
     return table
 

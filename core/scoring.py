@@ -13,13 +13,15 @@ class Score(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ``parts`` is the breakdown by category in the order a rulebook's score pad
     lists them (their sum is ``total``). ``tiebreak`` holds the rules'
     tie-break keys in order, each oriented so that *higher is better* (a game
-    whose rule is "fewer eyes wins" stores minus the eyes).
+    whose rule is "fewer eyes wins" stores minus the eyes). ``note`` says in
+    a few words what shaped the score ("escaped", "eliminated in the depths").
     """
 
     seat: int
     total: int
     parts: dict[str, int] = msgspec.field(default_factory=dict)
     tiebreak: list[int] = msgspec.field(default_factory=list)
+    note: str = ""
 
 
 def rank(scores: Sequence[Score]) -> list[int]:

@@ -594,19 +594,22 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
                 cards += bonus.points * any(token[t].kind == "mastery" for t in held)
             else:
                 cards += bonus.points * (sum(token[t].id in bonus.of for t in held) >= 2)
-        return {"artifacts": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
+        return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
 
     def scores(self, state: ClankState) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
         out = []
         points, token = self.cat.points, self.cat.token
         for seat, p in enumerate(state.players):
-            if p.status == "eliminated":
-                out.append(Score(seat=seat, total=0, parts={"eliminated": 0}, tiebreak=[0, 0]))
-                continue
             parts = self.tally(state, seat)
+            if p.status == "eliminated":
+                parts = dict.fromkeys(parts, 0)
+                out.append(Score(seat=seat, total=0, parts=parts, tiebreak=[0, 0], note=p.status))
+                continue
             best = max((points[t] for t in p.held.cards if token[t].kind == "artifact"), default=0)
-            out.append(Score(seat=seat, total=sum(parts.values()), parts=parts, tiebreak=[1, best]))
+            total = sum(parts.values())
+            note = "" if p.status == "in" else p.status
+            out.append(Score(seat=seat, total=total, parts=parts, tiebreak=[1, best], note=note))
         return out
 
     # -- what the core needs to know ---------------------------------------------------

@@ -199,8 +199,8 @@ def test_scoring_and_tiebreak(g) -> None:
     b.gold = 20
     scores = g.scores(state)
     cards_a = 4 + 2 + 10  # Peddler's two-of, The Duke's 2 fives, Dragon's Eye with Mastery
-    assert scores[0].parts == {"artifacts": 20, "tokens": 20 + 7 + 3, "gold": 11, "cards": cards_a}
-    assert scores[1].parts["artifacts"] == 25 and scores[1].parts["cards"] == 0
+    assert scores[0].parts == {"artifact": 20, "tokens": 20 + 7 + 3, "gold": 11, "cards": cards_a}
+    assert scores[1].parts["artifact"] == 25 and scores[1].parts["cards"] == 0
     assert scores[2].total == 0 and scores[2].tiebreak == [0, 0]
     assert rank(scores)[2] == 3
     # A tie on points goes to the more valuable artifact.

@@ -75,8 +75,12 @@ def test_score_table_marks_shared_winners() -> None:
     text = console.export_text()
     assert "task bonus" in text
     rows = [line for line in text.splitlines() if "│" in line]
-    assert "★ ann" in rows[0] and "★ bob" in rows[1] and "★" not in rows[2]
-    assert rows[2].split("│")[-2].strip() == "3"  # 1, 1, 3: shared first place
+    places = [row.split("│")[-2].strip() for row in rows]
+    assert places == ["★ 1", "★ 1", "3"]  # shared first place, then 3
+    assert "note" not in text  # the column shows only when a game writes notes
+    noted = [Score(seat=0, total=0, note="eliminated"), Score(seat=1, total=4, note="escaped")]
+    console.print(common.score_table(noted, ["ann", "bob"]))
+    assert "eliminated" in console.export_text() and "escaped" in console.export_text()
 
 
 def test_a_bug_in_a_plugin_is_one_line_not_a_traceback(
