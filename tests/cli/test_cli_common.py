@@ -80,7 +80,8 @@ def test_score_table_marks_shared_winners() -> None:
     assert "note" not in text  # the column shows only when a game writes notes
     noted = [Score(seat=0, total=0, note="eliminated"), Score(seat=1, total=4, note="escaped")]
     console.print(common.score_table(noted, ["ann", "bob"]))
-    assert "eliminated" in console.export_text() and "escaped" in console.export_text()
+    text = console.export_text()
+    assert "eliminated" in text and "escaped" in text
 
 
 def test_a_bug_in_a_plugin_is_one_line_not_a_traceback(
