@@ -91,54 +91,58 @@ def effect_text(e: Any) -> str:
     return f"{e.__struct_config__.tag} {words}".strip()
 
 
+def cube_text(cubes: list[str]) -> str:
+    """Drawn cubes grouped by colour: ``3 dragon, 1 seat-2``."""
+    counts: dict[str, int] = {}
+    for cube in cubes:
+        counts[cube] = counts.get(cube, 0) + 1
+    return ", ".join(f"{n} {colour}" for colour, n in counts.items()) or "nothing"
+
+
 def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
     who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
-    kind = type(event)
-    if kind is st.Drew:
-        n = len(event.cards)  # type: ignore[attr-defined]
-        if viewer == event.seat:
-            return f"{who} draws " + ", ".join(name(game, c) for c in event.cards)  # type: ignore[attr-defined]
-        return f"{who} draws {n} card" + ("s" if n > 1 else "")
-    if kind is st.Played:
-        return f"{who} plays {name(game, event.card)}"  # type: ignore[attr-defined]
-    if kind is st.Acquired:
-        verb = {"acquire": "acquires", "use": "uses", "fight": "defeats", "gain": "gains"}
-        return f"{who} {verb[event.how]} {name(game, event.card)}"  # type: ignore[attr-defined]
-    if kind is st.Bought:
-        return f"{who} buys {name(game, event.token)}"  # type: ignore[attr-defined]
-    if kind is st.Moved:
-        e: Any = event
-        how = "teleports" if e.teleport else "moves"
-        hurt = f", taking {e.damage} damage" if e.damage else ""
-        return f"{who} {how} to room {e.room}{hurt}"
-    if kind is st.Took:
-        return f"{who} takes {name(game, event.token)}"  # type: ignore[attr-defined]
-    if kind is st.Clanked:
-        n = event.n  # type: ignore[attr-defined]
-        return f"{who} adds {n} clank" if n > 0 else f"{who} removes {-n} clank"
-    if kind is st.Attacked:
-        cubes = event.cubes  # type: ignore[attr-defined]
-        return "the dragon attacks and draws " + (", ".join(cubes) if cubes else "nothing")
-    if kind is st.Damaged:
-        return f"{who} takes {event.n} damage"  # type: ignore[attr-defined]
-    if kind is st.Healed:
-        return f"{who} heals {event.n}"  # type: ignore[attr-defined]
-    if kind is st.Out:
-        return f"{who} is out: {event.status}"  # type: ignore[attr-defined]
-    if kind is st.Refilled:
-        return "the row gets " + ", ".join(name(game, c) for c in event.cards)  # type: ignore[attr-defined]
-    if kind is st.Raged:
-        return f"the dragon's rage rises to space {event.rage + 1}"  # type: ignore[attr-defined]
-    if kind is st.Countdown:
-        return f"{who} moves to countdown space {event.space}"  # type: ignore[attr-defined]
-    if kind is st.Trashed:
-        return f"{who} removes {name(game, event.card)}"  # type: ignore[attr-defined]
-    if kind is st.Discarded:
-        return f"{who} discards {name(game, event.card)}"  # type: ignore[attr-defined]
-    if kind is st.Chose:
-        return f"{who} chooses option {event.option + 1}"  # type: ignore[attr-defined]
-    if kind is st.TurnEnded:
-        return f"{who} ends the turn"
+    match event:
+        case st.Drew(cards=cards):
+            if viewer == event.seat:
+                return f"{who} draws " + ", ".join(name(game, c) for c in cards)
+            return f"{who} draws {len(cards)} card" + ("s" if len(cards) > 1 else "")
+        case st.Played(card=card):
+            return f"{who} plays {name(game, card)}"
+        case st.Acquired(card=card, how=how):
+            verb = {"acquire": "acquires", "use": "uses", "fight": "defeats", "gain": "gains"}
+            return f"{who} {verb[how]} {name(game, card)}"
+        case st.Bought(token=token):
+            return f"{who} buys {name(game, token)}"
+        case st.Moved(room=room, teleport=teleport, damage=damage):
+            hurt = f", taking {damage} damage" if damage else ""
+            return f"{who} {'teleports' if teleport else 'moves'} to room {room}{hurt}"
+        case st.Took(token=token):
+            return f"{who} takes {name(game, token)}"
+        case st.Clanked(n=n):
+            return f"{who} adds {n} clank" if n > 0 else f"{who} removes {-n} clank"
+        case st.Attacked(cubes=cubes):
+            return f"the dragon attacks and draws {cube_text(cubes)}"
+        case st.Damaged(n=n):
+            return f"{who} takes {n} damage"
+        case st.Healed(n=n):
+            return f"{who} heals {n}"
+        case st.Out(status=status):
+            return f"{who} is out: {status}"
+        case st.Refilled(cards=cards):
+            return "the row gets " + ", ".join(name(game, c) for c in cards)
+        case st.Raged(rage=rage):
+            return f"the dragon's rage rises to space {rage + 1}"
+        case st.Countdown(space=space):
+            return f"{who} moves to countdown space {space}"
+        case st.Trashed(card=card):
+            return f"{who} removes {name(game, card)}"
+        case st.Discarded(card=card):
+            return f"{who} discards {name(game, card)}"
+        case st.Chose(option=option, effects=effects):
+            chosen = "; ".join(effect_text(e) for e in effects) or f"option {option + 1}"
+            return f"{who} chooses {chosen}"
+        case st.TurnEnded():
+            return f"{who} ends the turn"
     return repr(event)
 
 

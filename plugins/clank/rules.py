@@ -435,7 +435,8 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         frame = state.stack.pop()
         assert isinstance(frame, ChooseOne)
         state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
-        events: list[Event] = [Chose(seat=frame.seat, option=action.option)]
+        chosen = frame.options[action.option]
+        events: list[Event] = [Chose(seat=frame.seat, option=action.option, effects=chosen)]
         self.proceed(state, events)
         return events
 

@@ -305,6 +305,8 @@ class Discarded(Event, tag="discarded"):
 
 class Chose(Event, tag="chose"):
     option: int
+    effects: list[AnyEffect] = []
+    """What the chosen option does."""
 
 
 class TurnEnded(Event, tag="turn-ended"):
