@@ -10,7 +10,9 @@ from rich.text import Text
 
 from meeple.core.state import Event
 from meeple.core.zones import HIDDEN
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
+from meeple.plugins.clank.content import Card, PointsIf, PointsPer
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.rules import Clank
@@ -80,15 +82,76 @@ def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
 def _option(state: st.ClankState, i: int) -> str:
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, st.ChooseOne) and i < len(frame.options):
-        return ": " + "; ".join(effect_text(e) for e in frame.options[i])
+        return ": " + effects_text(frame.options[i])
     return ""
 
 
+CONDITIONS = {
+    "artifact": "with an artifact",
+    "crown": "with a crown",
+    "monkey-idol": "with a Monkey Idol",
+    "companion-in-play": "with another companion in play",
+    "mastery": "with a Mastery token",
+}
+MODIFIERS = {
+    "gem-discount-2": "gems cost 2 less this turn",
+    "gold-bonus-1": "+1 gold on each gold gain this turn",
+    "no-crystal-exhaust": "crystal caves don't stop you this turn",
+    "ignore-tunnel-monsters": "tunnel monsters don't hurt this turn",
+    "skill-per-clank": "+1 skill per clank you add this turn",
+}
+
+
+def effects_text(effects: list[Any]) -> str:
+    return ", ".join(effect_text(e) for e in effects)
+
+
 def effect_text(e: Any) -> str:
-    """An effect in a few words (``2 gold``, ``trash a card``)."""
-    fields = {k: v for k, v in ((f, getattr(e, f)) for f in e.__struct_fields__) if v}
-    words = ", ".join(f"{v} {k}" if isinstance(v, int) else f"{k} {v}" for k, v in fields.items())
-    return f"{e.__struct_config__.tag} {words}".strip()
+    """An effect or a points rule in a few words (``2 skill, +1 clank``, ``trash a card``)."""
+    match e:
+        case fx.Gain():
+            words = [
+                f"{getattr(e, r)} {r}"
+                for r in ("skill", "swords", "boots", "gold")
+                if getattr(e, r)
+            ]
+            words += [f"{e.clank:+d} clank"] if e.clank else []
+            words += [f"draw {e.draw}"] if e.draw else []
+            words += [f"heal {e.heal}"] if e.heal else []
+            words += ["teleport"] * e.teleport
+            words += [f"+{e.rage} rage"] if e.rage else []
+            return ", ".join(words)
+        case fx.OthersClank(n=n):
+            return f"others +{n} clank"
+        case fx.AllClank(n=n):
+            return f"everyone +{n} clank"
+        case fx.Choose(options=options):
+            return "choose: " + " or ".join(effects_text(o) for o in options)
+        case fx.If(cond=cond, then=then):
+            return f"{CONDITIONS[cond]}: {effects_text(then)}"
+        case fx.ThisTurn(mod=mod):
+            return MODIFIERS[mod]
+        case fx.Trash(name=card, optional=optional):
+            return ("may trash " if optional else "trash ") + (f"a {card}" if card else "a card")
+        case fx.DiscardThen(then=then):
+            return f"discard a card, then {effects_text(then)}"
+        case fx.ReplaceRowCard():
+            return "replace a Dungeon Row card"
+        case fx.DragonAttack():
+            return "the dragon attacks"
+        case fx.ReturnDragonCubes(n=n):
+            return f"{n} set-aside dragon cubes back into the bag"
+        case fx.TakeAdjacentSecret():
+            return "take a secret from an adjacent room"
+        case fx.Buy(gold=gold, card=card, n=n):
+            return f"pay {gold} gold for {n} {card}"
+        case PointsPer(points=points, per=per):
+            return f"+{points} points per {per.replace('-', ' ')}"
+        case PointsIf(points=points, cond="mastery"):
+            return f"+{points} points with a Mastery token"
+        case PointsIf(points=points, of=of):
+            return f"+{points} points with two of {', '.join(of)}"
+    return repr(e)
 
 
 def cube_text(cubes: list[str]) -> str:
@@ -97,6 +160,17 @@ def cube_text(cubes: list[str]) -> str:
     for cube in cubes:
         counts[cube] = counts.get(cube, 0) + 1
     return ", ".join(f"{n} {colour}" for colour, n in counts.items()) or "nothing"
+
+
+def card_text(card: Card) -> str:
+    """What a card does, by timing: ``play: 2 skill; acquire: 2 clank``."""
+    timings = ("play", "acquire", "defeat", "use", "arrive")
+    said = [
+        f"{when}: " + effects_text(getattr(card, when)) for when in timings if getattr(card, when)
+    ]
+    if card.bonus is not None:
+        said.append(effect_text(card.bonus))
+    return " / ".join(said)
 
 
 def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
@@ -139,7 +213,7 @@ def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
         case st.Discarded(card=card):
             return f"{who} discards {name(game, card)}"
         case st.Chose(option=option, effects=effects):
-            chosen = "; ".join(effect_text(e) for e in effects) or f"option {option + 1}"
+            chosen = effects_text(effects) or f"option {option + 1}"
             return f"{who} chooses {chosen}"
         case st.TurnEnded():
             return f"{who} ends the turn"
@@ -172,8 +246,8 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
             style="bold red",
         )
     )
-    row = Table(title="Dungeon Row", show_header=True)
-    for col in ("card", "kind", "cost", "points", "flags"):
+    row = Table(title="Dungeon Row and Reserve", show_header=True)
+    for col in ("card", "kind", "cost", "points", "does", "flags"):
         row.add_column(col)
     tops = [z.cards[-1] for z in view.reserve if z.cards]
     for c in [*view.row.cards, *tops]:
@@ -183,7 +257,9 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
             flags.append(f"only {card.where}")
         if card.reserve:
             flags.append("reserve")
-        row.add_row(card.name, card.kind, str(card.cost), str(card.points), " ".join(flags))
+        row.add_row(
+            card.name, card.kind, str(card.cost), str(card.points), card_text(card), " ".join(flags)
+        )
     parts.append(row)
     if seat is not None:
         p = view.players[seat]
