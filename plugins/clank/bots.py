@@ -1,0 +1,618 @@
+"""The ``heuristic`` Clank! bot: deck building, route planning and a safe way out.
+
+It sees only its prompt (its seat's view and the legal actions) and decides
+in one pass, without search:
+
+* **Cards** are valued from the catalog's effect data (:func:`worth`), never
+  by name: skill, boots, swords, draws and teleports per play, points late,
+  clank weighed by how angry the dragon is and how hurt the seat is.
+* **Routes** are shortest paths over the board graph (:class:`Router`):
+  a tunnel costs its boots, plus its monster icons weighed against the
+  seat's health, plus a little for a crystal cave that ends the walk; a
+  locked tunnel is closed without a Master Key, one-way tunnels run one way.
+* **The goal** is the artifact worth most once the trip there and back is
+  paid for (:meth:`HeuristicBot.target`), then the way out; a secret, idol,
+  market or healing room close to the way is a detour worth taking.
+
+A turn: play every card (draws first, trash and discard cards once the junk
+is on the table), use what heals or helps, spend skill and spare swords on
+the best cards, walk, spend what is left, end.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+from meeple.core.bots import Prompt
+from meeple.core.rng import Stream
+from meeple.core.zones import HIDDEN
+from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.catalog import Catalog, Exit, Graph
+from meeple.plugins.clank.content import Card, walk
+from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.state import (
+    END_TURN,
+    SKIP,
+    Acquire,
+    Buy,
+    ChooseOne,
+    ClankState,
+    DiscardCard,
+    DiscardOne,
+    Fight,
+    Move,
+    Pick,
+    Play,
+    Replace,
+    ReplaceOne,
+    Take,
+    TakeToken,
+    Teleport,
+    TrashCard,
+    TrashOne,
+    UseDevice,
+    UseToken,
+)
+
+INF = float("inf")
+
+# -- what one unit of each resource is worth --------------------------------------------------
+
+SKILL = 1.0
+SWORD = 0.6
+DRAW = 1.1
+TELEPORT = 1.6
+BOOT = 1.2
+"""A boot in a card played later (the walk is what wins the game)."""
+TRASH = 1.0
+"""Trashing a card: the Stumbles and Burgles leave the deck."""
+DISCARD = 0.7
+"""Discarding a hand card to pay for an effect."""
+MOD = {
+    "gem-discount-2": 0.6,
+    "gold-bonus-1": 0.5,
+    "no-crystal-exhaust": 0.4,
+    "ignore-tunnel-monsters": 0.6,
+    "skill-per-clank": 0.7,
+}
+"""This-turn modifiers, on average."""
+SECRET = {"minor": 1.5, "major": 3.0, "idol": 5.0}
+"""Worth of a token in a room that the bot may pick up on the way."""
+KEEP = 1.5
+"""A card worth more than this per play is not trashed unless the bot must."""
+LIKELY = 0.4
+"""Chance that a condition not yet met will hold when the card is played."""
+CAVE = 0.6
+"""Extra route cost of entering a crystal cave: the walk ends there for the turn."""
+MARGIN = 3
+"""Health the bot keeps after voluntary damage (a dragon attack may follow)."""
+
+
+class Weights(NamedTuple):
+    """What the bot's situation makes each resource worth now."""
+
+    clank: float
+    """Cost of one cube in the Clank! area."""
+    unclank: float
+    """Worth of taking one cube back."""
+    gold: float
+    points: float
+    heal: float
+    boots: float
+    """A boot this turn (nothing when the bot has nowhere to go)."""
+    attack: float
+    """Cost of a dragon attack now."""
+    plays: float
+    """How often a card acquired now will still be played."""
+    conds: frozenset[str]
+    """Conditions that hold now (``artifact``, ``crown``...)."""
+
+
+def worth(effects: Iterable[fx.Effect], w: Weights, cat: Catalog) -> float:
+    """What a list of effects gives the bot, in skill-equivalents."""
+    total = 0.0
+    for e in effects:
+        kind = type(e)
+        if kind is fx.Gain:
+            total += e.skill * SKILL + e.swords * SWORD + e.boots * w.boots  # type: ignore[attr-defined]
+            total += e.draw * DRAW + e.gold * w.gold + e.heal * w.heal  # type: ignore[attr-defined]
+            total += e.teleport * TELEPORT - e.rage * w.attack  # type: ignore[attr-defined]
+            clank = e.clank  # type: ignore[attr-defined]
+            total -= clank * w.clank if clank > 0 else clank * w.unclank
+        elif kind is fx.Choose:
+            total += max(worth(o, w, cat) for o in e.options)  # type: ignore[attr-defined]
+        elif kind is fx.If:
+            chance = 1.0 if e.cond in w.conds else LIKELY  # type: ignore[attr-defined]
+            total += chance * worth(e.then, w, cat)  # type: ignore[attr-defined]
+        elif kind is fx.DiscardThen:
+            total += max(worth(e.then, w, cat) - DISCARD, 0.0)  # type: ignore[attr-defined]
+        elif kind is fx.Buy:
+            points = cat.kinds[e.card].points * e.n  # type: ignore[attr-defined]
+            total += max(points * w.points - e.gold * w.gold, 0.0)  # type: ignore[attr-defined]
+        elif kind is fx.OthersClank:
+            total += 0.3 * e.n  # type: ignore[attr-defined]
+        elif kind is fx.AllClank:
+            total += (0.3 - w.clank) * e.n  # type: ignore[attr-defined]
+        elif kind is fx.ThisTurn:
+            total += MOD.get(e.mod, 0.3)  # type: ignore[attr-defined]
+        else:
+            total += EFFECT_WORTH.get(kind, 0.0) - (w.attack if kind is fx.DragonAttack else 0.0)
+    return total
+
+
+EFFECT_WORTH: dict[type, float] = {
+    fx.Trash: TRASH,
+    fx.ReplaceRowCard: 0.2,
+    fx.ReturnDragonCubes: 0.2,
+    fx.TakeAdjacentSecret: SECRET["minor"],
+}
+"""Effects whose worth does not depend on the situation."""
+
+
+class Router:
+    """Shortest paths over a board graph, cached per room and per way of pricing tunnels.
+
+    ``price`` is ``(key, monster weight, most monsters bearable, may enter the start)``.
+    """
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        into: dict[int, list[tuple[int, Exit]]] = {rid: [] for rid in graph.order}
+        for rid, exits in graph.exits.items():
+            for e in exits:
+                into[e.to].append((rid, e))
+        self.into = into
+        self._cache: dict[tuple[Any, ...], dict[int, float]] = {}
+
+    def cost(self, e: Exit, price: tuple[bool, float, int, bool]) -> float:
+        """What walking one tunnel costs, or ``INF`` if the bot may not or should not."""
+        key, weight, bearable, start_ok = price
+        if (e.locked and not key) or e.monsters > bearable:
+            return INF
+        if e.to == self.graph.start and not start_ok:
+            return INF
+        return e.boots + e.monsters * weight + (CAVE if e.to in self.graph.caves else 0.0)
+
+    def toward(self, target: int, price: tuple[bool, float, int, bool]) -> dict[int, float]:
+        """The cost from every room to ``target`` (a search backwards from it)."""
+        memo = (target, price)
+        found = self._cache.get(memo)
+        if found is not None:
+            return found
+        dist = {target: 0.0}
+        todo = [(0.0, target)]
+        while todo:
+            d, room = heapq.heappop(todo)
+            if d > dist.get(room, INF):
+                continue
+            for before, e in self.into[room]:
+                nd = d + self.cost(e, price)
+                if nd < dist.get(before, INF):
+                    dist[before] = nd
+                    heapq.heappush(todo, (nd, before))
+        self._cache[memo] = dist
+        return dist
+
+
+class HeuristicBot:
+    """Builds its deck, takes the artifact it can carry out, and gets out alive."""
+
+    def __init__(self, game: Clank, seat: int, stream: Stream) -> None:
+        self.game = game
+        self.cat = game.cat
+        self.graph = game.cat.graph
+        self.seat = seat
+        self.router = Router(self.graph)
+        self.health = game.cat.health
+        self.rage_track = game.cat.tables.rage_track
+        self.start_value = sum(
+            worth(c.play, PLAIN, self.cat) for c in map(self.cat.card.get, game.cat.starters[0])
+        ) / len(game.cat.starters[0])
+
+    # -- the decision -------------------------------------------------------------
+
+    def choose(self, prompt: Prompt) -> Any:
+        legal = prompt.legal
+        if len(legal) == 1:
+            return legal[0]
+        view: ClankState = prompt.view
+        self.prepare(view)
+        frame = view.stack[-1]
+        kind = type(frame)
+        if kind is ChooseOne:
+            return self.pick(legal, frame.options)  # type: ignore[union-attr]
+        if kind is TrashOne:
+            return self.trash(legal)
+        if kind is DiscardOne:
+            return self.discard(legal, frame.then)  # type: ignore[union-attr]
+        if kind is ReplaceOne:
+            return self.replace(legal)
+        if kind is TakeToken:
+            return self.take(legal)
+        return self.turn(legal)
+
+    def prepare(self, view: ClankState) -> None:
+        """Read the bot's situation and price every resource for it."""
+        self.view = view
+        me = self.me = view.players[self.seat]
+        token = self.cat.token
+        held = [token[t] for t in me.held.cards]
+        self.artifacts = sum(t.kind == "artifact" for t in held)
+        self.key = any(t.power == "key" for t in held)
+        conds = {"mastery" if t.kind == "mastery" else t.kind for t in held}
+        if any(t.id == "crown" for t in held):
+            conds.add("crown")
+        if "idol" in conds:
+            conds.add("monkey-idol")
+        self.left = self.health - me.damage
+        hurt = me.damage / self.health
+        rage = self.rage_track[min(view.rage, len(self.rage_track) - 1)]
+        danger = 0.15 + 0.08 * rage + 0.6 * hurt + 0.1 * view.countdown
+        late = self.artifacts > 0 or view.countdown > 0 or me.status != "in"
+        plays = 0.0 if me.status != "in" else (0.6 if late else 2.5)
+        self.w = Weights(
+            clank=danger if me.status == "in" else 0.0,
+            unclank=min(danger, 1.0) if me.clank else 0.1,
+            gold=1.0 if late else 0.6,
+            points=1.0 if late else 0.35,
+            heal=0.2 + 2.0 * hurt if me.damage else 0.0,
+            boots=BOOT,
+            attack=2.0 * danger,
+            plays=plays,
+            conds=frozenset(conds),
+        )
+        self.plan()
+
+    # -- where to go ----------------------------------------------------------------
+
+    def price(self, start_ok: bool) -> tuple[bool, float, int, bool]:
+        """How the bot prices tunnels now: monsters weigh more the more it is hurt."""
+        weight = round(0.6 + 3.0 * (1 - self.left / self.health), 1)
+        return (self.key, weight, max(self.left - MARGIN, 0), start_ok)
+
+    def plan(self) -> None:
+        """Pick the room to walk to now (``self.goal``) and the costs toward it (``self.dist``)."""
+        me = self.me
+        self.goal: int | None = None
+        self.dist: dict[int, float] = {}
+        if me.status != "in":
+            return
+        start = self.graph.start
+        if self.artifacts:
+            final: int | None = start
+        else:
+            final = self.target(me.room)[0]
+        price = self.price(start_ok=final == start)
+        here = me.room
+        toward_final = self.router.toward(final, price) if final is not None else {}
+        base = toward_final.get(here, INF)
+        best, goal = 0.0, final
+        for room, gain in self.detours():
+            to_room = self.router.toward(room, price)
+            there = to_room.get(here, INF)
+            extra = there + toward_final.get(room, INF) - base if final is not None else there
+            if extra == INF:
+                continue
+            value = gain - self.lam() * extra
+            if value > best:
+                best, goal = value, room
+        self.goal = goal
+        if goal is not None:
+            self.dist = toward_final if goal == final else self.router.toward(goal, price)
+
+    def lam(self) -> float:
+        """Cost of one boot of walking, in points: more when hurt or when time runs out."""
+        return 0.8 + 2.0 * (1 - self.left / self.health) + 0.8 * self.view.countdown
+
+    def target(self, here: int) -> tuple[int | None, float]:
+        """The artifact room worth most once the walk there and back is paid, and that worth."""
+        graph = self.graph
+        points = self.cat.points
+        back = self.router.toward(graph.start, self.price(start_ok=True))
+        lam = self.lam()
+        best: tuple[int | None, float] = (None, -INF)
+        for rid, zone in zip(graph.order, self.view.rooms, strict=True):
+            for t in zone.cards:
+                if t.startswith(HIDDEN) or self.cat.token[t].kind != "artifact":
+                    continue
+                there = self.router.toward(rid, self.price(start_ok=False)).get(here, INF)
+                home = back.get(rid, INF)
+                if there == INF or home == INF:
+                    continue
+                score = points[t] - lam * (there + 1.3 * home)
+                if score > best[1]:
+                    best = (rid, score)
+        return best
+
+    def detours(self) -> Iterable[tuple[int, float]]:
+        """Rooms worth a short detour: secrets, idols, a market when rich, healing when hurt."""
+        graph = self.graph
+        token = self.cat.token
+        here = self.me.room
+        for rid, zone in zip(graph.order, self.view.rooms, strict=True):
+            if rid == here:
+                continue
+            gain = 0.0
+            for t in zone.cards:
+                kind = t[1:] if t.startswith(HIDDEN) else token[t].kind
+                gain = max(gain, SECRET.get(kind, 0.0))
+            if rid in graph.markets and self.me.gold >= 7:
+                gain = max(gain, self.market_gain())
+            if rid in graph.heal and self.me.damage >= 4:
+                gain = max(gain, graph.heal[rid] * self.w.heal)
+            if gain:
+                yield rid, gain
+
+    def market_gain(self) -> float:
+        """What the best market item is worth to the bot above its price."""
+        token = self.cat.token
+        best = 0.0
+        for tid in self.view.market.cards:
+            t = token[tid]
+            if t.id == "crown":
+                best = max(best, self.cat.points[tid] * self.w.points - t.price * self.w.gold + 1)
+        return best
+
+    # -- a turn --------------------------------------------------------------------------
+
+    def turn(self, legal: Sequence[Any]) -> Any:
+        """Play cards, heal, buy, spend, walk, spend the rest, end."""
+        plays = [a for a in legal if type(a) is Play]
+        if plays:
+            return self.next_play(plays)
+        for pick in (self.potion, self.market):
+            action = pick(legal)
+            if action is not None:
+                return action
+        step = self.step(legal)
+        action = self.best_card_action(legal, reserve=self.swords_needed() if step else 0)
+        if action is not None:
+            return action
+        if step is not None:
+            return step
+        return END_TURN if END_TURN in legal else legal[-1]
+
+    def next_play(self, plays: list[Play]) -> Play:
+        """Draws first; discard-to-gain cards while junk is in hand; trash cards last."""
+        card = self.cat.card
+        hand = len(self.me.hand.cards)
+
+        def order(action: Play) -> tuple[int, float]:
+            c = card[action.card]
+            effects = list(walk(c.play))
+            if any(type(e) is fx.Trash for e in effects):
+                return (3, 0.0)
+            if any(type(e) is fx.DiscardThen for e in effects):
+                return (1, 0.0) if hand > 1 else (4, 0.0)
+            draws = any(type(e) is fx.Gain and e.draw for e in effects)  # type: ignore[attr-defined]
+            return (0 if draws else 2, -self.card_value(c))
+
+        return min(plays, key=order)
+
+    def potion(self, legal: Sequence[Any]) -> Any:
+        """Drink a healing potion when hurt; a boots or swords one when the next step needs it."""
+        token = self.cat.token
+        stuck = None
+        for a in legal:
+            if type(a) is not UseToken:
+                continue
+            gain = fx.Gain()
+            for e in token[a.token].use:
+                if type(e) is fx.Gain:
+                    gain = e
+            if gain.heal and self.me.damage >= 2:
+                return a
+            if gain.boots or gain.swords:
+                if stuck is None:
+                    stuck = self.goal is not None and self.step(legal) is None
+                e = self.hop(self.me.room, INF) if stuck else None
+                if e is not None and (
+                    (gain.boots and e.boots > self.view.pool.boots)
+                    or (gain.swords and e.monsters > self.view.pool.swords)
+                ):
+                    return a
+        return None
+
+    def market(self, legal: Sequence[Any]) -> Any:
+        """Buy a Crown worth more than its gold, or a Master Key that shortens the way."""
+        token = self.cat.token
+        for a in legal:
+            if type(a) is not Buy:
+                continue
+            tid = next(t for t in self.view.market.cards if token[t].id == a.item)
+            t = token[tid]
+            if t.id == "crown" and self.cat.points[tid] * self.w.points > t.price * self.w.gold:
+                return a
+            if t.power == "key" and not self.key and self.key_saves() >= 2:
+                return a
+        return None
+
+    def key_saves(self) -> float:
+        """How much shorter the trip to the goal would be with a Master Key."""
+        if self.goal is None:
+            return 0.0
+        _, weight, bearable, start_ok = self.price(start_ok=self.goal == self.graph.start)
+        with_key = self.router.toward(self.goal, (True, weight, bearable, start_ok))
+        here = self.me.room
+        return self.dist.get(here, INF) - with_key.get(here, INF)
+
+    # -- walking --------------------------------------------------------------------------
+
+    def step(self, legal: Sequence[Any]) -> Any:
+        """The move or teleport that gets closer to the goal, the cheapest way.
+
+        Boots go first: a teleport is ranked as if it cost 1.5, so it is kept for a
+        tunnel that costs more (footprints, monsters, a lock, the wrong way).
+        """
+        if self.goal is None:
+            return None
+        dist = self.dist
+        here = dist.get(self.me.room, INF)
+        price = self.price(start_ok=self.goal == self.graph.start)
+        tunnels = self.graph.tunnels
+        best, best_at = None, INF
+        for a in legal:
+            kind = type(a)
+            if kind is Move:
+                hurt = tunnels[a.tunnel].monsters - a.swords
+                if hurt and self.left - hurt < MARGIN:
+                    continue
+                cost = tunnels[a.tunnel].boots + hurt * price[1]
+            elif kind is Teleport:
+                cost = 1.5
+            else:
+                continue
+            there = dist.get(a.to, INF)
+            if there < here and cost + there < best_at:
+                best, best_at = a, cost + there
+        return best
+
+    def hop(self, room: int, boots: float) -> Exit | None:
+        """The next tunnel of the planned way from ``room`` that ``boots`` pay for."""
+        dist = self.dist
+        price = self.price(start_ok=self.goal == self.graph.start)
+        cost = self.router.cost
+        best, best_at = None, dist.get(room, INF)
+        for e in self.graph.exits[room]:
+            at = cost(e, price) + dist.get(e.to, INF)
+            if e.boots <= boots and at <= best_at and dist.get(e.to, INF) < dist.get(room, INF):
+                best, best_at = e, at
+        return best
+
+    def swords_needed(self) -> int:
+        """Swords the walk this turn will want for the monster icons on the way."""
+        boots, room, need = self.view.pool.boots, self.me.room, 0
+        while boots > 0 and room != self.goal:
+            e = self.hop(room, boots)
+            if e is None:
+                break
+            need += e.monsters
+            boots -= e.boots
+            room = e.to
+        return need
+
+    # -- cards --------------------------------------------------------------------------
+
+    def card_value(self, card: Card) -> float:
+        """What one play of ``card`` gives (a boot at full worth: it is for a later turn)."""
+        return worth(card.play, self.w._replace(boots=BOOT), self.cat)
+
+    def deck_value(self) -> float:
+        """The mean play value of the bot's own cards that it can see."""
+        me = self.me
+        card = self.cat.card
+        seen = [c for z in (me.hand, me.play, me.discard) for c in z.cards if c in card]
+        if not seen:
+            return self.start_value
+        return sum(self.card_value(card[c]) for c in seen) / len(seen)
+
+    def action_value(self, a: Any, deck: float) -> float:
+        """What acquiring, using or fighting a card is worth now."""
+        card = self.cat.card[a.card]
+        w = self.w
+        if type(a) is Acquire:
+            gain = (self.card_value(card) - deck) * w.plays + card.points * w.points
+            return gain + worth(card.acquire, w, self.cat)
+        if type(a) is UseDevice:
+            return worth(card.use, w, self.cat) - 0.3
+        return worth(card.defeat, w, self.cat)
+
+    def best_card_action(self, legal: Sequence[Any], reserve: int) -> Any:
+        """The most valuable acquire, device or fight, keeping ``reserve`` swords for the walk."""
+        card = self.cat.card
+        swords = self.view.pool.swords
+        deck = self.deck_value()
+        best, best_value = None, 0.05
+        for a in legal:
+            kind = type(a)
+            if kind is Fight:
+                if swords - card[a.card].cost < reserve:
+                    continue
+            elif kind is not Acquire and kind is not UseDevice:
+                continue
+            value = self.action_value(a, deck)
+            if value > best_value:
+                best, best_value = a, value
+        return best
+
+    # -- answers to the other questions ------------------------------------------------
+
+    def pick(self, legal: Sequence[Any], options: list[list[fx.Effect]]) -> Any:
+        """The option worth most now."""
+        picks = [a for a in legal if type(a) is Pick]
+        if not picks:
+            return legal[0]
+        return max(picks, key=lambda a: worth(options[a.option], self.w, self.cat))
+
+    def trash(self, legal: Sequence[Any]) -> Any:
+        """Stumbles first, then Burgles, then the weakest card; an optional trash of a
+        good card is declined."""
+        cards = [a for a in legal if type(a) is TrashCard]
+        if not cards:
+            return SKIP
+        card = self.cat.card
+        worst = min(cards, key=lambda a: (card[a.card].kind != "starter", self.junk(a.card)))
+        if SKIP in legal and self.junk(worst.card) > KEEP:
+            return SKIP
+        return worst
+
+    def junk(self, cid: str) -> float:
+        """How little a card is worth keeping (its play value and its points)."""
+        card = self.cat.card[cid]
+        return self.card_value(card) + card.points
+
+    def discard(self, legal: Sequence[Any], then: list[fx.Effect]) -> Any:
+        """Discard the weakest hand card if what it pays for is worth more."""
+        cards = [a for a in legal if type(a) is DiscardCard]
+        if not cards:
+            return SKIP
+        worst = min(cards, key=lambda a: self.card_value(self.cat.card[a.card]))
+        gain = worth(then, self.w, self.cat)
+        return worst if gain > self.card_value(self.cat.card[worst.card]) else SKIP
+
+    def replace(self, legal: Sequence[Any]) -> Any:
+        """Send away the row card that hurts most: danger first, then the least useful."""
+        cards = [a for a in legal if type(a) is Replace]
+        if not cards:
+            return legal[0]
+        card = self.cat.card
+        return min(cards, key=lambda a: (not card[a.card].danger, self.row_use(card[a.card])))
+
+    def row_use(self, card: Card) -> float:
+        if card.kind == "monster":
+            return worth(card.defeat, self.w, self.cat)
+        return self.card_value(card) + card.points
+
+    def take(self, legal: Sequence[Any]) -> Any:
+        """Secrets and idols always; an artifact if it is the best one from here."""
+        token = self.cat.token
+        best = None
+        for a in legal:
+            if type(a) is not Take:
+                continue
+            t = token[a.token]
+            if t.kind != "artifact":
+                best = best or a
+                continue
+            if self.artifacts == 0 and self.target(self.me.room)[0] == self.me.room:
+                return a
+        return best or SKIP
+
+
+PLAIN = Weights(
+    clank=0.3,
+    unclank=0.2,
+    gold=0.6,
+    points=0.35,
+    heal=0.0,
+    boots=BOOT,
+    attack=0.6,
+    plays=2.5,
+    conds=frozenset(),
+)
+"""The weights of a fresh game (the starting deck's worth)."""
+
+
+__all__ = ["HeuristicBot", "Router", "worth"]
