@@ -9,6 +9,9 @@ never stored in the state, so a save file cannot grant itself more sight.
 :func:`redact` turns a zone into what one seat may know: each card it may not
 see becomes ``HIDDEN + back`` (``"?treasure"``), keeping the count and the
 card's back, which are public at any real table.
+
+:func:`draw` is the deck-builder's draw: when the deck runs out, the discard
+pile is shuffled into a new one.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from collections.abc import Callable, Iterator
 from typing import Literal
 
 import msgspec
+
+from meeple.core.rng import Rng, shuffle
 
 HIDDEN = "?"
 """Prefix of the placeholder that stands for a card a seat may not see."""
@@ -111,6 +116,29 @@ class Zone(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 
     def is_up(self, index: int) -> bool:
         return True if self.up is None else self.up[index]
+
+    def shuffle(self, rng: Rng) -> None:
+        """Shuffle the pile in place (facing flags, if any, stay where they lie)."""
+        shuffle(rng, self.cards)
+
+
+def draw(deck: Zone, n: int, rng: Rng, reshuffle: Zone | None = None) -> list[str]:
+    """Take up to ``n`` cards from the top of ``deck``, top card first.
+
+    When the deck runs out, the cards of ``reshuffle`` (a discard pile) are
+    shuffled into a new deck and drawing goes on -- the deck-builder's rule;
+    fewer than ``n`` come back only when both are spent.
+    """
+    cards = deck.cards
+    drawn: list[str] = []
+    for _ in range(n):
+        if not cards:
+            if reshuffle is None or not reshuffle.cards:
+                break
+            cards.extend(reshuffle.take())
+            shuffle(rng, cards)
+        drawn.append(cards.pop())
+    return drawn
 
 
 def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:

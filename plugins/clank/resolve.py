@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from meeple.core.rng import shuffle
 from meeple.core.state import Event
+from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.state import (
     SKIP,
@@ -173,15 +173,7 @@ class Effects:
     def draw(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
         p = state.players[seat]
-        deck = p.deck.cards
-        drawn: list[str] = []
-        for _ in range(n):
-            if not deck:
-                if not p.discard.cards:
-                    break
-                deck.extend(p.discard.take())
-                shuffle(state.rng, deck)
-            drawn.append(deck.pop())
+        drawn = draw(p.deck, n, state.rng, reshuffle=p.discard)
         if drawn:
             p.hand.cards.extend(drawn)
             events.append(Drew(seat=seat, cards=drawn))

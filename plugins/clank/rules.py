@@ -20,7 +20,7 @@ from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
 from meeple.core.turns import Turns
-from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone
+from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone, draw
 from meeple.plugins.clank import checks, content, present
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
@@ -509,16 +509,11 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     def deal_dungeon(self, state: ClankState, events: list[Event]) -> str | None:
         """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
-        deck = state.dungeon.cards
-        if not deck:
-            if self.options.empty_dungeon == "end":
-                self.knock_out_all(state, events)
-                return None
-            if not state.dungeon_discard.cards:
-                return None
-            deck.extend(state.dungeon_discard.take())
-            shuffle(state.rng, deck)
-        return deck.pop()
+        if not state.dungeon and self.options.empty_dungeon == "end":
+            self.knock_out_all(state, events)
+            return None
+        drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
+        return drawn[0] if drawn else None
 
     def refill(self, state: ClankState, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import pytest
 
+from meeple.core.rng import Rng
 from meeple.core.zones import (
     FACING,
     FACING_OWNER,
@@ -15,6 +16,7 @@ from meeple.core.zones import (
     TOP_ONLY,
     Visibility,
     Zone,
+    draw,
     iter_zones,
     redact,
     sees,
@@ -156,3 +158,23 @@ def test_iter_zones_finds_nested_zones_in_field_order() -> None:
 def test_iter_zones_skips_none() -> None:
     table = Table(deck=Zone(kind="deck"), areas=[], rows=(), counts=[])
     assert [z.kind for z in iter_zones(table)] == ["deck"]
+
+
+def test_draw_reshuffles_the_discard_pile_when_the_deck_runs_out() -> None:
+    """The deck-builder's draw: top first, then the shuffled discard pile, then nothing."""
+    deck = Zone(kind="deck", cards=["a", "b"])
+    discard = Zone(kind="discard", cards=["c", "d", "e"])
+    rng = Rng(seed=3)
+    first = draw(deck, 3, rng, reshuffle=discard)
+    assert first[:2] == ["b", "a"] and first[2] in {"c", "d", "e"}
+    assert discard.cards == [] and rng.counter == 1
+    rest = draw(deck, 5, rng, reshuffle=discard)
+    assert sorted(first[2:] + rest) == ["c", "d", "e"] and deck.cards == []
+    assert draw(deck, 1, rng) == []
+
+
+def test_zone_shuffle_is_seeded() -> None:
+    one, two = (Zone(kind="deck", cards=list("abcdefgh")) for _ in range(2))
+    one.shuffle(Rng(seed=9))
+    two.shuffle(Rng(seed=9))
+    assert one.cards == two.cards and sorted(one.cards) == list("abcdefgh")
