@@ -53,6 +53,9 @@ class Game(Generic[S, A]):
         game's actions and events (``Action = Dig | Gift | Stop``).
     ``zones``
         Visibility of each zone kind in the state (see :mod:`meeple.core.zones`).
+    ``variants``
+        Option sets worth covering: the conformance suite spreads its games
+        over them (``({}, {"board": "back"})``); the defaults alone if unset.
     """
 
     id: ClassVar[str]
@@ -65,6 +68,7 @@ class Game(Generic[S, A]):
     Action: ClassVar[Any]
     Event: ClassVar[Any] = Event
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
+    variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
 
     def __init__(self, options: _Options | None = None) -> None:
         self.options = options if options is not None else self.Options()

@@ -8,7 +8,7 @@ A game gets these checks for free; a plugin's test module needs a few lines::
 
     @pytest.mark.parametrize("case", testing.cases(MyGame, games=200), ids=str)
     def test_conformance(case):
-        testing.playthrough(MyGame(), case)
+        testing.playthrough(case.game(MyGame), case)
 
 Each playthrough is a seeded game of uniformly random legal actions. After
 every action the state passes :meth:`~meeple.core.game.Game.check_state`
@@ -52,25 +52,41 @@ class ConformanceError(AssertionError):
 
 @dataclass(frozen=True)
 class Case:
-    """One seeded random playthrough; ``views`` adds the view checks at every step."""
+    """One seeded random playthrough; ``views`` adds the view checks at every step.
+
+    ``options`` (pairs of option name and value) picks one of the game's
+    :attr:`~meeple.core.game.Game.variants`; :meth:`game` builds the game with it.
+    """
 
     seats: int
     seed: int
     views: bool = True
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def game(self, game: type[Game[Any, Any]]) -> Game[Any, Any]:
+        return game(msgspec.convert(dict(self.options), game.Options))
 
     def __str__(self) -> str:
-        return f"{self.seats}seats-seed{self.seed}" + ("-views" if self.views else "")
+        chosen = "".join(f"-{k}={v}" for k, v in self.options)
+        return f"{self.seats}seats-seed{self.seed}{chosen}" + ("-views" if self.views else "")
 
 
 def cases(game: type[Game[Any, Any]], games: int = 200, *, views_every: int = 1) -> list[Case]:
-    """``games`` cases spread evenly over the game's seat counts.
+    """``games`` cases spread evenly over the game's seat counts and option variants.
 
     Every ``views_every``-th case also checks the views; raise it to trade
     some of the (slower) view checks for speed on a large game.
     """
     counts = range(game.min_seats, game.max_seats + 1)
+    variants = [tuple(sorted(v.items())) for v in game.variants]
     return [
-        Case(counts[i % len(counts)], i, views=i % max(views_every, 1) == 0) for i in range(games)
+        Case(
+            counts[i % len(counts)],
+            i,
+            views=i % max(views_every, 1) == 0,
+            options=variants[(i // len(counts)) % len(variants)],
+        )
+        for i in range(games)
     ]
 
 
@@ -249,7 +265,8 @@ def check_replay(
 def check_game(
     game: Game[Any, Any], games: int = 200, *, hooks: Hooks | None = None, views_every: int = 1
 ) -> int:
-    """Run :func:`playthrough` on every case of :func:`cases`; returns the decisions played."""
+    """Run :func:`playthrough` on every case of :func:`cases` with ``game`` as given
+    (its own options, not the variants); returns the decisions played."""
     return sum(
         len(playthrough(game, case, hooks=hooks).actions)
         for case in cases(type(game), games, views_every=views_every)

@@ -24,11 +24,10 @@ VIEWS_EVERY = 4
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_random_playthroughs(registry, hooks, game_id, batch):
     game_cls = registry.game(game_id)
-    game = game_cls()
     all_cases = testing.cases(game_cls, GAMES, views_every=VIEWS_EVERY)
     size = -(-GAMES // BATCHES)
     for case in all_cases[batch * size : (batch + 1) * size]:
-        testing.playthrough(game, case, hooks=hooks)
+        testing.playthrough(case.game(game_cls), case, hooks=hooks)
 
 
 def test_cases_spread_over_seat_counts(registry):
@@ -36,6 +35,17 @@ def test_cases_spread_over_seat_counts(registry):
     assert len({(c.seats, c.seed) for c in cases}) == 200
     assert {c.seats for c in cases} == {2, 3, 4}
     assert sum(c.views for c in cases) == 50
+
+
+def test_cases_cover_every_variant_at_every_seat_count(registry):
+    class Varied(registry.game("tiny")):
+        variants = ({}, {"x": 1}, {"x": 2})
+
+    cases = testing.cases(Varied, 18)
+    assert {(c.seats, c.options) for c in cases} == {
+        (n, v) for n in (2, 3, 4) for v in ((), (("x", 1),), (("x", 2),))
+    }
+    assert str(cases[3]) == "2seats-seed3-x=1-views"
 
 
 # -- the suite fails on games that break a contract ---------------------------------------

@@ -104,6 +104,12 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         "trash": PUBLIC,
         "spent": PUBLIC,
     }
+    variants = (
+        {},
+        {"board": "back"},
+        {"variant": "klank", "teleport_locks": "key"},
+        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
+    )
     options: ClankOptions
 
     def __init__(self, options: ClankOptions | None = None, cat: Catalog | None = None) -> None:
