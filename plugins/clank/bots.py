@@ -151,11 +151,27 @@ EFFECT_WORTH: dict[type, float] = {
 """Effects whose worth does not depend on the situation."""
 
 
-class Router:
-    """Shortest paths over a board graph, cached per room and per way of pricing tunnels.
+class Price(NamedTuple):
+    """How the bot prices tunnels now (the routes are cached per price)."""
 
-    ``price`` is ``(key, monster weight, most monsters bearable, may enter the start)``.
-    """
+    key: bool
+    """Holds a Master Key: locked tunnels are open."""
+    hurt: float
+    """Cost of one point of damage."""
+    bearable: int
+    """Most damage the bot takes in one tunnel."""
+    swords: int
+    """Swords in the pool, each paying one monster icon this turn."""
+    start_ok: bool
+    """May enter the start room (it holds an artifact and heads out)."""
+
+
+SWORD_SPENT = 0.3
+"""Cost of spending a sword in a tunnel rather than on a fight."""
+
+
+class Router:
+    """Shortest paths over a board graph, cached per target room and :class:`Price`."""
 
     def __init__(self, graph: Graph) -> None:
         self.graph = graph
@@ -166,16 +182,18 @@ class Router:
         self.into = into
         self._cache: dict[tuple[Any, ...], dict[int, float]] = {}
 
-    def cost(self, e: Exit, price: tuple[bool, float, int, bool]) -> float:
+    def cost(self, e: Exit, price: Price) -> float:
         """What walking one tunnel costs, or ``INF`` if the bot may not or should not."""
-        key, weight, bearable, start_ok = price
-        if (e.locked and not key) or e.monsters > bearable:
+        paid = min(e.monsters, price.swords)
+        hurt = e.monsters - paid
+        if (e.locked and not price.key) or hurt > price.bearable:
             return INF
-        if e.to == self.graph.start and not start_ok:
+        if e.to == self.graph.start and not price.start_ok:
             return INF
-        return e.boots + e.monsters * weight + (CAVE if e.to in self.graph.caves else 0.0)
+        cave = CAVE if e.to in self.graph.caves else 0.0
+        return e.boots + paid * SWORD_SPENT + hurt * price.hurt + cave
 
-    def toward(self, target: int, price: tuple[bool, float, int, bool]) -> dict[int, float]:
+    def toward(self, target: int, price: Price) -> dict[int, float]:
         """The cost from every room to ``target`` (a search backwards from it)."""
         memo = (target, price)
         found = self._cache.get(memo)
@@ -267,10 +285,11 @@ class HeuristicBot:
 
     # -- where to go ----------------------------------------------------------------
 
-    def price(self, start_ok: bool) -> tuple[bool, float, int, bool]:
-        """How the bot prices tunnels now: monsters weigh more the more it is hurt."""
-        weight = round(0.6 + 3.0 * (1 - self.left / self.health), 1)
-        return (self.key, weight, max(self.left - MARGIN, 0), start_ok)
+    def price(self, start_ok: bool) -> Price:
+        """How the bot prices tunnels now: damage weighs more the more it is hurt."""
+        hurt = round(0.6 + 3.0 * (1 - self.left / self.health), 1)
+        swords = self.view.pool.swords if self.view.turns.current == self.seat else 0
+        return Price(self.key, hurt, max(self.left - MARGIN, 0), swords, start_ok)
 
     def plan(self) -> None:
         """Pick the room to walk to now (``self.goal``) and the costs toward it (``self.dist``)."""
@@ -433,8 +452,8 @@ class HeuristicBot:
         """How much shorter the trip to the goal would be with a Master Key."""
         if self.goal is None:
             return 0.0
-        _, weight, bearable, start_ok = self.price(start_ok=self.goal == self.graph.start)
-        with_key = self.router.toward(self.goal, (True, weight, bearable, start_ok))
+        price = self.price(start_ok=self.goal == self.graph.start)
+        with_key = self.router.toward(self.goal, price._replace(key=True))
         here = self.me.room
         return self.dist.get(here, INF) - with_key.get(here, INF)
 
@@ -459,7 +478,7 @@ class HeuristicBot:
                 hurt = tunnels[a.tunnel].monsters - a.swords
                 if hurt and self.left - hurt < MARGIN:
                     continue
-                cost = tunnels[a.tunnel].boots + hurt * price[1]
+                cost = tunnels[a.tunnel].boots + a.swords * SWORD_SPENT + hurt * price.hurt
             elif kind is Teleport:
                 cost = 1.5
             else:
