@@ -1,0 +1,1 @@
+"""Clank! Catacombs: the dungeon grows from tiles as players discover it."""
