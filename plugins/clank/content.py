@@ -29,10 +29,7 @@ from meeple.plugins.clank.effects import (
     BASE_EFFECTS,
     AnyEffect,
     Buy,
-    Choose,
-    DiscardThen,
     Effect,
-    If,
     Trash,
 )
 
@@ -46,7 +43,7 @@ CardKind = Literal["starter", "item", "device", "monster"]
 yellow banners); ``device``: used on acquire, then to the dungeon discard
 (purple); ``monster``: fought with swords (red)."""
 
-Where = Literal["depths", "crystal-cave"]
+Where = Literal["depths", "crystal-cave", "crystal-cave-or-wayshrine"]
 
 
 class Points(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
@@ -54,17 +51,20 @@ class Points(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
 
 
 class PointsPer(Points, frozen=True, tag="per"):
-    """``points`` for every ``per`` the seat has (``per``: ``5-gold``, ``secret-tome``)."""
+    """``points`` for every ``per`` the seat has (``per``: ``5-gold``, ``secret-tome``;
+    Catacombs: ``artifact-or-idol``, each artifact and Monkey Idol it holds)."""
 
     points: Count
-    per: Literal["5-gold", "secret-tome"]
+    per: Literal["5-gold", "secret-tome", "artifact-or-idol"]
 
 
 class PointsIf(Points, frozen=True, tag="if"):
-    """``points`` if the seat holds a Mastery token, or at least two of ``of``."""
+    """``points`` if the seat holds a Mastery token, or at least two of ``of``;
+    Catacombs: ``freed-3-prisoners`` (holds 3+ Prisoners), ``crown-and-gem`` (holds a
+    Crown and owns a gem card)."""
 
     points: Count
-    cond: Literal["mastery", "two-of"]
+    cond: Literal["mastery", "two-of", "freed-3-prisoners", "crown-and-gem"]
     of: list[Slug] = []
 
 
@@ -95,6 +95,12 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     defeat: list[AnyEffect] = []
     use: list[AnyEffect] = []
     arrive: list[AnyEffect] = []
+    reaction: list[AnyEffect] = []
+    """Offered while the card is in the seat's hand, outside its turn (``ghost-ward``)."""
+    use_gold: Count = 0
+    """Gold paid, besides the Skill, to use this device (Wishing Well)."""
+    use_lockpick: Count = 0
+    """Lockpicks paid, besides the Skill, to use this device (Locked Trunk)."""
     variants: dict[str, dict[str, bool | int | list[AnyEffect]]] = {}
     """Per source, the fields it reads differently (``{"klank": {"dragon": false}}``); an
     effect list replaces the whole field (Lucky Coin's ``play`` in one source)."""
@@ -110,7 +116,10 @@ class Cards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     starter: list[Card]
 
 
-TokenKind = Literal["artifact", "major", "minor", "idol", "market", "mastery"]
+TokenKind = Literal[
+    "artifact", "major", "minor", "idol", "market", "mastery", "prisoner", "lockpick"
+]
+"""Catacombs adds ``prisoner`` (freed from Prisons) and ``lockpick`` (the bank's Lockpicks)."""
 
 
 class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -132,6 +141,8 @@ class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     values: list[Count] = []
     price: Count = 0
     """Gold to buy it at a market."""
+    need_damage: Count = 0
+    """Damage the buyer must have on its meter (Blood Amulet)."""
     keep: bool = False
     take: list[AnyEffect] = []
     use: list[AnyEffect] = []
@@ -163,6 +174,12 @@ class Tokens(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tr
     health: Count
     hand: Count
     row: Count
+    lockpicks_each: Count = 0
+    """Lockpicks each seat starts with (Catacombs); the rest of ``lockpick`` tokens is the bank."""
+    ghost_cubes: Count = 0
+    """White Ghost cubes in the bank (Catacombs)."""
+    left_draw: dict[str, Count] = {}
+    """Cubes drawn on the turn of a seat that left the dungeon, by seat count (Catacombs)."""
 
 
 class Room(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -215,6 +232,8 @@ CARD_VARIANT_FIELDS = frozenset(
     | {"play", "acquire", "defeat", "use", "arrive"}
 )
 TOKEN_VARIANT_FIELDS = frozenset({"count", "points", "price"})
+CARD_PARTS = ("play", "acquire", "defeat", "use", "arrive", "reaction")
+"""A card's effect lists."""
 
 
 @dataclass(frozen=True)
@@ -241,23 +260,27 @@ class Tables:
         object.__setattr__(self, "room", {r.id: r for r in self.board.rooms})
 
 
-def _read(path: str | None, builtin: str, what: str) -> tuple[bytes, str]:
-    """The bytes of a user's file, or of a built-in table; and how to name it in messages."""
+def read_table(
+    path: str | None, builtin: str, what: str, folder: str = "clank", game: str = "Clank!"
+) -> tuple[bytes, str]:
+    """The bytes of a user's file, or of the built-in table ``seeds/<folder>/<builtin>``;
+    and how to name it in messages (``game`` names the game)."""
     if path is None:
-        return resources.files("meeple.seeds").joinpath(f"clank/{builtin}").read_bytes(), (
-            f"built-in Clank! {builtin}"
+        return resources.files("meeple.seeds").joinpath(f"{folder}/{builtin}").read_bytes(), (
+            f"built-in {game} {builtin}"
         )
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise ContentError(
-            f"cannot read the Clank! {what} {path!r} ({exc.strerror}); "
-            f"give the path of a JSON file like seeds/clank/{builtin}"
+            f"cannot read the {game} {what} {path!r} ({exc.strerror}); "
+            f"give the path of a JSON file like seeds/{folder}/{builtin}"
         ) from None
-    return data, f"Clank! {what} {path}"
+    return data, f"{game} {what} {path}"
 
 
-def _decode(data: bytes, where: str, kind: type[T]) -> T:
+def decode_table(data: bytes, where: str, kind: type[T]) -> T:
+    """``data`` decoded strictly as ``kind``; a mistake names ``where`` and its ``$.path``."""
     if len(data) > MAX_TABLE_BYTES:
         raise ContentError(f"{where}: larger than {MAX_TABLE_BYTES} bytes; is this a table?")
     try:
@@ -286,7 +309,7 @@ def _with_variant(item: S, variant: str, allowed: frozenset[str], path: str) -> 
         raise ContentError(f"{path}.variants.{variant}: {exc}") from None
 
 
-def _apply(
+def apply_variant(
     cards: Cards, tokens: Tokens, variant: str, where: dict[str, str]
 ) -> tuple[Cards, Tokens]:
     """Both tables as the source ``variant`` reads them."""
@@ -322,17 +345,17 @@ def read_tables(
         raise ContentError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
     if board_file is None and board not in BOARDS:
         raise ContentError(f"board {board!r}: choose one of {', '.join(BOARDS)}")
-    cards_bytes, cards_at = _read(cards, "cards.json", "card table")
-    tokens_bytes, tokens_at = _read(tokens, "tokens.json", "token table")
-    board_bytes, board_at = _read(board_file, f"board-{board}.json", "board")
+    cards_bytes, cards_at = read_table(cards, "cards.json", "card table")
+    tokens_bytes, tokens_at = read_table(tokens, "tokens.json", "token table")
+    board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board")
     files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
-    c, t = _apply(
-        _decode(cards_bytes, cards_at, Cards),
-        _decode(tokens_bytes, tokens_at, Tokens),
+    c, t = apply_variant(
+        decode_table(cards_bytes, cards_at, Cards),
+        decode_table(tokens_bytes, tokens_at, Tokens),
         variant,
         files,
     )
-    tables = Tables(c, t, _decode(board_bytes, board_at, Board), variant, files)
+    tables = Tables(c, t, decode_table(board_bytes, board_at, Board), variant, files)
     problems = check_tables(tables)
     if problems:
         raise ContentError("Clank! content is inconsistent:\n  " + "\n  ".join(problems))
@@ -340,14 +363,12 @@ def read_tables(
 
 
 def walk(effects: Iterable[AnyEffect]) -> Iterator[AnyEffect]:
-    """Every effect in ``effects``, nested ones (choose, if, discard-then) included."""
+    """Every effect in ``effects``, nested ones (an effect's ``options`` and ``then``) included."""
     for e in effects:
         yield e
-        if isinstance(e, Choose):
-            for option in e.options:
-                yield from walk(option)
-        elif isinstance(e, (If, DiscardThen)):
-            yield from walk(e.then)
+        for option in getattr(e, "options", ()):
+            yield from walk(option)
+        yield from walk(getattr(e, "then", ()))
 
 
 def check_tables(t: Tables, effects: tuple[type[Effect], ...] = BASE_EFFECTS) -> list[str]:
@@ -355,11 +376,17 @@ def check_tables(t: Tables, effects: tuple[type[Effect], ...] = BASE_EFFECTS) ->
 
     ``effects``: the effects the game supports (a table naming others is refused).
     """
-    return [
-        *_check_cards(t, effects),
-        *_check_tokens(t, effects),
-        *_check_board(t),
-    ]
+    return [*check_cards_and_tokens(t, effects), *_check_board(t)]
+
+
+def check_cards_and_tokens(
+    t: Tables, effects: tuple[type[Effect], ...], countdown: bool = True
+) -> list[str]:
+    """The checks of the card and token tables, whatever the map (a board or tiles).
+
+    ``countdown``: the game has the base game's countdown track (Catacombs has none).
+    """
+    return [*_check_cards(t, effects), *_check_tokens(t, effects, countdown)]
 
 
 def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
@@ -391,12 +418,12 @@ def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
                     if token not in t.token:
                         problems.append(f"{path}.bonus.of[{k}]: no token {token!r} in tokens")
             problems += _check_variants(c.variants, CARD_VARIANT_FIELDS, path)
-            for part in ("play", "acquire", "defeat", "use", "arrive"):
+            for part in CARD_PARTS:
                 problems += _check_effects(getattr(c, part), f"{path}.{part}", t, supported)
     for section, cards in sections:
         # Buying a card by effect works only on a Reserve pile.
         for i, c in enumerate(cards):
-            for part in ("play", "acquire", "defeat", "use", "arrive"):
+            for part in CARD_PARTS:
                 for e in walk(getattr(c, part)):
                     if isinstance(e, Buy) and e.card not in reserve:
                         problems.append(
@@ -438,7 +465,7 @@ def _check_effects(
     return problems
 
 
-def _check_tokens(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
+def _check_tokens(t: Tables, supported: tuple[type[Effect], ...], countdown: bool) -> list[str]:
     at = t.files["tokens"]
     tk = t.tokens
     problems = []
@@ -476,7 +503,7 @@ def _check_tokens(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
             problems.append(f"{at}: $.artifacts_removed.{seats}: leaves fewer artifacts than seats")
     if len(tk.starting_clank) < MAX_SEATS:
         problems.append(f"{at}: $.starting_clank: give a number for each of {MAX_SEATS} seats")
-    if len(tk.countdown_extra) != 4:
+    if countdown and len(tk.countdown_extra) != 4:
         problems.append(f"{at}: $.countdown_extra: give the extra cubes of spaces 1 to 4")
     if tk.hand < 1 or tk.row < 1 or tk.health < 1 or tk.cubes < tk.health:
         problems.append(f"{at}: hand, row and health must be positive, cubes at least health")

@@ -64,9 +64,28 @@ class Choose(Effect, frozen=True, tag="choose"):
     options: list[list[AnyEffect]]
 
 
-Condition = Literal["artifact", "crown", "monkey-idol", "companion-in-play", "mastery"]
-"""What ``If`` asks of the seat: holds an artifact / a crown / a Monkey Idol /
-has another companion in its play area / holds a Mastery token."""
+Condition = Literal[
+    "artifact",  # holds an artifact
+    "crown",  # holds a Crown
+    "monkey-idol",  # holds a Monkey Idol
+    "companion-in-play",  # has another companion in its play area
+    "mastery",  # holds a Mastery token
+    # Clank! Catacombs. Counts of the turn include what happened before the card was played:
+    "made-2-clank",  # added 2+ Clank! this turn
+    "gained-3-gold",  # gained 3+ gold this turn
+    "skill-6",  # gained 6+ Skill this turn
+    "defeated-row-monster",  # defeated a Dungeon Row monster this turn
+    "used-portal",  # travelled through a Portal this turn
+    # ...where the seat stands (now or after a later action of the turn):
+    "in-crystal-cave",
+    "in-market",
+    "in-wayshrine",
+    "on-haunted-tile",
+    # ...and what the seat has:
+    "freed-3-prisoners",  # holds 3+ Prisoners
+    "secret-tome-in-play-or-discard",  # a Secret Tome lies in its play area or discard pile
+]
+"""What ``If`` (and ``ChooseSome.all_if``) asks of the seat."""
 
 
 class If(Effect, frozen=True, tag="if"):
@@ -139,6 +158,142 @@ class Buy(Effect, frozen=True, tag="buy"):
     n: Count = 1
 
 
+# --- Clank! Catacombs (seeds/clank-catacombs/rules.md) --------------------------------------
+
+
+class TakeLockpicks(Effect, frozen=True, tag="take-lockpicks"):
+    """Take ``n`` Lockpicks from the bank (as many as it still holds; rules.md#locks)."""
+
+    n: Count = 1
+
+
+class PayLockpicks(Effect, frozen=True, tag="pay-lockpicks"):
+    """Return ``n`` Lockpicks to the bank; only then does ``then`` happen.
+
+    Optional: offered only to a seat holding ``n`` Lockpicks (Imp Familiar, Grand Theft).
+    """
+
+    then: list[AnyEffect]
+    n: Count = 1
+
+
+class FreePrisoners(Effect, frozen=True, tag="free-prisoners"):
+    """Take ``n`` random Prisoners from the face-down pile (fewer if fewer are left);
+    each one's ``take`` effects happen (rules.md#prison)."""
+
+    n: Count = 1
+
+
+class TakeSecret(Effect, frozen=True, tag="take-secret"):
+    """Take the top ``n`` tokens of the face-down ``kind`` secret pile, as if found in a room."""
+
+    kind: Literal["minor", "major"]
+    n: Count = 1
+
+
+class MayTopDeck(Effect, frozen=True, tag="may-top-deck"):
+    """(``acquire`` only) The seat may put the card it just acquired on top of its deck
+    instead of into its discard pile."""
+
+
+class TrashSelf(Effect, frozen=True, tag="trash-self"):
+    """This card leaves the game from the play area; then ``then`` happens.
+
+    ``optional`` lets the seat keep the card (and forgo ``then``): Payoff must go,
+    Waystone may.
+    """
+
+    optional: bool = False
+    then: list[AnyEffect] = []
+
+
+class ChooseSome(Effect, frozen=True, tag="choose-some"):
+    """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
+
+    Black Market: two of three. Empurror: one of three, all three with an artifact
+    (``all_if`` is checked like an ``If``: should it come to hold later in the turn,
+    the options not yet picked follow).
+    """
+
+    options: list[list[AnyEffect]]
+    n: Count = 1
+    all_if: Condition | None = None
+
+
+PerWhat = Literal["artifact", "clank-made"]
+
+
+class Per(Effect, frozen=True, tag="per"):
+    """``gain`` once per ``per`` the seat has: each artifact it holds (Curator),
+    each Clank! it added this turn (Lute). Counted like a condition: what the count
+    grows by later in the turn is paid then."""
+
+    per: PerWhat
+    gain: Gain
+
+
+TeleportWhere = Literal["wayshrine", "haunted-tile", "depths-seat", "new-tile"]
+
+
+class TeleportTo(Effect, frozen=True, tag="teleport-to"):
+    """Teleport (no boots, no tunnel icons, rules.md#teleport) to a room chosen by the seat:
+
+    ``wayshrine``: another Wayshrine room (the seat must stand in one);
+    ``haunted-tile``: a room on a haunted tile other than the seat's own;
+    ``depths-seat``: a room in the depths where another seat's pawn stands;
+    ``new-tile``: a room of the tile the same card just placed (``PlaceTile``).
+    With no such room, nothing happens. ``optional`` lets the seat stay.
+    """
+
+    to: TeleportWhere
+    optional: bool = False
+
+
+class MarkWayshrine(Effect, frozen=True, tag="mark-wayshrine"):
+    """Mark any unmarked Wayshrine of the dungeon from afar, with the usual gold
+    (rules.md#wayshrine)."""
+
+
+class PlaceTile(Effect, frozen=True, tag="place-tile"):
+    """Draw the top tile and place it beside the seat's tile, in an empty space, sharing a
+    full edge, in a rotation of the seat's choice; it need not complete a tunnel
+    (rules.md#discovery for the tile's arrival: artifact, Ghost)."""
+
+
+class RotateTiles(Effect, frozen=True, tag="rotate-tiles"):
+    """Turn square tiles with pawns on them (rules.md#rotation).
+
+    ``tiles``: ``one-pawn``: each tile where exactly one pawn stands (Sudden Movement);
+    ``any-pawn``: each tile with a pawn (Animated Wall). ``turn``: ``any``: to another
+    rotation, chosen by the seat whose turn it is; ``half``: half a turn.
+    """
+
+    tiles: Literal["one-pawn", "any-pawn"]
+    turn: Literal["any", "half"]
+
+
+class GhostWard(Effect, frozen=True, tag="ghost-ward"):
+    """(a card's ``reaction``) When a Ghost cube would damage the seat, it may discard
+    this card from its hand to take no damage from that cube, then draw ``draw``
+    (rules.md#ghosts)."""
+
+    draw: Count = 1
+
+
+class MarketOffer(Effect, frozen=True, tag="market-offer"):
+    """For the rest of the turn the seat may buy one Market item for ``price`` gold
+    (the item's own conditions still apply): in a Market room, or from any room when
+    ``anywhere`` (Golden Flute: 5, anywhere; Ogre Merchant: free, in a Market room)."""
+
+    price: Count
+    anywhere: bool = False
+
+
+class FreeRowCard(Effect, frozen=True, tag="free-row-card"):
+    """Acquire a Dungeon Row card or use a Row device without paying its Skill (its own
+    limits and other costs still apply; rules.md#acquire)."""
+
+
 AnyEffect = (
     Gain
     | OthersClank
@@ -153,6 +308,21 @@ AnyEffect = (
     | ReturnDragonCubes
     | TakeAdjacentSecret
     | Buy
+    | TakeLockpicks
+    | PayLockpicks
+    | FreePrisoners
+    | TakeSecret
+    | MayTopDeck
+    | TrashSelf
+    | ChooseSome
+    | Per
+    | TeleportTo
+    | MarkWayshrine
+    | PlaceTile
+    | RotateTiles
+    | GhostWard
+    | MarketOffer
+    | FreeRowCard
 )
 """Every effect a content table may name (games on the engine add theirs here)."""
 
@@ -172,3 +342,23 @@ BASE_EFFECTS: tuple[type[Effect], ...] = (
     Buy,
 )
 """The effects of Clank! (base game)."""
+
+CATACOMBS_EFFECTS: tuple[type[Effect], ...] = (
+    *BASE_EFFECTS,
+    TakeLockpicks,
+    PayLockpicks,
+    FreePrisoners,
+    TakeSecret,
+    MayTopDeck,
+    TrashSelf,
+    ChooseSome,
+    Per,
+    TeleportTo,
+    MarkWayshrine,
+    PlaceTile,
+    RotateTiles,
+    GhostWard,
+    MarketOffer,
+    FreeRowCard,
+)
+"""The effects of Clank! Catacombs: the base game's and its own."""
