@@ -64,7 +64,7 @@ SKILL = 1.0
 SWORD = 0.6
 DRAW = 1.1
 TELEPORT = 1.6
-BOOT = 1.2
+BOOT = 1.4
 """A boot in a card played later (the walk is what wins the game)."""
 TRASH = 1.0
 """Trashing a card: the Stumbles and Burgles leave the deck."""
@@ -267,7 +267,7 @@ class HeuristicBot:
         self.left = self.health - me.damage
         hurt = me.damage / self.health
         rage = self.rage_track[min(view.rage, len(self.rage_track) - 1)]
-        danger = 0.15 + 0.08 * rage + 0.6 * hurt + 0.1 * view.countdown
+        danger = 0.3 + 0.16 * rage + 1.2 * hurt + 0.2 * view.countdown
         late = self.artifacts > 0 or view.countdown > 0 or me.status != "in"
         plays = 0.0 if me.status != "in" else (0.6 if late else 2.5)
         self.w = Weights(
@@ -323,7 +323,7 @@ class HeuristicBot:
 
     def lam(self) -> float:
         """Cost of one boot of walking, in points: more when hurt or when time runs out."""
-        return 0.8 + 2.0 * (1 - self.left / self.health) + 0.8 * self.view.countdown
+        return 1.2 + 2.0 * (1 - self.left / self.health) + 0.8 * self.view.countdown
 
     def target(self, here: int) -> tuple[int | None, float]:
         """The artifact room worth most once the walk there and back is paid, and that worth."""
