@@ -21,6 +21,7 @@ the best cards, walk, spend what is left, end.
 
 from __future__ import annotations
 
+import functools
 import heapq
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
@@ -180,6 +181,7 @@ class Router:
             for e in exits:
                 into[e.to].append((rid, e))
         self.into = into
+        self.most_monsters = max((t.monsters for t in graph.tunnels), default=0)
         self._cache: dict[tuple[Any, ...], dict[int, float]] = {}
 
     def cost(self, e: Exit, price: Price) -> float:
@@ -214,6 +216,12 @@ class Router:
         return dist
 
 
+@functools.lru_cache(maxsize=8)
+def router(graph: Graph) -> Router:
+    """One router per board, shared by every bot and game on it (its routes never change)."""
+    return Router(graph)
+
+
 class HeuristicBot:
     """Builds its deck, takes the artifact it can carry out, and gets out alive."""
 
@@ -222,7 +230,7 @@ class HeuristicBot:
         self.cat = game.cat
         self.graph = game.cat.graph
         self.seat = seat
-        self.router = Router(self.graph)
+        self.router = router(self.graph)
         self.health = game.cat.health
         self.rage_track = game.cat.tables.rage_track
         self.start_value = sum(
@@ -289,6 +297,8 @@ class HeuristicBot:
         """How the bot prices tunnels now: damage weighs more the more it is hurt."""
         hurt = round(0.6 + 3.0 * (1 - self.left / self.health), 1)
         swords = self.view.pool.swords if self.view.turns.current == self.seat else 0
+        # No tunnel shows more icons than this: more swords price the same (one cache entry).
+        swords = min(swords, self.router.most_monsters)
         return Price(self.key, hurt, max(self.left - MARGIN, 0), swords, start_ok)
 
     def plan(self) -> None:
