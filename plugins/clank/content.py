@@ -143,6 +143,8 @@ class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     """Gold to buy it at a market."""
     need_damage: Count = 0
     """Damage the buyer must have on its meter (Blood Amulet)."""
+    authored: str = ""
+    """What of this token no public source gives and the table reconstructs (its effect)."""
     keep: bool = False
     take: list[AnyEffect] = []
     use: list[AnyEffect] = []
