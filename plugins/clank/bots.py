@@ -88,6 +88,9 @@ LIKELY = 0.4
 CAVE = 0.6
 """Extra route cost of entering a crystal cave: the walk ends there for the turn."""
 MARGIN = 3
+COND_KINDS = {"artifact": "artifact", "idol": "monkey-idol", "mastery": "mastery"}
+"""The ``if`` condition that a held token of each kind meets (a Crown meets ``crown``
+by its id)."""
 """Health the bot keeps after voluntary damage (a dragon attack may follow)."""
 
 
@@ -267,11 +270,7 @@ class HeuristicBot:
         held = [token[t] for t in me.held.cards]
         self.artifacts = sum(t.kind == "artifact" for t in held)
         self.key = any(t.power == "key" for t in held)
-        conds = {"mastery" if t.kind == "mastery" else t.kind for t in held}
-        if any(t.id == "crown" for t in held):
-            conds.add("crown")
-        if "idol" in conds:
-            conds.add("monkey-idol")
+        conds = {COND_KINDS.get(t.kind, t.id) for t in held}
         self.left = self.health - me.damage
         hurt = me.damage / self.health
         rage = self.rage_track[min(view.rage, len(self.rage_track) - 1)]
@@ -375,13 +374,13 @@ class HeuristicBot:
                 yield rid, gain
 
     def market_gain(self) -> float:
-        """What the best market item is worth to the bot above its price."""
+        """What the best Crown left is worth to the bot above its price."""
         token = self.cat.token
         best = 0.0
         for tid in self.view.market.cards:
             t = token[tid]
             if t.id == "crown":
-                best = max(best, self.cat.points[tid] * self.w.points - t.price * self.w.gold + 1)
+                best = max(best, self.cat.points[tid] - t.price + 1.0)
         return best
 
     # -- a turn --------------------------------------------------------------------------
@@ -452,7 +451,7 @@ class HeuristicBot:
                 continue
             tid = next(t for t in self.view.market.cards if token[t].id == a.item)
             t = token[tid]
-            if t.id == "crown" and self.cat.points[tid] * self.w.points > t.price * self.w.gold:
+            if t.id == "crown" and self.cat.points[tid] > t.price:  # gold and crowns both score
                 return a
             if t.power == "key" and not self.key and self.key_saves() >= 2:
                 return a

@@ -19,6 +19,7 @@ from meeple.plugins.clank.bots import HeuristicBot
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import (
+    Buy,
     ChooseOne,
     ClankOptions,
     ClankState,
@@ -229,6 +230,13 @@ def test_monster_tunnels_weighed_against_health(damage: int, swords: int, to: in
     assert isinstance(move, Move) and move.to == to
     if to == 3:
         assert move.swords == swords  # swords spent rather than health
+
+
+def test_buys_a_crown_when_rich(tg: Clank, tiny: ClankState) -> None:
+    """Room 4 is a market: 7 gold buy a Crown worth 10 points."""
+    turn(tg, tiny, 0, room=4)
+    tiny.players[0].gold = 7
+    assert decide(tg, tiny) == Buy(item="crown")
 
 
 def test_plays_draw_cards_first() -> None:
