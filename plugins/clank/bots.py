@@ -120,27 +120,27 @@ def worth(effects: Iterable[fx.Effect], w: Weights, cat: Catalog) -> float:
     for e in effects:
         kind = type(e)
         if kind is fx.Gain:
-            total += e.skill * SKILL + e.swords * SWORD + e.boots * w.boots  # type: ignore[attr-defined]
-            total += e.draw * DRAW + e.gold * w.gold + e.heal * w.heal  # type: ignore[attr-defined]
-            total += e.teleport * TELEPORT - e.rage * w.attack  # type: ignore[attr-defined]
-            clank = e.clank  # type: ignore[attr-defined]
+            total += e.skill * SKILL + e.swords * SWORD + e.boots * w.boots
+            total += e.draw * DRAW + e.gold * w.gold + e.heal * w.heal
+            total += e.teleport * TELEPORT - e.rage * w.attack
+            clank = e.clank
             total -= clank * w.clank if clank > 0 else clank * w.unclank
         elif kind is fx.Choose:
-            total += max(worth(o, w, cat) for o in e.options)  # type: ignore[attr-defined]
+            total += max(worth(o, w, cat) for o in e.options)
         elif kind is fx.If:
-            chance = 1.0 if e.cond in w.conds else LIKELY  # type: ignore[attr-defined]
-            total += chance * worth(e.then, w, cat)  # type: ignore[attr-defined]
+            chance = 1.0 if e.cond in w.conds else LIKELY
+            total += chance * worth(e.then, w, cat)
         elif kind is fx.DiscardThen:
-            total += max(worth(e.then, w, cat) - DISCARD, 0.0)  # type: ignore[attr-defined]
+            total += max(worth(e.then, w, cat) - DISCARD, 0.0)
         elif kind is fx.Buy:
-            points = cat.kinds[e.card].points * e.n  # type: ignore[attr-defined]
-            total += max(points * w.points - e.gold * w.gold, 0.0)  # type: ignore[attr-defined]
+            points = cat.kinds[e.card].points * e.n
+            total += max(points * w.points - e.gold * w.gold, 0.0)
         elif kind is fx.OthersClank:
-            total += 0.3 * e.n  # type: ignore[attr-defined]
+            total += 0.3 * e.n
         elif kind is fx.AllClank:
-            total += (0.3 - w.clank) * e.n  # type: ignore[attr-defined]
+            total += (0.3 - w.clank) * e.n
         elif kind is fx.ThisTurn:
-            total += MOD.get(e.mod, 0.3)  # type: ignore[attr-defined]
+            total += MOD.get(e.mod, 0.3)
         else:
             total += EFFECT_WORTH.get(kind, 0.0) - (w.attack if kind is fx.DragonAttack else 0.0)
     return total
@@ -251,11 +251,11 @@ class HeuristicBot:
         frame = view.stack[-1]
         kind = type(frame)
         if kind is ChooseOne:
-            return self.pick(legal, frame.options)  # type: ignore[union-attr]
+            return self.pick(legal, frame.options)
         if kind is TrashOne:
             return self.trash(legal)
         if kind is DiscardOne:
-            return self.discard(legal, frame.then)  # type: ignore[union-attr]
+            return self.discard(legal, frame.then)
         if kind is ReplaceOne:
             return self.replace(legal)
         if kind is TakeToken:
@@ -414,7 +414,7 @@ class HeuristicBot:
                 return (3, 0.0)
             if any(type(e) is fx.DiscardThen for e in effects):
                 return (1, 0.0) if hand > 1 else (4, 0.0)
-            draws = any(type(e) is fx.Gain and e.draw for e in effects)  # type: ignore[attr-defined]
+            draws = any(type(e) is fx.Gain and e.draw for e in effects)
             return (0 if draws else 2, -self.card_value(c))
 
         return min(plays, key=order)

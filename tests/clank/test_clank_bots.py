@@ -191,7 +191,7 @@ def test_heals_when_hurt() -> None:
     state = g.setup(4, 2)
     clear_clank(state)
     turn(g, state, 0, room=2)
-    options = g.cat.kinds["shrine"].use[0].options  # type: ignore[union-attr]
+    options = g.cat.kinds["shrine"].use[0].options
     state.stack.append(ChooseOne(seat=0, options=options, card=None))
     assert decide(g, state) == Pick(option=0)  # the gold
     p = state.players[0]
