@@ -22,12 +22,12 @@ TOKEN_ZONES = ("held",)
 def check(game: Clank, state: ClankState) -> list[str]:
     cat = game.cat
     t = cat.tables
-    graph = cat.graph
+    graph = game.graph(state)
     problems: list[str] = []
     if len(state.players) != state.seats:
         return [f"$.players: {len(state.players)} seats' areas for {state.seats} seats"]
     bag = state.bag.cubes
-    colours = {DRAGON, *COLOURS[: state.seats]}
+    colours = game.bag_colours(state.seats)
     for colour, n in bag.items():
         if colour not in colours:
             problems.append(f"$.bag.cubes: colour {colour!r} is not in a {state.seats}-seat game")
@@ -46,9 +46,11 @@ def check(game: Clank, state: ClankState) -> list[str]:
             if n < 0:
                 problems.append(f"{at}.{name}: {n}, never negative")
         total = p.supply + p.clank + p.damage + p.aside + bag.get(COLOURS[seat], 0)
+        total += game.cubes_placed(state, seat)
         if total != t.cubes:
             problems.append(
-                f"{at}: {total} cubes across supply, Clank! area, bag, meter and set-aside; "
+                f"{at}: {total} cubes across supply, Clank! area, bag, meter, set-aside "
+                "and the map; "
                 f"each seat has {t.cubes}"
             )
         if p.damage > t.health:

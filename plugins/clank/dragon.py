@@ -22,7 +22,7 @@ from meeple.plugins.clank.state import (
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import ClankOptions
+    from meeple.plugins.clank.state import EngineOptions
 
 DRAGON = "dragon"
 COLOURS = ("seat-0", "seat-1", "seat-2", "seat-3")
@@ -31,7 +31,7 @@ COLOURS = ("seat-0", "seat-1", "seat-2", "seat-3")
 
 class Dragon:
     cat: Catalog
-    options: ClankOptions
+    options: EngineOptions
 
     def raise_rage(self, state: ClankState, n: int, events: list[Event]) -> None:
         """rules.md#rage: the marker climbs; beyond the last space it stays (rules.md#rage-top)."""
@@ -48,13 +48,17 @@ class Dragon:
         return self.cat.tables.rage_track[state.rage] + danger + extra
 
     def attack(self, state: ClankState, events: list[Event], extra: int = 0) -> None:
-        """rules.md#dragon-attack: the Clank! area into the bag, then the draw."""
+        """rules.md#dragon-attack: as many cubes as the rage, the danger and ``extra`` say."""
+        self.draw_cubes(state, events, self.cubes_drawn(state, extra))
+
+    def draw_cubes(self, state: ClankState, events: list[Event], n: int) -> None:
+        """rules.md#dragon-attack: the Clank! area into the bag, then ``n`` cubes drawn."""
         bag = state.bag
         for seat, p in enumerate(state.players):
             if p.clank:
                 bag.add(COLOURS[seat], p.clank)
                 p.clank = 0
-        drawn = bag.draw(state.rng, self.cubes_drawn(state, extra))
+        drawn = bag.draw(state.rng, n)
         events.append(Attacked(cubes=drawn))
         hurt: list[int] = []
         for cube in drawn:
@@ -128,7 +132,7 @@ class Dragon:
         p = state.players[seat]
         if p.status != "in":
             return
-        rescued = self.holds(p, "artifact") and p.room not in self.cat.graph.depths
+        rescued = self.holds(p, "artifact") and p.room not in self.graph(state).depths  # type: ignore[attr-defined]
         self.leave(state, seat, "rescued" if rescued else "eliminated", events)
 
     def knock_out_all(self, state: ClankState, events: list[Event]) -> None:
@@ -139,6 +143,10 @@ class Dragon:
         """The seat goes out; the first one out takes the countdown track (rules.md#countdown)."""
         state.players[seat].status = status  # type: ignore[assignment]
         events.append(Out(seat=seat, status=status))
+        self.left_dungeon(state, seat)
+
+    def left_dungeon(self, state: ClankState, seat: int) -> None:
+        """rules.md#countdown: what a seat's leaving does to the turn order."""
         if state.countdown_seat is None:
             state.countdown_seat = seat
             state.countdown = 1

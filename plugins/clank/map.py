@@ -1,9 +1,10 @@
 """Movement over the board graph: boots, monsters, locks, caves, teleports, tokens.
 
 :class:`Movement` is a mixin of the Clank! game. It reads the board only
-through :class:`~meeple.plugins.clank.catalog.Graph` (exits, teleport
-targets, room features), so a game whose map grows as it is explored swaps
-the graph and overrides :meth:`Movement.enter` without touching the rest.
+through :meth:`Movement.graph`, which receives the state: Clank! answers
+with its fixed board, a game whose map grows as it is explored (Catacombs)
+with a graph derived from the state. Move and Teleport values are built
+lazily and cached, since a growing map cannot list them up front.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.state import Event
-from meeple.plugins.clank.catalog import SECRET_KINDS
+from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
 from meeple.plugins.clank.state import (
     SKIP,
     ClankState,
@@ -26,7 +27,7 @@ from meeple.plugins.clank.state import (
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import ClankOptions
+    from meeple.plugins.clank.state import EngineOptions
 
 NO_EXHAUST = "no-crystal-exhaust"
 NO_MONSTERS = "ignore-tunnel-monsters"
@@ -34,21 +35,40 @@ NO_MONSTERS = "ignore-tunnel-monsters"
 
 class Movement:
     cat: Catalog
-    options: ClankOptions
+    options: EngineOptions
     _take: dict[str, Take]
 
     def build_moves(self) -> None:
-        """Every Move and Teleport action of the board, built once."""
-        graph = self.cat.graph
+        """The caches of Move and Teleport values, filled as moves come up."""
         self._moves: dict[tuple[int, int], tuple[Move, ...]] = {}
         self._teleports: dict[tuple[int, int], Teleport] = {}
-        for exits in graph.near.values():
-            for e in exits:
-                key = (e.tunnel, e.to)
-                self._moves[key] = tuple(
-                    Move(tunnel=e.tunnel, to=e.to, swords=s) for s in range(e.monsters + 1)
-                )
-                self._teleports[key] = Teleport(tunnel=e.tunnel, to=e.to)
+
+    def graph(self, state: ClankState) -> Graph:
+        """The map of ``state``: every map question goes through here (Clank!: the board)."""
+        return self.cat.graph
+
+    def moves(self, e: Exit) -> tuple[Move, ...]:
+        """The Move values through exit ``e``, one per number of swords spent."""
+        key = (e.tunnel, e.to)
+        moves = self._moves.get(key)
+        if moves is None:
+            moves = self._moves[key] = tuple(
+                Move(tunnel=e.tunnel, to=e.to, swords=s) for s in range(e.monsters + 1)
+            )
+        return moves
+
+    def teleport_to(self, e: Exit) -> Teleport:
+        key = (e.tunnel, e.to)
+        action = self._teleports.get(key)
+        if action is None:
+            action = self._teleports[key] = Teleport(tunnel=e.tunnel, to=e.to)
+        return action
+
+    def passable(self, state: ClankState, p: Player, e: Exit, teleport: bool) -> bool:
+        """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""
+        if not e.locked or (teleport and self.options.teleport_locks != "key"):
+            return True
+        return bool(self.power(p, "key"))
 
     def power(self, p: Player, power: str) -> int:
         """How many held tokens grant ``power`` (``key``, ``backpack``)."""
@@ -60,10 +80,9 @@ class Movement:
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
             return
         pool = state.pool
-        graph = self.cat.graph
+        graph = self.graph(state)
         start = graph.start
         art = self.holds(p, "artifact")  # type: ignore[attr-defined]
-        key: int | None = None
         if pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods):
             calm = NO_MONSTERS in pool.mods
             swords = pool.swords
@@ -71,12 +90,9 @@ class Movement:
             for e in graph.exits[p.room]:
                 if e.boots > pool.boots or (e.to == start and not art):
                     continue
-                if e.locked:
-                    if key is None:
-                        key = self.power(p, "key")
-                    if not key:
-                        continue
-                moves = self._moves[(e.tunnel, e.to)]
+                if e.locked and not self.passable(state, p, e, False):
+                    continue
+                moves = self.moves(e)
                 m = 0 if calm else e.monsters
                 if not m:
                     out.append(moves[0])
@@ -86,22 +102,18 @@ class Movement:
                         break
                     out.append(moves[s])
         if pool.teleports:
-            need_key = self.options.teleport_locks == "key"
             for e in graph.near[p.room]:
                 if e.to == start and not art:
                     continue
-                if e.locked and need_key:
-                    if key is None:
-                        key = self.power(p, "key")
-                    if not key:
-                        continue
-                out.append(self._teleports[(e.tunnel, e.to)])
+                if e.locked and not self.passable(state, p, e, True):
+                    continue
+                out.append(self.teleport_to(e))
 
     def move(self, state: ClankState, action: Move) -> list[Event]:
         """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
         seat = state.stack[-1].seat
         pool = state.pool
-        tunnel = self.cat.graph.tunnels[action.tunnel]
+        tunnel = self.graph(state).tunnels[action.tunnel]
         pool.boots -= tunnel.boots
         pool.swords -= action.swords
         damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
@@ -122,7 +134,7 @@ class Movement:
 
     def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
         """Entering a room: cave, healing, escape, then the offer of one token."""
-        graph = self.cat.graph
+        graph = self.graph(state)
         p = state.players[seat]
         p.room = room
         if room in graph.caves:
@@ -133,7 +145,11 @@ class Movement:
         if room == graph.start:
             self.escape(state, seat, events)
             return
-        if self.takeable(state, p, room):
+        self.offer_tokens(state, seat, room)
+
+    def offer_tokens(self, state: ClankState, seat: int, room: int) -> None:
+        """rules.md#token-offer: the tokens of the room entered are offered at once."""
+        if self.takeable(state, state.players[seat], room):
             state.stack.append(TakeToken(seat=seat, room=room))
 
     def escape(self, state: ClankState, seat: int, events: list[Event]) -> None:
@@ -147,7 +163,7 @@ class Movement:
 
     def takeable(self, state: ClankState, p: Player, room: int) -> list[str]:
         """rules.md#tokens: the tokens of ``room`` the seat may take (artifacts if it has room)."""
-        cards = state.rooms[self.cat.graph.index[room]].cards
+        cards = state.rooms[self.graph(state).index[room]].cards
         if not cards:
             return []
         token = self.cat.token
@@ -157,7 +173,7 @@ class Movement:
 
     def adjacent_secrets(self, state: ClankState, room: int) -> list[str]:
         """rules.md#tokens: the secrets in the rooms next to ``room`` (Wand of Wind)."""
-        graph = self.cat.graph
+        graph = self.graph(state)
         token = self.cat.token
         out: list[str] = []
         for e in graph.near[room]:
@@ -179,11 +195,19 @@ class Movement:
         return [*(take[t] for t in tokens), SKIP]
 
     def take(self, state: ClankState, action: Any) -> list[Event]:
-        """rules.md#tokens: the token leaves its room and is revealed; its effects follow."""
-        frame = state.stack.pop()
-        assert isinstance(frame, TakeToken)
-        graph = self.cat.graph
-        rooms = [e.to for e in graph.near[frame.room]] if frame.adjacent else [frame.room]
+        """rules.md#tokens: the token leaves its room and is revealed; its effects follow.
+
+        Taken when offered (a pending :class:`TakeToken`) or, in a game that lets a seat
+        take a token while it stands in the room, as a turn action.
+        """
+        frame = state.stack[-1]
+        graph = self.graph(state)
+        if type(frame) is TakeToken:
+            state.stack.pop()
+            here = frame.room
+            rooms = [e.to for e in graph.near[here]] if frame.adjacent else [here]
+        else:
+            rooms = [state.players[frame.seat].room]
         for room in rooms:
             zone = state.rooms[graph.index[room]]
             if action.token in zone.cards:

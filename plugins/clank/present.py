@@ -31,8 +31,8 @@ def name(game: Clank, piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(game: Clank, tunnel: int) -> str:
-    t = game.cat.graph.tunnels[tunnel]
+def tunnel_text(game: Clank, state: st.ClankState, tunnel: int) -> str:
+    t = game.graph(state).tunnels[tunnel]
     marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
     if t.monsters:
         marks.append(f"{t.monsters} monster" + ("s" if t.monsters > 1 else ""))
@@ -57,7 +57,7 @@ def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
         return f"buy a {action.item} at the market"
     if kind is st.Move:
         spend = f", spending {action.swords} swords" if action.swords else ""
-        return f"move to room {action.to} ({tunnel_text(game, action.tunnel)}{spend})"
+        return f"move to room {action.to} ({tunnel_text(game, state, action.tunnel)}{spend})"
     if kind is st.Teleport:
         return f"teleport to room {action.to}"
     if kind is st.UseToken:
@@ -236,7 +236,7 @@ def seat_summary(game: Clank, state: st.ClankState) -> list[str]:
 def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
     """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
     cat = game.cat
-    graph = cat.graph
+    graph = game.graph(view)
     parts: list[Any] = []
     track = cat.tables.rage_track
     parts.append(
@@ -282,7 +282,7 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
         exits.add_column("to")
         exits.add_column("tunnel")
         for e in graph.exits[p.room]:
-            exits.add_row(str(e.to), tunnel_text(game, e.tunnel))
+            exits.add_row(str(e.to), tunnel_text(game, view, e.tunnel))
         parts.append(exits)
         here = view.rooms[graph.index[p.room]].cards
         parts.append(Text("Tokens here: " + (", ".join(name(game, t) for t in here) or "none")))

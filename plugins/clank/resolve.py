@@ -37,7 +37,7 @@ from meeple.plugins.clank.state import (
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import ClankOptions
+    from meeple.plugins.clank.state import EngineOptions
 
 Handler = Callable[[ClankState, int, Any, "str | None", list[Event]], None]
 
@@ -47,12 +47,15 @@ GOLD_BONUS = "gold-bonus-1"
 
 class Effects:
     cat: Catalog
-    options: ClankOptions
+    options: EngineOptions
     _handlers: dict[type, Handler]
     _pick: list[Pick]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
     _replace: dict[str, Replace]
+    turn_frames: tuple[type, ...] = (Turn,)
+    """Frames under which the seat still acts freely, so queued effects resolve (a game
+    whose move pauses for a decision adds that frame)."""
 
     def handlers(self) -> dict[type, Handler]:
         """The handler of each effect type (extend in a subclass for new effects)."""
@@ -86,7 +89,8 @@ class Effects:
         pool = state.pool
         stack = state.stack
         handle = self._handlers
-        while stack and type(stack[-1]) is Turn:
+        free = self.turn_frames
+        while stack and type(stack[-1]) in free:
             seat = stack[-1].seat
             if pool.queue:
                 item = pool.queue.pop(0)

@@ -4,8 +4,9 @@ Each rule's docstring names its section of ``seeds/clank/rules.md``. The
 map (:mod:`.map`), the effect interpreter (:mod:`.resolve`) and the dragon
 (:mod:`.dragon`) are mixins over one catalog, so a game on the same engine
 (Clank! Catacombs) subclasses :class:`Clank` and swaps or extends each part.
-The hot path hands out pre-built action values and reads definitions from
-dictionaries built once per set of tables.
+The hot path hands out pre-built (or lazily cached) action values and reads
+definitions from dictionaries built once per set of tables; every map
+question goes through :meth:`~.map.Movement.graph`, which receives the state.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from meeple.plugins.clank.state import (
     Discarded,
     DiscardOne,
     EndTurn,
+    EngineOptions,
     Fight,
     Move,
     Pick,
@@ -110,12 +112,11 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         {"variant": "klank", "teleport_locks": "key"},
         {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
     )
-    options: ClankOptions
+    options: EngineOptions
 
-    def __init__(self, options: ClankOptions | None = None, cat: Catalog | None = None) -> None:
+    def __init__(self, options: EngineOptions | None = None, cat: Catalog | None = None) -> None:
         super().__init__(options)
-        o = self.options
-        self.cat = cat if cat is not None else catalog(o)
+        self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
         self._handlers = self.handlers()
         self.build_moves()
@@ -149,21 +150,37 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             Replace: self.replace,
         }
 
+    def make_catalog(self) -> Catalog:
+        """The catalog of the tables the options name."""
+        return catalog(self.options)  # type: ignore[arg-type]
+
     # -- set-up ----------------------------------------------------------------
 
     def setup(self, seats: int, seed: int) -> ClankState:
         """rules.md#setup, steps 1-14."""
         cat = self.cat
-        t = cat.tables
         graph = cat.graph
         rng = Rng(seed=seed)
+        box = Zone(kind="box")
+        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
+        self.place_tokens(rng, seats, rooms, box)
+        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        self.begin(state)
+        return state
+
+    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> dict[str, Any]:
+        """The state fields every game on the engine sets up alike: decks, cubes, the
+        dragon, the Dungeon Deck, the Reserve, the market and the Mastery tokens (the
+        ones not needed go to ``box``)."""
+        cat = self.cat
+        t = cat.tables
         players = []
         for seat in range(seats):
             deck = list(cat.starters[seat])
             shuffle(rng, deck)
             players.append(
                 Player(
-                    room=graph.start,
+                    room=start,
                     deck=Zone(kind="deck", owner=seat, cards=deck),
                     hand=Zone(kind="hand", owner=seat),
                     play=Zone(kind="play", owner=seat),
@@ -172,37 +189,37 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
                     supply=t.cubes,
                 )
             )
-        box = Zone(kind="box")
-        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
-        self.place_tokens(rng, seats, rooms, box)
         mastery = cat.by_kind.get("mastery", [])
         for tid in mastery[seats:]:
             box.add(tid)
         dungeon = list(cat.dungeon)
         shuffle(rng, dungeon)
-        turns = Turns.start(seats)
-        state = ClankState(
-            seats=seats,
-            rng=rng,
-            turns=turns,
-            stack=[],
-            players=players,
-            pool=Pool(),
-            bag=Bag(cubes={DRAGON: t.dragon_cubes}),
-            rage=t.rage_start[str(seats)],
-            dungeon=Zone(kind="dungeon", cards=dungeon),
-            row=Zone(kind="row"),
-            dungeon_discard=Zone(kind="dungeon-discard"),
-            reserve=[Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
-            rooms=rooms,
-            market=Zone(
+        return {
+            "seats": seats,
+            "rng": rng,
+            "turns": Turns.start(seats),
+            "stack": [],
+            "players": players,
+            "pool": Pool(),
+            "bag": Bag(cubes={DRAGON: t.dragon_cubes}),
+            "rage": t.rage_start[str(seats)],
+            "dungeon": Zone(kind="dungeon", cards=dungeon),
+            "row": Zone(kind="row"),
+            "dungeon_discard": Zone(kind="dungeon-discard"),
+            "reserve": [Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
+            "market": Zone(
                 kind="market", cards=[x for k in cat.market_items for x in self.copies_of(k)]
             ),
-            mastery=Zone(kind="mastery", cards=list(mastery[:seats])),
-            box=box,
-            trash=Zone(kind="trash"),
-            spent=Zone(kind="spent"),
-        )
+            "mastery": Zone(kind="mastery", cards=list(mastery[:seats])),
+            "trash": Zone(kind="trash"),
+            "spent": Zone(kind="spent"),
+        }
+
+    def begin(self, state: ClankState) -> None:
+        """rules.md#setup, the last steps: the opening row, hands, starting clank, arrivals."""
+        t = self.cat.tables
+        seats = state.seats
+        turns = state.turns
         self.opening_row(state)
         events: list[Event] = []
         for seat in range(seats):
@@ -214,7 +231,6 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         for card in list(state.row.cards):  # rules.md#arrive: the opening row, left to right
             self.arrive(state, card, events)
         state.stack.append(Turn(seat=turns.current))
-        return state
 
     def copies_of(self, kind: str) -> list[str]:
         """The token ids of token kind id ``kind``, most valuable first."""
@@ -281,8 +297,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         skill, swords = pool.skill, pool.swords
         if skill or swords:
             self.card_actions(state, p, skill, swords, out)
-        graph = self.cat.graph
-        if p.room in graph.markets and state.market.cards:
+        if p.room in self.graph(state).markets and state.market.cards:
             self.market_actions(state, p, out)
         self.move_actions(state, p, out)
         if p.held.cards:
@@ -298,7 +313,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
     ) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         defs = self.cat.card
-        graph = self.cat.graph
+        graph = self.graph(state)
         discount = 2 * state.pool.mods.count(GEM_DISCOUNT)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
         for c in self.cat.distinct((*state.row.cards, *tops)):
@@ -324,9 +339,13 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         seen: set[str] = set()
         for tid in state.market.cards:
             tok = token[tid]
-            if tok.id not in seen and p.gold >= tok.price:
+            if tok.id not in seen and p.gold >= tok.price and self.may_buy(p, tid):
                 seen.add(tok.id)
                 out.append(self._buy[tok.id])
+
+    def may_buy(self, p: Player, tid: str) -> bool:
+        """Whether the seat meets a market item's condition beyond its price (none here)."""
+        return True
 
     def apply(self, state: ClankState, action: Any) -> list[Event]:
         return self._apply[type(action)](state, action)
@@ -624,6 +643,14 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     def validate_state(self, state: ClankState) -> list[str]:
         return checks.check(self, state)
+
+    def bag_colours(self, seats: int) -> set[str]:
+        """The cube colours the dragon bag may hold."""
+        return {DRAGON, *COLOURS[:seats]}
+
+    def cubes_placed(self, state: ClankState, seat: int) -> int:
+        """The seat's cubes on the map rather than in its areas (none in Clank!)."""
+        return 0
 
     def describe_action(self, state: ClankState, action: Any) -> str:
         return present.describe_action(self, state, action)

@@ -23,11 +23,9 @@ Status = Literal["in", "escaped", "rescued", "eliminated"]
 """In the dungeon; escaped with an artifact; knocked out but scoring; knocked out for nothing."""
 
 
-class ClankOptions(Options, frozen=True):
-    """Clank! setup options; seeds/clank/rules.md#decisions explains each reading."""
+class EngineOptions(Options, frozen=True):
+    """The options every game on the Clank! engine shares (its rules digest explains each)."""
 
-    board: Literal["front", "back"] = "front"
-    """Which side of the board."""
     variant: Literal["majority", "klank", "eseidel"] = "majority"
     """Whose reading of the disputed card flags (rules.md#variant)."""
     empty_dungeon: Literal["reshuffle", "end"] = "reshuffle"
@@ -40,6 +38,13 @@ class ClankOptions(Options, frozen=True):
     """Path of a JSON card table to use instead of the built-in one."""
     tokens: str | None = None
     """Path of a JSON token table to use instead of the built-in one."""
+
+
+class ClankOptions(EngineOptions, frozen=True):
+    """Clank! setup options; seeds/clank/rules.md#decisions explains each reading."""
+
+    board: Literal["front", "back"] = "front"
+    """Which side of the board."""
     board_file: str | None = None
     """Path of a JSON board to use instead of the built-in side ``board``."""
 
