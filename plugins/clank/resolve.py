@@ -127,11 +127,14 @@ class Effects:
     ) -> None:
         pool = state.pool
         pool.skill += e.skill
+        pool.skill_gained += e.skill
         pool.swords += e.swords
         pool.boots += e.boots
         pool.teleports += e.teleport
         if e.gold:  # rules.md#gold: Search adds one to every later gain
-            state.players[seat].gold += e.gold + pool.mods.count(GOLD_BONUS)
+            gold = e.gold + pool.mods.count(GOLD_BONUS)
+            state.players[seat].gold += gold
+            pool.gold_gained += gold
         if e.clank > 0:
             self.make_clank(state, seat, e.clank, events)
         elif e.clank < 0:

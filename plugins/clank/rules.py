@@ -318,10 +318,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         tops = [z.cards[-1] for z in state.reserve if z.cards]
         for c in self.cat.distinct((*state.row.cards, *tops)):
             card = defs[c]
-            where = card.where
-            if where is not None and (
-                p.room not in (graph.depths if where == "depths" else graph.caves)
-            ):
+            if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
             kind = card.kind
             if kind == "monster":
@@ -332,6 +329,10 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
                     out.append(self._use[c])
             elif skill >= (max(card.cost - discount, 0) if card.gem else card.cost):
                 out.append(self._acquire[c])
+
+    def where_ok(self, graph: Any, room: int, where: str) -> bool:
+        """rules.md#acquire: a card limited to the depths or a crystal cave."""
+        return room in (graph.depths if where == "depths" else graph.caves)
 
     def market_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
@@ -601,21 +602,22 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         for c in owned:
             card = defs[c]
             cards += card.points
-            bonus = card.bonus
-            if bonus is None:
-                continue
-            if isinstance(bonus, content.PointsPer):
-                per = (
-                    p.gold // 5
-                    if bonus.per == "5-gold"
-                    else sum(defs[x].id == "secret-tome" for x in owned)
-                )
-                cards += bonus.points * per
-            elif bonus.cond == "mastery":
-                cards += bonus.points * any(token[t].kind == "mastery" for t in held)
-            else:
-                cards += bonus.points * (sum(token[t].id in bonus.of for t in held) >= 2)
+            if card.bonus is not None:
+                cards += card.bonus.points * self.bonus_count(p, owned, card.bonus)
         return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
+
+    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
+        """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
+        defs = self.cat.card
+        token = self.cat.token
+        held = p.held.cards
+        if isinstance(bonus, content.PointsPer):
+            if bonus.per == "5-gold":
+                return p.gold // 5
+            return sum(defs[x].id == "secret-tome" for x in owned)
+        if bonus.cond == "mastery":
+            return int(any(token[t].kind == "mastery" for t in held))
+        return int(sum(token[t].id in bonus.of for t in held) >= 2)
 
     def scores(self, state: ClankState) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""

@@ -90,6 +90,10 @@ class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Cubes the seat put in the Clank! area this turn (Swagger counts them)."""
     exhausted: bool = False
     """Entered a crystal cave this turn."""
+    skill_gained: int = 0
+    gold_gained: int = 0
+    done: list[str] = msgspec.field(default_factory=list)
+    """What the seat did this turn that a later condition may ask about (``used-portal``)."""
     mods: list[str] = msgspec.field(default_factory=list)
     ifs: list[Pending] = msgspec.field(default_factory=list)
     """Conditional effects not yet fired (rules.md#conditions)."""
