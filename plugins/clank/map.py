@@ -40,7 +40,7 @@ class Movement:
 
     def build_moves(self) -> None:
         """The caches of Move and Teleport values, filled as moves come up."""
-        self._moves: dict[tuple[int, int], tuple[Move, ...]] = {}
+        self._moves: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         self._teleports: dict[tuple[int, int], Teleport] = {}
 
     def graph(self, state: ClankState) -> Graph:
@@ -49,7 +49,7 @@ class Movement:
 
     def moves(self, e: Exit) -> tuple[Move, ...]:
         """The Move values through exit ``e``, one per number of swords spent."""
-        key = (e.tunnel, e.to)
+        key = (e.tunnel, e.to, e.monsters)  # a growing map may renumber its tunnels
         moves = self._moves.get(key)
         if moves is None:
             moves = self._moves[key] = tuple(

@@ -314,7 +314,6 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         defs = self.cat.card
         graph = self.graph(state)
-        discount = 2 * state.pool.mods.count(GEM_DISCOUNT)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
         for c in self.cat.distinct((*state.row.cards, *tops)):
             card = defs[c]
@@ -327,8 +326,15 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             elif kind == "device":
                 if skill >= card.cost:
                     out.append(self._use[c])
-            elif skill >= (max(card.cost - discount, 0) if card.gem else card.cost):
+            elif skill >= self.skill_price(state, card):
                 out.append(self._acquire[c])
+
+    @staticmethod
+    def skill_price(state: ClankState, card: Any) -> int:
+        """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
+        if card.gem:
+            return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
+        return card.cost
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
@@ -392,8 +398,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
-        discount = 2 * state.pool.mods.count(GEM_DISCOUNT) if card.gem else 0
-        state.pool.skill -= max(card.cost - discount, 0)
+        state.pool.skill -= self.skill_price(state, card)
         self.take_card(state, action.card)
         state.players[seat].discard.add(action.card)
         state.pool.queue.extend(self.pending(card.acquire, action.card))

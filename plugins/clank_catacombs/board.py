@@ -1,0 +1,212 @@
+"""The dungeon as a graph, derived from the placed tiles (rules.md#discovery).
+
+Tiles lie on a grid of square cells (``y`` grows southwards); the starting
+tile covers its cell and the one below. A placement turns a tile's sides
+clockwise (``n`` to ``e``...). :func:`build` turns the placements into a
+:class:`TileGraph`: the engine's :class:`~meeple.plugins.clank.catalog.Graph`
+(rooms, exits, teleport targets, start, depths, caves, markets) plus what
+Catacombs asks of the map: room names and features, locks per tunnel, open
+half-tunnels at the dungeon's edge. Room ids count up in placement order, so
+placing a tile never renumbers a room; tunnels likewise keep their numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from meeple.plugins.clank.catalog import Exit, Graph
+from meeple.plugins.clank.content import Board, Room, Tunnel
+from meeple.plugins.clank_catacombs.state import Placed
+from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+
+SIDES = ("n", "e", "s", "w")
+STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
+OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+
+
+def turned(side: str, turn: int) -> str:
+    """``side`` after ``turn`` quarter turns clockwise."""
+    return SIDES[(SIDES.index(side) + turn) % 4]
+
+
+def cells_of(tile: Tile, at: Placed) -> list[tuple[int, int]]:
+    """The grid cells a placed tile covers, by cell number (the starting tile never turns)."""
+    return [(at.x, at.y + c) for c in range(tile.cells)]
+
+
+def facing(tile: Tile, at: Placed, half: Half) -> tuple[tuple[int, int], str]:
+    """The cell a half-tunnel leads into and the side of that cell it enters by."""
+    x, y = cells_of(tile, at)[half.cell]
+    side = turned(half.side, at.turn)
+    dx, dy = STEP[side]
+    return (x + dx, y + dy), OPPOSITE[side]
+
+
+class Open(NamedTuple):
+    """A half-tunnel at the dungeon's edge: from ``room`` into the empty cell ``cell``."""
+
+    place: int
+    half: int
+    room: int
+    cell: tuple[int, int]
+    side: str
+    """The side of the empty cell it enters by."""
+
+
+class TileGraph(Graph):
+    """The graph of the placed tiles, with Catacombs' room features and open edges."""
+
+    def __init__(
+        self,
+        board: Board,
+        names: list[str],
+        rooms: list[TileRoom],
+        tile_of: list[int],
+        locks: list[tuple[str, ...]],
+        opens: list[Open],
+        cells: dict[tuple[int, int], int],
+        haunted: frozenset[int],
+    ) -> None:
+        super().__init__(board)
+        self.names = names
+        """``<tile>:<room>`` of each room id."""
+        self.features = rooms
+        self.tile_of = tile_of
+        """The placement each room lies on."""
+        self.locks = locks
+        """The lock keys of each tunnel (``3/e2``; two for a lock on each half)."""
+        self.opens: dict[int, list[Open]] = {}
+        for o in opens:
+            self.opens.setdefault(o.room, []).append(o)
+        self.cells = cells
+        """The placement covering each occupied cell."""
+        self.haunted = haunted
+        """Placements of haunted tiles."""
+        self.portals = [r for r, f in enumerate(rooms) if f.portal]
+        self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
+        self.ends = [(t.a, t.b) for t in board.tunnels]
+        self._portal_exits()
+
+    def _portal_exits(self) -> None:
+        """rules.md#portal: a tunnel into a portal may lead on to any other portal."""
+        portals = self.portals
+        if len(portals) < 2:
+            return
+        for table in (self.exits, self.near):
+            for rid, exits in list(table.items()):
+                extra = [
+                    Exit(q, e.tunnel, e.boots, e.monsters, e.locked)
+                    for e in exits
+                    if e.to in portals
+                    for q in portals
+                    if q != e.to and q != rid
+                ]
+                if extra:
+                    table[rid] = (*exits, *extra)
+
+
+def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
+    """The graph of ``placements`` (tile definitions from ``tiles``)."""
+    rooms: list[Room] = []
+    names: list[str] = []
+    features: list[TileRoom] = []
+    tile_of: list[int] = []
+    tunnels: list[Tunnel] = []
+    locks: list[tuple[str, ...]] = []
+    opens: list[Open] = []
+    cells: dict[tuple[int, int], int] = {}
+    first: list[int] = []
+    """The room id of each placement's first room."""
+    haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
+    for i, at in enumerate(placements):
+        tile = tiles[at.tile]
+        for cell in cells_of(tile, at):
+            cells[cell] = i
+        first.append(len(rooms))
+        for room in tile.rooms:
+            rid = len(rooms)
+            depths = room.depths if room.depths is not None else tile.back == "darker"
+            rooms.append(
+                Room(
+                    id=rid,
+                    start=room.crypt,
+                    depths=depths,
+                    crystal_cave=room.crystal_cave,
+                    market=room.market,
+                )
+            )
+            names.append(f"{tile.id}:{room.id}")
+            features.append(room)
+            tile_of.append(i)
+    rid_of = [
+        {room.id: first[i] + k for k, room in enumerate(tiles[at.tile].rooms)}
+        for i, at in enumerate(placements)
+    ]
+    for i, at in enumerate(placements):
+        tile = tiles[at.tile]
+        ids = rid_of[i]
+        for k, t in enumerate(tile.inner):
+            tunnels.append(
+                Tunnel(
+                    a=ids[t.a],
+                    b=ids[t.b],
+                    boots=2 if t.footprints else 1,
+                    monsters=t.monsters,
+                    locked=t.lock,
+                    one_way=t.one_way,
+                )
+            )
+            locks.append((f"{i}/i{k}",) if t.lock else ())
+        for k, half in enumerate(tile.edges):
+            cell, side = facing(tile, at, half)
+            j = cells.get(cell)
+            if j is None:
+                opens.append(Open(i, k, ids[half.room], cell, side))
+                continue
+            if j >= i:  # joined when the later of the two tiles is reached
+                continue
+            other = tiles[placements[j].tile]
+            match = next(
+                (
+                    (m, h)
+                    for m, h in enumerate(other.edges)
+                    if facing(other, placements[j], h)
+                    == (cells_of(tile, at)[half.cell], turned(half.side, at.turn))
+                ),
+                None,
+            )
+            if match is None:
+                continue  # rules.md#walls: a half against a side without one
+            m, h = match
+            tunnel = join(rid_of[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
+            if tunnel is not None:
+                tunnels.append(tunnel[0])
+                locks.append(tunnel[1])
+    board = Board(name="catacombs", source=[], confidence="", rooms=rooms, tunnels=tunnels)
+    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted)
+
+
+def join(
+    a: int, ha: Half, ka: str, b: int, hb: Half, kb: str
+) -> tuple[Tunnel, tuple[str, ...]] | None:
+    """Two facing halves as one tunnel from room ``a`` to room ``b`` (rules.md#arrows)."""
+    ways = set()
+    if ha.arrow is not None:
+        ways.add("ab" if ha.arrow == "out" else "ba")
+    if hb.arrow is not None:
+        ways.add("ba" if hb.arrow == "out" else "ab")
+    if len(ways) == 2:
+        return None  # opposing arrows close the tunnel
+    keys = tuple(k for k, h in ((ka, ha), (kb, hb)) if h.lock)
+    if ways == {"ba"}:
+        a, b = b, a
+    tunnel = Tunnel(
+        a=a,
+        b=b,
+        boots=2 if ha.footprints or hb.footprints else 1,
+        monsters=ha.monsters + hb.monsters,
+        locked=bool(keys),
+        one_way=bool(ways),
+    )
+    return tunnel, keys

@@ -1,0 +1,70 @@
+"""Clank! Catacombs' own state invariants, beyond Clank!'s and the core's.
+
+The placed tiles match their zone, never overlap and each touches an earlier
+one along a full edge; Lockpicks on the map are named where they lie; Ghost
+cubes and Wayshrine marks are conserved (marks also count in each seat's 30
+cubes, :meth:`~meeple.plugins.clank.rules.Clank.cubes_placed`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meeple.plugins.clank_catacombs.board import STEP, cells_of
+from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, PlaceAnywhere
+
+if TYPE_CHECKING:
+    from meeple.plugins.clank_catacombs.rules import CatacombsGame
+
+GHOST = "ghost"
+
+
+def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
+    tiles = game.cat.tiles
+    problems: list[str] = []
+    if state.placed.cards != [at.tile for at in state.tiles]:
+        problems.append("$.placed: must list the tiles of $.tiles, in placement order")
+    taken: dict[tuple[int, int], int] = {}
+    for i, at in enumerate(state.tiles):
+        where = f"$.tiles[{i}]"
+        tile = tiles.get(at.tile)
+        if tile is None:
+            problems.append(f"{where}.tile: no tile {at.tile!r} in the tile set")
+            continue
+        if (i == 0) != (tile.back == "start"):
+            problems.append(f"{where}: the starting tile comes first, and only there")
+        if not 0 <= at.turn < 4 or (tile.back == "start" and at.turn):
+            problems.append(f"{where}.turn: {at.turn}; 0-3, and the starting tile never turns")
+        cells = cells_of(tile, at)
+        for cell in cells:
+            if cell in taken:
+                problems.append(f"{where}: overlaps $.tiles[{taken[cell]}] at cell {cell}")
+        if i and not any((x + dx, y + dy) in taken for x, y in cells for dx, dy in STEP.values()):
+            problems.append(f"{where}: shares no full edge with an earlier tile")
+        for cell in cells:
+            taken[cell] = i
+    if len(state.picks) != len(state.picked) or len(set(state.picked)) != len(state.picked):
+        problems.append(
+            f"$.picked: {len(state.picked)} places for {len(state.picks)} Lockpicks on the map; "
+            "give one distinct place per Lockpick"
+        )
+    total = game.cat.tables.ghost_cubes
+    ghosts = state.ghosts + state.ghost_clank + state.bag.cubes.get(GHOST, 0)
+    if ghosts != total or min(state.ghosts, state.ghost_clank) < 0:
+        problems.append(
+            f"$.ghosts: {ghosts} Ghost cubes beside, in the Clank! area and in the bag; "
+            f"there are {total}"
+        )
+    if len(state.marks) != state.seats:
+        problems.append(f"$.marks: {len(state.marks)} lists for {state.seats} seats")
+    else:
+        shrines = set(game.graph(state).wayshrines)
+        for seat, marks in enumerate(state.marks):
+            if len(set(marks)) != len(marks) or not set(marks) <= shrines:
+                problems.append(f"$.marks[{seat}]: each mark on a different Wayshrine room")
+    deciding = sum(type(f) in (Discover, PlaceAnywhere) for f in state.stack)
+    if len(state.drawn) != deciding or deciding > 1:
+        problems.append(
+            "$.drawn: holds the tile revealed while its placement is decided, only then"
+        )
+    return problems

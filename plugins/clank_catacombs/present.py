@@ -1,0 +1,191 @@
+"""What people read of Clank! Catacombs: the growing dungeon as a text grid, the room's
+exits and open edges, and phrases for the actions and events Catacombs adds.
+
+Everything else is Clank!'s (:mod:`meeple.plugins.clank.present`), extended here,
+never copied.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Group
+from rich.text import Text
+
+from meeple.core.state import Event
+from meeple.plugins.clank import present as base
+from meeple.plugins.clank import state as st
+from meeple.plugins.clank_catacombs import state as cs
+
+if TYPE_CHECKING:
+    from meeple.plugins.clank_catacombs.rules import CatacombsGame
+
+FEATURES = (
+    "crypt",
+    "crystal_cave",
+    "market",
+    "portal",
+    "wayshrine",
+    "chest",
+    "library",
+    "prison",
+    "monkey_shrine",
+)
+
+
+def room_name(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
+    """``room 12 (light-3:a)``."""
+    return f"room {room} ({game.graph(state).names[room]})"
+
+
+def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
+    """A room's name and features: ``room 4 (dark-2:b): depths, chest, reward minor``."""
+    graph = game.graph(state)
+    f = graph.features[room]
+    said = [name.replace("_", " ") for name in FEATURES if getattr(f, name)]
+    if room in graph.depths:
+        said.insert(0, "depths")
+    if f.artifact is not None:
+        said.append("artifact room" + " +" * f.artifact)
+    if f.reward:
+        said.append(f"reward {f.reward}" + (f" {f.reward_n}" if f.reward == "gold" else ""))
+    if f"room {room}" in state.picked:
+        said.append("picked")
+    tokens = state.rooms[room].cards
+    if tokens:
+        said.append("holds " + ", ".join(base.name(game, t) for t in tokens))
+    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+
+
+def describe_action(game: CatacombsGame, state: cs.CatacombsState, action: Any) -> str:
+    kind = type(action)
+    if kind is st.Move or kind is st.Teleport:
+        text = base.describe_action(game, state, action)
+        return text.replace(f"room {action.to}", room_name(game, state, action.to), 1)
+    if kind is cs.Explore:
+        verb = "teleport" if action.teleport else "move"
+        return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
+    if kind is cs.Rotate:
+        if not action.enter:
+            return f"place the tile turned {action.turn} quarter turns, staying put"
+        spend = f", spending {action.swords} swords" if action.swords else ""
+        return f"place the tile turned {action.turn} quarter turns and enter it{spend}"
+    if kind is cs.PlaceTile:
+        return f"place the tile at cell {action.x},{action.y} turned {action.turn}"
+    if kind is cs.GoTo:
+        return f"choose {room_name(game, state, action.room)}"
+    if kind is cs.Accept:
+        return "accept"
+    if kind is cs.PickLock:
+        return "spend a Lockpick on this room's chest, library or prison"
+    if kind is cs.Mark:
+        return "mark this Wayshrine"
+    if kind is cs.Claim:
+        return f"buy a {action.item} for {state.offer} gold (offer)"
+    if kind is cs.TurnTile:
+        return f"turn the tile to {action.turn} quarter turns"
+    if kind is st.Skip and state.stack and type(state.stack[-1]) is cs.Discover:
+        return "put the tile under the stack"
+    return base.describe_action(game, state, action)
+
+
+def describe_event(game: CatacombsGame, event: Event, viewer: int | None) -> str | None:
+    who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
+    match event:
+        case cs.Discovered(tile=tile, place=place, x=x, y=y, turn=turn):
+            return f"{who} places tile {tile} (tile {place}) at {x},{y}, turned {turn}"
+        case cs.Opened(where=where):
+            return f"{who} leaves a Lockpick on {where}"
+        case cs.Marked(room=room, gold=gold):
+            return f"{who} marks the Wayshrine in room {room} for {gold} gold"
+        case cs.Ghosted():
+            return "a Ghost joins the Clank! area"
+        case cs.Lockpicks(n=n):
+            return f"{who} takes {n} Lockpicks" if n > 0 else f"{who} returns {-n} Lockpicks"
+        case cs.Turned(place=place, turn=turn):
+            return f"tile {place} turns to {turn} quarter turns"
+        case cs.DragonTurn():
+            return f"{who} has left: the dragon draws for its turn"
+    return base.describe_event(game, event, viewer)
+
+
+def grid(game: CatacombsGame, state: cs.CatacombsState) -> str:
+    """The placed tiles on their cells, one column of 12 characters per cell."""
+    cells = game.graph(state).cells
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    lines = []
+    for y in range(min(ys), max(ys) + 1):
+        row = []
+        for x in range(min(xs), max(xs) + 1):
+            i = cells.get((x, y))
+            if i is None:
+                row.append(" " * 12)
+            else:
+                at = state.tiles[i]
+                row.append(f"[{i:>2} {at.tile[:6]:<6}{'>' * at.turn:<1}]"[:12].ljust(12))
+        lines.append("".join(row).rstrip())
+    return "\n".join(lines)
+
+
+def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
+    """Clank!'s table, then the dungeon grid, every room by tile, and the seat's way on."""
+    graph = game.graph(view)
+    parts: list[Any] = [base.render(game, view, seat), Text("Dungeon", style="bold")]
+    parts.append(Text(grid(game, view)))
+    for i, at in enumerate(view.tiles):
+        rooms = [r for r in graph.order if graph.tile_of[r] == i]
+        parts.append(
+            Text(
+                f"tile {i} {at.tile} at {at.x},{at.y} turned {at.turn}: "
+                + "; ".join(room_text(game, view, r) for r in rooms)
+            )
+        )
+    parts.append(
+        Text(
+            f"Tile stack {len(view.tile_stack)}, artifacts "
+            + ", ".join(base.name(game, a) for a in reversed(view.artifacts.cards))
+            + f"; Ghosts beside {view.ghosts}, in the Clank! area {view.ghost_clank}; "
+            f"Lockpicks in the bank {len(view.bank)}"
+        )
+    )
+    if seat is not None:
+        p = view.players[seat]
+        parts.append(Text("Here: " + room_text(game, view, p.room), style="bold"))
+        for e in graph.exits[p.room]:
+            parts.append(
+                Text(f"  exit to {room_name(game, view, e.to)}: {tunnel(game, view, e.tunnel)}")
+            )
+        for o in graph.opens.get(p.room, []):
+            half = game.cat.tiles[view.tiles[o.place].tile].edges[o.half]
+            icons = [
+                w
+                for w, on in (
+                    ("footprints", half.footprints),
+                    (f"{half.monsters} monsters", half.monsters),
+                    ("lock", half.lock),
+                    (f"arrow {half.arrow}", half.arrow),
+                )
+                if on
+            ]
+            parts.append(
+                Text(
+                    f"  open edge toward cell {o.cell[0]},{o.cell[1]}: "
+                    + (", ".join(icons) or "plain")
+                )
+            )
+        marks = view.marks[seat]
+        parts.append(
+            Text(
+                f"Lockpicks {len(game.lockpicks(p))}, Wayshrines marked "
+                + (", ".join(map(str, marks)) or "none")
+            )
+        )
+    return Group(*parts)
+
+
+def tunnel(game: CatacombsGame, state: cs.CatacombsState, t: int) -> str:
+    """A tunnel's costs and icons, with how many of its locks are still closed."""
+    text = base.tunnel_text(game, state, t)
+    shut = game.locks_to_open(state, t)
+    return text.replace("locked", f"{shut} lock(s) closed" if shut else "unlocked")

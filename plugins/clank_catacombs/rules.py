@@ -1,0 +1,1123 @@
+"""Clank! Catacombs rules: :class:`CatacombsGame`, the Clank! engine on a growing dungeon.
+
+Everything Clank! and Catacombs share is the Clank! engine's
+(:class:`~meeple.plugins.clank.rules.Clank`); this module adds what differs,
+one method per rule, each docstring naming its section of
+``seeds/clank-catacombs/rules.md``: the map read from the placed tiles
+(:meth:`CatacombsGame.graph`, cached by the placements), discovery and
+rotation, locks paid with Lockpicks, reward rooms, room actions, Ghosts, the
+dragon's turns for seats that left, and the effects Catacombs adds to the
+vocabulary (:meth:`CatacombsGame.handlers`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from meeple.core.rng import Rng, shuffle, stream
+from meeple.core.state import Event
+from meeple.core.zones import PUBLIC, SECRET, Zone
+from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.catalog import Catalog, Exit
+from meeple.plugins.clank.dragon import COLOURS
+from meeple.plugins.clank.map import NO_EXHAUST, NO_MONSTERS
+from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.state import (
+    SKIP,
+    Acquire,
+    Acquired,
+    Bought,
+    ClankState,
+    Move,
+    Moved,
+    Pick,
+    Player,
+    Skip,
+    Teleport,
+    Took,
+    Trashed,
+    Turn,
+    UseDevice,
+)
+from meeple.plugins.clank_catacombs import board, checks, content, present
+from meeple.plugins.clank_catacombs.board import TileGraph, build, cells_of, join, turned
+from meeple.plugins.clank_catacombs.state import (
+    ACCEPT,
+    MARK,
+    PICK_LOCK,
+    Accept,
+    CatacombsEvent,
+    CatacombsOptions,
+    CatacombsState,
+    ChooseRoom,
+    Claim,
+    Discover,
+    Discovered,
+    DragonTurn,
+    Explore,
+    FreeCard,
+    Ghosted,
+    GoTo,
+    Lockpicks,
+    Mark,
+    Marked,
+    Offer,
+    Opened,
+    PickLock,
+    PickSome,
+    PlaceAnywhere,
+    Placed,
+    PlaceTile,
+    Rotate,
+    Spin,
+    Turned,
+    TurnTile,
+)
+from meeple.plugins.clank_catacombs.tiles import Tile
+
+GHOST = "ghost"
+"""The bag colour of Ghost cubes."""
+
+
+class TileCatalog(Catalog):
+    """The Clank! catalog of the Catacombs cards and tokens, plus the tiles by id."""
+
+    def __init__(self, tables: content.CatacombsTables) -> None:
+        self.tiles: dict[str, Tile] = tables.tile
+        self.square = [t.id for t in tables.tiles.tiles if t.back != "start"]
+        super().__init__(tables.cards, tables.tokens, tables.board)
+        for tid, tile in self.tiles.items():
+            self.back[tid] = tile.back
+
+    def make_graph(self, _: Any) -> TileGraph:
+        """No fixed board: the graph of side a alone (each state has its own)."""
+        return build([Placed(content.START_SIDES[0], 0, 0)], self.tiles)
+
+
+@cache
+def catalog(o: CatacombsOptions) -> TileCatalog:
+    return TileCatalog(content.read_tables(cards=o.cards, tokens=o.tokens, tiles=o.tiles))
+
+
+class CatacombsGame(Clank):
+    """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile."""
+
+    id = "clank-catacombs"
+    title = "Clank! Catacombs"
+    version = "1"
+    Options = CatacombsOptions
+    State = CatacombsState
+    Action = (
+        Clank.Action
+        | Explore
+        | Rotate
+        | PlaceTile
+        | GoTo
+        | Accept
+        | PickLock
+        | Mark
+        | Claim
+        | TurnTile
+    )
+    Event = CatacombsEvent
+    zones = {
+        **Clank.zones,
+        "tiles": PUBLIC,
+        "drawn": PUBLIC,
+        "tile-stack": SECRET,
+        "tile-box": SECRET,
+        "artifacts": PUBLIC,
+        "majors": SECRET,
+        "minors": SECRET,
+        "prisoners": SECRET,
+        "idols": PUBLIC,
+        "bank": PUBLIC,
+        "picks": PUBLIC,
+    }
+    variants = (
+        {"start_side": "a"},
+        {"start_side": "b"},
+        {"start_side": "random", "no_fit": "discard"},
+    )
+    options: CatacombsOptions  # type: ignore[assignment]
+    cat: TileCatalog  # type: ignore[assignment]
+
+    def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
+        super().__init__(options, cat)
+        self.turn_frames = (Turn, Discover)
+        self._graphs: dict[tuple[Placed, ...], TileGraph] = {}
+        self._explore: dict[tuple[int, int, bool], Explore] = {}
+        self._rotate: dict[tuple[int, int, bool], Rotate] = {}
+        self._goto: dict[int, GoTo] = {}
+        self._claim = {k: Claim(item=k) for k in self.cat.market_items}
+        self._turn_tile = [TurnTile(turn=t) for t in range(4)]
+        self._apply.update(
+            {
+                Explore: self.explore,
+                Rotate: self.rotate,
+                PlaceTile: self.place_anywhere,
+                GoTo: self.go_to,
+                Accept: self.accept,
+                PickLock: self.pick_lock,
+                Mark: self.mark,
+                Claim: self.claim,
+                TurnTile: self.turn_tile,
+            }
+        )
+
+    def make_catalog(self) -> TileCatalog:
+        return catalog(self.options)
+
+    # -- the map -------------------------------------------------------------
+
+    def graph(self, state: ClankState) -> TileGraph:
+        """rules.md#discovery: the graph of the placed tiles, built once per placement."""
+        key = tuple(state.tiles)  # type: ignore[attr-defined]
+        graph = self._graphs.get(key)
+        if graph is None:
+            graph = self._graphs[key] = build(key, self.cat.tiles)
+        return graph
+
+    def where_ok(self, graph: Any, room: int, where: str) -> bool:
+        if where == "crystal-cave-or-wayshrine":
+            return room in graph.caves or room in graph.wayshrines
+        return super().where_ok(graph, room, where)
+
+    def lockpicks(self, p: Player) -> list[str]:
+        """The Lockpicks the seat holds."""
+        token = self.cat.token
+        return [t for t in p.held.cards if token[t].kind == "lockpick"]
+
+    # -- set-up ----------------------------------------------------------------
+
+    def setup(self, seats: int, seed: int) -> CatacombsState:
+        """rules.md#setup."""
+        cat = self.cat
+        rng = Rng(seed=seed)
+        side = self.options.start_side
+        if side == "random":
+            side = "ab"[stream(rng).below(2)]
+        start = f"start-{side}"
+        tiles = cat.tiles
+        lighter = [t for t in cat.square if tiles[t].back == "lighter"]
+        darker = [t for t in cat.square if tiles[t].back == "darker"]
+        shuffle(rng, lighter)
+        shuffle(rng, darker)
+        piles = {}
+        for kind in ("major", "minor", "prisoner"):
+            pile = list(cat.by_kind.get(kind, []))
+            shuffle(rng, pile)
+            piles[kind] = pile
+        picks = list(cat.by_kind.get("lockpick", []))
+        box = Zone(kind="box")
+        fields = self.common_setup(seats, rng, 0, box)
+        each = cat.tables.lockpicks_each
+        for seat, p in enumerate(fields["players"]):
+            for tid in picks[seat * each : (seat + 1) * each]:
+                p.held.add(tid)
+        placed = [Placed(start, 0, 0)]
+        graph = build(placed, tiles)
+        for p in fields["players"]:
+            p.room = graph.start
+        state = CatacombsState(
+            **fields,
+            rooms=[Zone(kind="room", up=[]) for _ in graph.order],
+            box=box,
+            tiles=placed,
+            placed=Zone(kind="tiles", cards=[start]),
+            drawn=Zone(kind="drawn"),
+            tile_stack=Zone(kind="tile-stack", cards=[*darker, *lighter[2:]]),
+            tile_box=Zone(kind="tile-box", cards=lighter[:2]),
+            artifacts=Zone(kind="artifacts", cards=list(cat.by_kind.get("artifact", []))),
+            majors=Zone(kind="majors", cards=piles["major"]),
+            minors=Zone(kind="minors", cards=piles["minor"]),
+            prisoners=Zone(kind="prisoners", cards=piles["prisoner"]),
+            idols=Zone(kind="idols", cards=list(cat.by_kind.get("idol", []))),
+            bank=Zone(kind="bank", cards=picks[seats * each :]),
+            picks=Zone(kind="picks"),
+            ghosts=cat.tables.ghost_cubes,
+            marks=[[] for _ in range(seats)],
+        )
+        self.arrival(state, 0, [])  # rules.md#start-artifacts
+        self.begin(state)
+        return state
+
+    def cards(self, state: ClankState) -> Iterable[str]:
+        s: CatacombsState = state  # type: ignore[assignment]
+        pieces = list(self.cat.pieces(state.seats))
+        return [*pieces, s.tiles[0].tile, *self.cat.square]
+
+    # -- placing tiles -----------------------------------------------------------
+
+    def place(self, state: CatacombsState, tile: str, x: int, y: int, turn: int) -> int:
+        """A tile joins the dungeon: its rooms get their zones, then its arrival."""
+        state.tiles.append(Placed(tile, x, y, turn))
+        state.placed.add(tile)
+        state.rooms.extend(Zone(kind="room", up=[]) for _ in self.cat.tiles[tile].rooms)
+        i = len(state.tiles) - 1
+        return i
+
+    def arrival(self, state: CatacombsState, i: int, events: list[Event]) -> None:
+        """rules.md#artifact-rooms, rules.md#haunted, rules.md#idols: a placed tile's arrival."""
+        graph = self.graph(state)
+        stack = state.artifacts.cards
+        for rid in range(len(graph.order)):
+            if graph.tile_of[rid] != i:
+                continue
+            room = graph.features[rid]
+            zone = state.rooms[rid]
+            if room.artifact is not None and stack:
+                k = len(stack) - 1 - room.artifact
+                zone.add(stack.pop(k if k >= 0 else 0))
+            if room.monkey_shrine:
+                for tid in state.idols.take():
+                    zone.add(tid)
+        if i in graph.haunted and state.ghosts:
+            state.ghosts -= 1
+            state.ghost_clank += 1
+            events.append(Ghosted())
+
+    def link_ok(self, state: CatacombsState, placements: list[Placed], i: int) -> bool:
+        """Whether placement ``i`` has a tunnel to another tile in ``placements``."""
+        graph = build(placements, self.cat.tiles)
+        owner = graph.tile_of
+        return any((owner[a] == i) != (owner[b] == i) for a, b in graph.ends)
+
+    # -- legal actions -------------------------------------------------------------
+
+    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
+        out = super().turn_actions(state, seat)
+        p = state.players[seat]
+        if p.status == "in":
+            self.room_actions(state, seat, p, out)  # type: ignore[arg-type]
+        return out
+
+    def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
+        """rules.md#take-artifact, #chest, #library, #prison, #wayshrine, #offers."""
+        room = p.room
+        take = self._take
+        out.extend(take[t] for t in self.takeable(state, p, room))
+        graph = self.graph(state)
+        f = graph.features[room]
+        if (f.chest or f.library or f.prison) and self.can_pick(state, p, room):
+            out.append(PICK_LOCK)
+        if f.wayshrine and room not in state.marks[seat] and p.supply:
+            out.append(MARK)
+        if state.offer is not None and (state.offer_anywhere or room in graph.markets):
+            token = self.cat.token
+            seen = set()
+            for tid in state.market.cards:
+                kind = token[tid].id
+                if kind not in seen and p.gold >= state.offer and self.may_buy(p, tid):
+                    seen.add(kind)
+                    out.append(self._claim[kind])
+
+    def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
+        f = self.graph(state).features[room]
+        if f"room {room}" in state.picked or not self.lockpicks(p):
+            return False
+        if f.chest:
+            return bool(state.majors.cards)
+        if f.library:
+            return self.reserve_pile(state, "secret-tome") is not None
+        return bool(state.prisoners.cards)
+
+    def may_buy(self, p: Player, tid: str) -> bool:
+        """rules.md#market: the Blood Amulet needs damage on the buyer's meter."""
+        return p.damage >= self.cat.token[tid].need_damage
+
+    def card_actions(
+        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
+    ) -> None:
+        """rules.md#device: a device's gold or Lockpick price must be payable too."""
+        before = len(out)
+        super().card_actions(state, p, skill, swords, out)
+        out[before:] = [
+            a for a in out[before:] if type(a) is not UseDevice or self.can_use(p, a.card)
+        ]
+
+    def can_use(self, p: Player, card: str) -> bool:
+        c = self.cat.card[card]
+        return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
+
+    def passable(self, state: ClankState, p: Player, e: Exit, teleport: bool) -> bool:
+        """rules.md#locks: a Lockpick for each lock not yet open; a teleport ignores locks."""
+        if teleport:
+            return True
+        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))  # type: ignore[arg-type]
+
+    def locks_to_open(self, state: CatacombsState, tunnel: int) -> int:
+        return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
+
+    def move_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+        """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest."""
+        super().move_actions(state, p, out)
+        s: CatacombsState = state  # type: ignore[assignment]
+        if p.status != "in" or not s.tile_stack.cards:
+            return
+        opens = self.graph(s).opens.get(p.room)
+        if not opens:
+            return
+        pool = state.pool
+        walk = pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods)
+        picks = len(self.lockpicks(p))
+        tiles = self.cat.tiles
+        for o in opens:
+            half = tiles[s.tiles[o.place].tile].edges[o.half]
+            if (
+                walk
+                and pool.boots >= (2 if half.footprints else 1)
+                and half.arrow != "in"
+                and (not half.lock or f"{o.place}/e{o.half}" in s.picked or picks)
+            ):
+                out.append(self.explore_action(o.place, o.half, False))
+            if pool.teleports:
+                out.append(self.explore_action(o.place, o.half, True))
+
+    def explore_action(self, place: int, half: int, teleport: bool) -> Explore:
+        key = (place, half, teleport)
+        action = self._explore.get(key)
+        if action is None:
+            action = self._explore[key] = Explore(place=place, half=half, teleport=teleport)
+        return action
+
+    def rotate_action(self, turn: int, swords: int, enter: bool) -> Rotate:
+        key = (turn, swords, enter)
+        action = self._rotate.get(key)
+        if action is None:
+            action = self._rotate[key] = Rotate(turn=turn, swords=swords, enter=enter)
+        return action
+
+    def goto(self, room: int) -> GoTo:
+        action = self._goto.get(room)
+        if action is None:
+            action = self._goto[room] = GoTo(room=room)
+        return action
+
+    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
+        s: CatacombsState = state  # type: ignore[assignment]
+        kind = type(frame)
+        if kind is Discover:
+            return self.rotations(s, frame)
+        if kind is PlaceAnywhere:
+            return [
+                PlaceTile(x=x, y=y, turn=t)
+                for x, y in self.free_cells(s, frame.seat)
+                for t in range(4)
+            ]
+        if kind is ChooseRoom:
+            out: list[Any] = [self.goto(r) for r in frame.rooms]
+            return [*out, SKIP] if frame.optional else out
+        if kind is Offer:
+            return [ACCEPT, SKIP]
+        if kind is PickSome:
+            picks = [
+                self._pick[i]
+                for i, option in enumerate(frame.options)
+                if i not in frame.picked and self.feasible(state, frame.seat, option)
+            ]
+            return picks or [SKIP]
+        if kind is FreeCard:
+            return [*self.free_cards(s, frame.seat), SKIP]
+        if kind is Spin:
+            return [self._turn_tile[t] for t in self.spins(s, frame.places[0])]
+        return super().frame_actions(state, frame)
+
+    # -- discovery -------------------------------------------------------------------
+
+    def explore(self, state: CatacombsState, action: Explore) -> list[Event]:
+        """rules.md#discovery: the lock of the half walked is paid, then the top tile drawn."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        events: list[Event] = []
+        key = f"{action.place}/e{action.half}"
+        half = self.cat.tiles[state.tiles[action.place].tile].edges[action.half]
+        if not action.teleport and half.lock and key not in state.picked:
+            self.leave_pick(state, p, key, events)
+        graph = self.graph(state)
+        o = next(o for o in graph.opens[p.room] if (o.place, o.half) == (action.place, action.half))
+        state.drawn.add(state.tile_stack.draw())
+        state.stack.append(
+            Discover(
+                seat=seat,
+                tile=state.drawn.cards[-1],
+                x=o.cell[0],
+                y=o.cell[1],
+                room=p.room,
+                place=action.place,
+                half=action.half,
+                teleport=action.teleport,
+            )
+        )
+        self.proceed(state, events)
+        return events
+
+    def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
+        """rules.md#locks: a Lockpick leaves the seat for good (a lock, a covered room)."""
+        tid = self.lockpicks(p)[-1]
+        p.held.remove(tid)
+        state.picks.add(tid)
+        state.picked.append(where)
+        events.append(Opened(seat=state.stack[-1].seat, where=where))
+
+    def fits(
+        self, state: CatacombsState, frame: Discover
+    ) -> list[tuple[int, Any, tuple[str, ...], int]]:
+        """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room)."""
+        tiles = self.cat.tiles
+        tile = tiles[frame.tile]
+        mine = tiles[state.tiles[frame.place].tile].edges[frame.half]
+        o = next(
+            o
+            for o in self.graph(state).opens[frame.room]
+            if (o.place, o.half) == (frame.place, frame.half)
+        )
+        first = len(state.rooms)
+        out = []
+        for t in range(4):
+            for k, half in enumerate(tile.edges):
+                if half.cell or turned(half.side, t) != o.side:
+                    continue
+                room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
+                joined = join(
+                    frame.room,
+                    mine,
+                    f"{frame.place}/e{frame.half}",
+                    room,
+                    half,
+                    f"{len(state.tiles)}/e{k}",
+                )
+                if joined is None:
+                    continue
+                tunnel, keys = joined
+                if tunnel.one_way and tunnel.a != frame.room and not frame.teleport:
+                    continue
+                out.append((t, tunnel, keys, room))
+        return out
+
+    def rotations(self, state: CatacombsState, frame: Discover) -> list[Any]:
+        """rules.md#discovery: each rotation the mover can pay for; pausing to pay stays open."""
+        p = state.players[frame.seat]
+        pool = state.pool
+        out: list[Any] = []
+        fits = self.fits(state, frame)
+        picks = len(self.lockpicks(p))
+        calm = NO_MONSTERS in pool.mods
+        for t, tunnel, keys, _ in fits:
+            if frame.teleport:
+                out.append(self.rotate_action(t, 0, True))
+                continue
+            need = sum(k not in state.picked for k in keys)
+            if pool.boots < tunnel.boots or need > picks:
+                continue
+            m = 0 if calm else tunnel.monsters
+            for s in range(min(m, pool.swords), -1, -1):
+                if not self.can_bear(p, m - s):
+                    break
+                out.append(self.rotate_action(t, s, True))
+        if not out:  # rules.md#no-fit
+            if self.options.no_fit == "discard":
+                out.append(SKIP)
+            else:
+                turns = sorted({t for t, *_ in fits}) or range(4)
+                out.extend(self.rotate_action(t, 0, False) for t in turns)
+        if pool.skill or pool.swords:
+            self.card_actions(state, p, pool.skill, pool.swords, out)
+        return out
+
+    def rotate(self, state: CatacombsState, action: Rotate) -> list[Event]:
+        """rules.md#discovery: the tile placed; the mover pays the whole tunnel and enters."""
+        frame = state.stack[-1]
+        assert isinstance(frame, Discover)
+        fit = next((f for f in self.fits(state, frame) if f[0] == action.turn), None)
+        state.stack.pop()
+        seat = frame.seat
+        p = state.players[seat]
+        tile = state.drawn.draw()
+        i = self.place(state, tile, frame.x, frame.y, action.turn)
+        events: list[Event] = [
+            Discovered(seat=seat, tile=tile, place=i, x=frame.x, y=frame.y, turn=action.turn)
+        ]
+        self.arrival(state, i, events)
+        if action.enter and fit is not None:
+            _, tunnel, keys, room = fit
+            pool = state.pool
+            damage = 0
+            if frame.teleport:
+                pool.teleports -= 1
+            else:
+                for key in keys:
+                    if key not in state.picked:
+                        self.leave_pick(state, p, key, events)
+                pool.boots -= tunnel.boots
+                pool.swords -= action.swords
+                damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+            events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
+            self.wound(state, seat, damage, events)
+            self.enter(state, seat, room, events)
+        self.proceed(state, events)
+        return events
+
+    def skip(self, state: ClankState, action: Skip) -> list[Event]:
+        """rules.md#no-fit: a declined discovery puts the tile under the stack."""
+        s: CatacombsState = state  # type: ignore[assignment]
+        if type(state.stack[-1]) is Discover:
+            s.tile_stack.put_under(s.drawn.draw())
+        return super().skip(state, action)
+
+    @staticmethod
+    def discovering(state: CatacombsState) -> bool:
+        """rules.md#paused-discovery: a discovered tile waits; the map holds still meanwhile."""
+        return bool(state.drawn.cards)
+
+    def free_cells(self, state: CatacombsState, seat: int) -> list[tuple[int, int]]:
+        """rules.md#no-space: empty cells sharing a full edge with the seat's tile."""
+        graph = self.graph(state)
+        i = graph.tile_of[state.players[seat].room]
+        at = state.tiles[i]
+        out = []
+        for x, y in cells_of(self.cat.tiles[at.tile], at):
+            for dx, dy in board.STEP.values():
+                cell = (x + dx, y + dy)
+                if cell not in graph.cells and cell not in out:
+                    out.append(cell)
+        return out
+
+    def place_anywhere(self, state: CatacombsState, action: PlaceTile) -> list[Event]:
+        """``place-tile``: the drawn tile where the seat chose (rules.md#discovery)."""
+        seat = state.stack.pop().seat
+        tile = state.drawn.draw()
+        i = self.place(state, tile, action.x, action.y, action.turn)
+        state.new_tile = i
+        events: list[Event] = [
+            Discovered(seat=seat, tile=tile, place=i, x=action.x, y=action.y, turn=action.turn)
+        ]
+        self.arrival(state, i, events)
+        self.proceed(state, events)
+        return events
+
+    # -- moving ------------------------------------------------------------------------
+
+    def move(self, state: ClankState, action: Move) -> list[Event]:
+        """rules.md#locks and rules.md#portal: Lockpicks on the locks, a portal trip noted."""
+        s: CatacombsState = state  # type: ignore[assignment]
+        p = state.players[state.stack[-1].seat]
+        graph = self.graph(s)
+        events: list[Event] = []
+        for key in graph.locks[action.tunnel]:
+            if key not in s.picked:
+                self.leave_pick(s, p, key, events)
+        if action.to not in graph.ends[action.tunnel]:
+            state.pool.done.append("used-portal")
+        return events + super().move(state, action)
+
+    def teleport(self, state: ClankState, action: Teleport) -> list[Event]:
+        if action.to not in self.graph(state).ends[action.tunnel]:
+            state.pool.done.append("used-portal")
+        return super().teleport(state, action)
+
+    def offer_tokens(self, state: ClankState, seat: int, room: int) -> None:
+        """rules.md#take-artifact: tokens are taken as a room action, not on entry."""
+
+    def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
+        """rules.md#reward-rooms: a reward room's reward, once per seat per turn."""
+        super().enter(state, seat, room, events)
+        s: CatacombsState = state  # type: ignore[assignment]
+        p = state.players[seat]
+        f = self.graph(s).features[room]
+        if p.status != "in" or f.reward is None or room in s.rewarded:
+            return
+        s.rewarded.append(room)
+        if f.reward == "minor":
+            if s.minors.cards:
+                self.found(s, seat, s.minors.draw(), events)
+        elif f.reward == "idol":
+            zone = s.rooms[room]
+            if zone.cards:
+                self.found(s, seat, zone.draw(), events)
+        elif f.reward == "gold":
+            p.gold += f.reward_n
+            state.pool.gold_gained += f.reward_n
+        else:
+            self.heal(state, seat, f.reward_n, events)
+
+    def found(self, state: CatacombsState, seat: int, tid: str, events: list[Event]) -> None:
+        """A token comes to the seat from a pile or a room: kept or spent, its effects queued."""
+        events.append(Took(seat=seat, token=tid))
+        self.gain_token(state, seat, tid)
+
+    # -- room actions --------------------------------------------------------------------
+
+    def pick_lock(self, state: CatacombsState, action: PickLock) -> list[Event]:
+        """rules.md#chest, #library, #prison: a Lockpick covers the room for good."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        room = p.room
+        f = self.graph(state).features[room]
+        events: list[Event] = []
+        self.leave_pick(state, p, f"room {room}", events)
+        if f.chest:
+            self.found(state, seat, state.majors.draw(), events)
+        elif f.library:
+            zone = self.reserve_pile(state, "secret-tome")
+            card = zone.draw()
+            p.discard.add(card)
+            events.append(Acquired(seat=seat, card=card, how="gain"))
+        else:
+            for _ in range(min(2, len(state.prisoners))):
+                self.found(state, seat, state.prisoners.draw(), events)
+        self.proceed(state, events)
+        return events
+
+    def mark(self, state: CatacombsState, action: Any) -> list[Event]:
+        """rules.md#wayshrine: a cube on the shrine, gold for every shrine marked."""
+        seat = state.stack[-1].seat
+        events: list[Event] = []
+        self.mark_shrine(state, seat, state.players[seat].room, events)
+        self.proceed(state, events)
+        return events
+
+    def mark_shrine(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
+        p = state.players[seat]
+        p.supply -= 1
+        state.marks[seat].append(room)
+        gold = len(state.marks[seat])
+        p.gold += gold
+        state.pool.gold_gained += gold
+        events.append(Marked(seat=seat, room=room, gold=gold))
+
+    def claim(self, state: CatacombsState, action: Claim) -> list[Event]:
+        """rules.md#offers: one market item at the offer's price."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        token = self.cat.token
+        tid = next(t for t in state.market.cards if token[t].id == action.item)
+        state.market.remove(tid)
+        p.gold -= state.offer or 0
+        state.offer = None
+        events: list[Event] = [Bought(seat=seat, token=tid)]
+        self.gain_token(state, seat, tid)
+        self.proceed(state, events)
+        return events
+
+    def buy(self, state: ClankState, action: Any) -> list[Event]:
+        """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
+        events = super().buy(state, action)
+        take = self.cat.token[events[0].token].take  # type: ignore[attr-defined]
+        if take:
+            state.pool.queue.extend(self.pending(take, None))
+            self.proceed(state, events)
+        return events
+
+    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
+        """rules.md#grand-theft: a free acquire waives the Skill only."""
+        if type(state.stack[-1]) is FreeCard:
+            state.stack.pop()
+            state.pool.skill += self.skill_price(state, self.cat.card[action.card])
+        return super().acquire(state, action)
+
+    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
+        """rules.md#device: gold and Lockpicks besides the Skill (a free use waives the Skill)."""
+        s: CatacombsState = state  # type: ignore[assignment]
+        card = self.cat.card[action.card]
+        if type(state.stack[-1]) is FreeCard:
+            state.stack.pop()
+            state.pool.skill += card.cost
+        p = state.players[state.stack[-1].seat]
+        p.gold -= card.use_gold
+        for tid in self.lockpicks(p)[: card.use_lockpick]:
+            p.held.remove(tid)
+            s.bank.add(tid)
+        return super().use_device(state, action)
+
+    def fight(self, state: ClankState, action: Any) -> list[Event]:
+        if not self.cat.card[action.card].never_leaves:
+            state.pool.done.append("defeated-row-monster")
+        return super().fight(state, action)
+
+    def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
+        p = state.players[seat]
+        graph = self.graph(state)
+        out: list[Any] = []
+        for c in self.cat.distinct(state.row.cards):
+            card = self.cat.card[c]
+            if card.where is not None and not self.where_ok(graph, p.room, card.where):
+                continue
+            if card.kind == "device" and self.can_use(p, c):
+                out.append(self._use[c])
+            elif card.kind == "item":
+                out.append(self._acquire[c])
+        return out
+
+    # -- the end of a turn and the dragon ------------------------------------------------
+
+    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
+        s: CatacombsState = state  # type: ignore[assignment]
+        s.rewarded.clear()
+        s.offer = None
+        s.offer_anywhere = False
+        s.new_tile = None
+        super().finish_turn(state, events)
+
+    def left_dungeon(self, state: ClankState, seat: int) -> None:
+        """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
+
+    def next_turn(self, state: ClankState, events: list[Event]) -> None:
+        """rules.md#left-seats, rules.md#game-end: a left seat's turn is a fixed dragon draw."""
+        players = state.players
+        turns = state.turns
+        n = self.cat.tables.left_draw[str(state.seats)]
+        while any(p.status == "in" for p in players):
+            turns.next()
+            seat = turns.current
+            if players[seat].status == "in":
+                state.stack.append(Turn(seat=seat))
+                return
+            events.append(DragonTurn(seat=seat))
+            self.draw_cubes(state, events, n)
+        turns.over = True
+
+    def draw_cubes(self, state: ClankState, events: list[Event], n: int) -> None:
+        """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
+        s: CatacombsState = state  # type: ignore[assignment]
+        bag = state.bag
+        bag.add(GHOST, s.ghost_clank)
+        s.ghost_clank = 0
+        super().draw_cubes(state, events, n)
+        total = self.cat.tables.ghost_cubes
+        s.ghost_clank = total - s.ghosts - bag.cubes.get(GHOST, 0)
+
+    def hit(self, state: ClankState, cube: str, hurt: list[int]) -> None:
+        """rules.md#ghosts, #ghost-damage: a Ghost hurts every seat in, from its supply."""
+        if cube != GHOST:
+            super().hit(state, cube, hurt)
+            return
+        health = self.cat.health
+        for seat, p in enumerate(state.players):
+            if p.status != "in" or not p.supply or p.damage >= health:
+                continue
+            if self.ward(state, seat):
+                continue
+            p.supply -= 1
+            p.damage += 1
+            hurt.append(seat)
+
+    def ward(self, state: ClankState, seat: int) -> bool:
+        """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
+        p = state.players[seat]
+        defs = self.cat.card
+        for c in p.hand.cards:
+            ward = next((e for e in defs[c].reaction if type(e) is fx.GhostWard), None)
+            if ward is not None:
+                p.hand.remove(c)
+                p.discard.add(c)
+                self.draw(state, seat, ward.draw, [])
+                return True
+        return False
+
+    def bag_colours(self, seats: int) -> set[str]:
+        return {*super().bag_colours(seats), GHOST}
+
+    def cubes_placed(self, state: ClankState, seat: int) -> int:
+        return len(state.marks[seat])  # type: ignore[attr-defined]
+
+    # -- conditions and points -------------------------------------------------------------
+
+    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
+        """rules.md#conditions: the conditions Catacombs adds."""
+        s: CatacombsState = state  # type: ignore[assignment]
+        pool = state.pool
+        p = state.players[seat]
+        graph = self.graph(s)
+        match cond:
+            case "made-2-clank":
+                return pool.added >= 2
+            case "gained-3-gold":
+                return pool.gold_gained >= 3
+            case "skill-6":
+                return pool.skill_gained >= 6
+            case "defeated-row-monster" | "used-portal":
+                return cond in pool.done
+            case "in-crystal-cave":
+                return p.room in graph.caves
+            case "in-market":
+                return p.room in graph.markets
+            case "in-wayshrine":
+                return p.room in graph.wayshrines
+            case "on-haunted-tile":
+                return graph.tile_of[p.room] in graph.haunted
+            case "freed-3-prisoners":
+                return self.holds(p, "prisoner") >= 3
+            case "secret-tome-in-play-or-discard":
+                defs = self.cat.card
+                return any(defs[c].id == "secret-tome" for c in (*p.play.cards, *p.discard.cards))
+        return super().holds_cond(state, seat, cond, card)
+
+    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
+        """rules.md#scoring: the points rules Catacombs adds."""
+        token = self.cat.token
+        if getattr(bonus, "per", None) == "artifact-or-idol":
+            return self.holds(p, "artifact") + self.holds(p, "idol")
+        cond = getattr(bonus, "cond", None)
+        if cond == "freed-3-prisoners":
+            return int(self.holds(p, "prisoner") >= 3)
+        if cond == "crown-and-gem":
+            crown = any(token[t].id == "crown" for t in p.held.cards)
+            return int(crown and any(self.cat.card[c].gem for c in owned))
+        return super().bonus_count(p, owned, bonus)
+
+    # -- the effects Catacombs adds ------------------------------------------------------------
+
+    def handlers(self) -> dict[type, Any]:
+        return {
+            **super().handlers(),
+            fx.TakeLockpicks: self.take_lockpicks,
+            fx.PayLockpicks: self.offer,
+            fx.FreePrisoners: self.free_prisoners,
+            fx.TakeSecret: self.take_secret,
+            fx.MayTopDeck: self.offer,
+            fx.TrashSelf: self.trash_self,
+            fx.ChooseSome: self.choose_some,
+            fx.Per: self.per,
+            fx.TeleportTo: self.teleport_to_effect,
+            fx.MarkWayshrine: self.mark_afar,
+            fx.PlaceTile: self.place_tile,
+            fx.RotateTiles: self.rotate_tiles,
+            fx.GhostWard: self.nothing,
+            fx.MarketOffer: self.market_offer,
+            fx.FreeRowCard: self.free_row_card,
+        }
+
+    def nothing(self, *_: Any) -> None:
+        """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
+
+    def take_lockpicks(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """rules.md#lockpick-supply: from the bank, as many as it holds."""
+        p = state.players[seat]
+        n = min(e.n, len(state.bank))
+        for _ in range(n):
+            p.held.add(state.bank.draw())
+        if n:
+            events.append(Lockpicks(seat=seat, n=n))
+
+    def offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """An optional effect: Lockpicks to pay for something, a card to put on the deck."""
+        if type(e) is fx.PayLockpicks and len(self.lockpicks(state.players[seat])) < e.n:
+            return
+        if type(e) is fx.MayTopDeck and card not in state.players[seat].discard.cards:
+            return
+        state.stack.append(Offer(seat=seat, effect=e, card=card))
+
+    def accept(self, state: CatacombsState, action: Accept) -> list[Event]:
+        frame = state.stack.pop()
+        assert isinstance(frame, Offer)
+        seat = frame.seat
+        p = state.players[seat]
+        e = frame.effect
+        events: list[Event] = []
+        if type(e) is fx.PayLockpicks:
+            for tid in self.lockpicks(p)[: e.n]:
+                p.held.remove(tid)
+                state.bank.add(tid)
+            events.append(Lockpicks(seat=seat, n=-e.n))
+            state.pool.queue[:0] = self.pending(e.then, frame.card)
+        elif type(e) is fx.TrashSelf:
+            self.trash_from_play(state, seat, frame.card, e, events)
+        else:  # may-top-deck
+            p.discard.remove(frame.card)
+            p.deck.add(frame.card)
+        self.proceed(state, events)
+        return events
+
+    def trash_self(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """``trash-self``: the card leaves the game from the play area, then ``then``."""
+        if card not in state.players[seat].play.cards:
+            return
+        if e.optional:
+            state.stack.append(Offer(seat=seat, effect=e, card=card))
+        else:
+            self.trash_from_play(state, seat, card, e, events)
+
+    def trash_from_play(
+        self, state: Any, seat: int, card: Any, e: Any, events: list[Event]
+    ) -> None:
+        state.players[seat].play.remove(card)
+        state.trash.add(card)
+        events.append(Trashed(seat=seat, card=card))
+        state.pool.queue[:0] = self.pending(e.then, card)
+
+    def free_prisoners(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        for _ in range(min(e.n, len(state.prisoners))):
+            self.found(state, seat, state.prisoners.draw(), events)
+
+    def take_secret(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        pile = state.majors if e.kind == "major" else state.minors
+        for _ in range(min(e.n, len(pile))):
+            self.found(state, seat, pile.draw(), events)
+
+    def choose_some(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
+        if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
+            for option in e.options:
+                state.pool.queue.extend(self.pending(option, card))
+            return
+        state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
+
+    def pick(self, state: ClankState, action: Pick) -> list[Event]:
+        frame = state.stack[-1]
+        if type(frame) is not PickSome:
+            return super().pick(state, action)
+        frame.picked.append(action.option)
+        frame.n -= 1
+        if frame.n <= 0 or len(frame.picked) == len(frame.options):
+            state.stack.pop()
+        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        events: list[Event] = []
+        self.proceed(state, events)
+        return events
+
+    def per(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """``per``: the gain once per artifact held or cube added this turn, counted now."""
+        p = state.players[seat]
+        n = self.holds(p, "artifact") if e.per == "artifact" else state.pool.added
+        for _ in range(n):
+            self.gain(state, seat, e.gain, card, events)
+
+    def teleport_to_effect(
+        self, state: Any, seat: int, e: Any, card: Any, events: list[Event]
+    ) -> None:
+        """rules.md#teleport: ``teleport-to`` offers the rooms it names."""
+        if self.discovering(state):
+            return
+        graph = self.graph(state)
+        p = state.players[seat]
+        here = graph.tile_of[p.room]
+        if e.to == "wayshrine":
+            rooms = graph.wayshrines if p.room in graph.wayshrines else []
+        elif e.to == "haunted-tile":
+            rooms = [
+                r
+                for r in graph.order
+                if graph.tile_of[r] in graph.haunted and graph.tile_of[r] != here
+            ]
+        elif e.to == "depths-seat":
+            rooms = [
+                q.room
+                for s, q in enumerate(state.players)
+                if s != seat and q.status == "in" and q.room in graph.depths
+            ]
+        else:
+            new = state.new_tile
+            rooms = [r for r in graph.order if new is not None and graph.tile_of[r] == new]
+        art = self.holds(p, "artifact")
+        rooms = sorted({r for r in rooms if r != p.room and (r != graph.start or art)})
+        if rooms:
+            state.stack.append(
+                ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
+            )
+
+    def mark_afar(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """rules.md#mark-afar: any Wayshrine the seat has not marked."""
+        rooms = [r for r in self.graph(state).wayshrines if r not in state.marks[seat]]
+        if rooms and state.players[seat].supply:
+            state.stack.append(ChooseRoom(seat=seat, rooms=rooms, why="mark"))
+
+    def go_to(self, state: CatacombsState, action: GoTo) -> list[Event]:
+        frame = state.stack.pop()
+        assert isinstance(frame, ChooseRoom)
+        seat = frame.seat
+        events: list[Event] = []
+        if frame.why == "mark":
+            self.mark_shrine(state, seat, action.room, events)
+        else:
+            events.append(Moved(seat=seat, room=action.room, teleport=True))
+            self.enter(state, seat, action.room, events)
+        self.proceed(state, events)
+        return events
+
+    def place_tile(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """``place-tile`` (rules.md#no-space): only with a tile and an empty cell beside."""
+        if state.tile_stack.cards and not self.discovering(state) and self.free_cells(state, seat):
+            state.drawn.add(state.tile_stack.draw())
+            state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
+
+    def market_offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        state.offer = e.price
+        state.offer_anywhere = e.anywhere
+
+    def free_row_card(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        if self.free_cards(state, seat):
+            state.stack.append(FreeCard(seat=seat))
+
+    # -- rotation -----------------------------------------------------------------------------
+
+    def rotate_tiles(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+        """rules.md#rotation, #rotation-rules: square tiles with pawns turn."""
+        if self.discovering(state):
+            return
+        graph = self.graph(state)
+        pawns: dict[int, int] = {}
+        for p in state.players:
+            if p.status == "in":
+                i = graph.tile_of[p.room]
+                pawns[i] = pawns.get(i, 0) + 1
+        places = sorted(i for i, n in pawns.items() if i and (n == 1 or e.tiles == "any-pawn"))
+        if e.turn == "half":
+            for i in places:
+                at = state.tiles[i]
+                tried = [*state.tiles]
+                tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
+                if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
+                    state.tiles[i] = tried[i]
+                    events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
+        elif places and state.stack:
+            state.stack.append(Spin(seat=state.turns.current, places=places))
+        else:  # rules.md#rotation-between-turns: no seat is deciding, the first turn that fits
+            for i in places:
+                turn = self.spins(state, i)[0]
+                state.tiles[i] = msgspec.structs.replace(state.tiles[i], turn=turn)
+                events.append(Turned(seat=seat, place=i, turn=turn))
+
+    def spins(self, state: CatacombsState, i: int) -> list[int]:
+        """The other rotations of placement ``i``; those keeping a tunnel out if any does."""
+        at = state.tiles[i]
+        others = [t for t in range(4) if t != at.turn]
+        keep = []
+        for t in others:
+            tried = [*state.tiles]
+            tried[i] = msgspec.structs.replace(at, turn=t)
+            if self.link_ok(state, tried, i):
+                keep.append(t)
+        return keep or others
+
+    def turn_tile(self, state: CatacombsState, action: TurnTile) -> list[Event]:
+        frame = state.stack[-1]
+        assert isinstance(frame, Spin)
+        i = frame.places.pop(0)
+        state.tiles[i] = msgspec.structs.replace(state.tiles[i], turn=action.turn)
+        if not frame.places:
+            state.stack.pop()
+        events: list[Event] = [Turned(seat=frame.seat, place=i, turn=action.turn)]
+        self.proceed(state, events)
+        return events
+
+    # -- what the core needs to know -----------------------------------------------------------
+
+    def validate_state(self, state: ClankState) -> list[str]:
+        return [*super().validate_state(state), *checks.check(self, state)]  # type: ignore[arg-type]
+
+    def render(self, view: ClankState, seat: int | None) -> Any:
+        return present.render(self, view, seat)  # type: ignore[arg-type]
+
+    def describe_action(self, state: ClankState, action: Any) -> str:
+        return present.describe_action(self, state, action)  # type: ignore[arg-type]
+
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        return present.describe_event(self, event, viewer)
+
+
+__all__ = ["COLOURS", "CatacombsGame", "TileCatalog"]

@@ -1,0 +1,255 @@
+"""Clank! Catacombs data: options, the state's additions, frames, actions and events.
+
+The state extends the Clank! state with the dungeon that grows: the placed
+tiles (tile id, cell, rotation) in placement order, the face-down tile
+stack, the box, and the physical pieces Catacombs adds (Lockpicks, Prisoners,
+the artifact stack, the secret piles). Every piece lies in a zone, so the
+core's every-piece-once check, views and leak test cover them. Ghost cubes
+and Wayshrine marks are counters, like the seats' cubes.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from meeple.core.state import Action, Event, Frame
+from meeple.core.zones import Zone
+from meeple.plugins.clank.effects import AnyEffect
+from meeple.plugins.clank.state import ClankEvent, ClankFrame, ClankState, EngineOptions
+
+
+class CatacombsOptions(EngineOptions, frozen=True):
+    """Clank! Catacombs setup options; seeds/clank-catacombs/rules.md#decisions explains each."""
+
+    variant: Literal["majority"] = "majority"
+    """The Catacombs tables have one reading."""
+    empty_dungeon: Literal["end"] = "end"
+    """rules.md#game-end: a row that cannot be refilled ends the game."""
+    empty_bag: Literal["end"] = "end"
+    """rules.md#game-end: an empty bag after an attack ends the game."""
+    teleport_locks: Literal["ignore"] = "ignore"
+    """rules.md#teleport: a teleport ignores locks."""
+    start_side: Literal["random", "a", "b"] = "random"
+    """Which side of the starting tile is up (rules.md#start-side)."""
+    no_fit: Literal["place", "discard"] = "place"
+    """A discovered tile no rotation of which the mover can use (rules.md#no-fit)."""
+    tiles: str | None = None
+    """Path of a JSON tile set to use instead of the built-in reconstruction."""
+
+
+class Placed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A placed tile: its id, the cell of its top (cell 0), its quarter turns clockwise."""
+
+    tile: str
+    x: int
+    y: int
+    turn: int = 0
+
+
+# -- frames -------------------------------------------------------------------
+
+
+class Discover(Frame, tag="discover"):
+    """The mover revealed ``tile`` for the empty cell ``x``/``y`` beyond half ``half`` of
+    placed tile ``place``, leaving room ``room``: it chooses a rotation (rules.md#discovery)."""
+
+    tile: str
+    x: int
+    y: int
+    room: int
+    place: int
+    half: int
+    teleport: bool = False
+
+
+class PlaceAnywhere(Frame, tag="place-tile"):
+    """``place-tile``: the drawn ``tile`` goes to an empty cell beside the seat's tile."""
+
+    tile: str
+
+
+class ChooseRoom(Frame, tag="choose-room"):
+    """A room to teleport to or a Wayshrine to mark from afar."""
+
+    rooms: list[int]
+    why: Literal["teleport", "mark"]
+    optional: bool = False
+
+
+class Offer(Frame, tag="offer"):
+    """An optional effect the seat may accept or decline."""
+
+    effect: AnyEffect
+    card: str | None = None
+
+
+class PickSome(Frame, tag="choose-some"):
+    """``choose-some``: ``n`` more different options to pick."""
+
+    options: list[list[AnyEffect]]
+    n: int
+    picked: list[int] = []
+    card: str | None = None
+
+
+class FreeCard(Frame, tag="free-card"):
+    """``free-row-card``: a Dungeon Row card to acquire or use without paying its Skill."""
+
+
+class Spin(Frame, tag="spin"):
+    """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
+
+    places: list[int]
+
+
+CatacombsFrame = (
+    ClankFrame | Discover | PlaceAnywhere | ChooseRoom | Offer | PickSome | FreeCard | Spin
+)
+
+
+# -- actions ------------------------------------------------------------------
+
+
+class Explore(Action, tag="explore"):
+    """Move (or teleport) along half ``half`` of placed tile ``place``, off the dungeon's edge."""
+
+    place: int
+    half: int
+    teleport: bool = False
+
+
+class Rotate(Action, tag="rotate"):
+    """Place the discovered tile turned ``turn`` quarter turns; enter it, spending ``swords``."""
+
+    turn: int
+    swords: int = 0
+    enter: bool = True
+
+
+class PlaceTile(Action, tag="place"):
+    x: int
+    y: int
+    turn: int
+
+
+class GoTo(Action, tag="go-to"):
+    room: int
+
+
+class Accept(Action, tag="accept"):
+    pass
+
+
+class PickLock(Action, tag="pick-lock"):
+    """Spend a Lockpick on this room's Chest, Library or Prison."""
+
+
+class Mark(Action, tag="mark"):
+    """Mark this room's Wayshrine with a cube from the supply."""
+
+
+class Claim(Action, tag="claim"):
+    """Buy market item ``item`` at the price of this turn's offer."""
+
+    item: str
+
+
+class TurnTile(Action, tag="turn-tile"):
+    turn: int
+
+
+CATACOMBS_ACTIONS = (Explore, Rotate, PlaceTile, GoTo, Accept, PickLock, Mark, Claim, TurnTile)
+ACCEPT = Accept()
+PICK_LOCK = PickLock()
+MARK = Mark()
+
+
+# -- events -------------------------------------------------------------------
+
+
+class Discovered(Event, tag="discovered"):
+    """A tile placed: ``place`` is its placement number."""
+
+    tile: str
+    place: int
+    x: int
+    y: int
+    turn: int
+
+
+class Opened(Event, tag="opened"):
+    """A Lockpick left on a lock or a covered room (``where``: ``lock 3/e2``, ``room 7``)."""
+
+    where: str
+
+
+class Marked(Event, tag="marked"):
+    room: int
+    gold: int
+
+
+class Ghosted(Event, tag="ghosted"):
+    """A Ghost cube joined the Clank! area."""
+
+
+class Lockpicks(Event, tag="lockpicks"):
+    n: int
+
+
+class Turned(Event, tag="turned"):
+    place: int
+    turn: int
+
+
+class DragonTurn(Event, tag="dragon-turn"):
+    """The turn of a seat that left: the dragon draws for it."""
+
+
+CatacombsEvent = (
+    ClankEvent | Discovered | Opened | Marked | Ghosted | Lockpicks | Turned | DragonTurn
+)
+
+
+# -- the state ----------------------------------------------------------------
+
+
+class CatacombsState(ClankState, tag="clank-catacombs", kw_only=True):
+    """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
+    ids counting up in placement order (the starting tile's rooms first)."""
+
+    stack: list[CatacombsFrame]
+    tiles: list[Placed]
+    placed: Zone
+    """The placed tile ids, in placement order (as ``tiles``)."""
+    drawn: Zone
+    """The tile revealed for a placement being decided."""
+    tile_stack: Zone
+    tile_box: Zone
+    artifacts: Zone
+    majors: Zone
+    minors: Zone
+    prisoners: Zone
+    idols: Zone
+    """Monkey Idols waiting for the Monkey Shrine's tile."""
+    bank: Zone
+    """Lockpicks in the bank."""
+    picks: Zone
+    """Lockpicks left on locks and on covered rooms, as ``picked`` names them."""
+    picked: list[str] = []
+    """Where each of ``picks`` lies: ``3/e2`` (edge half 2 of placement 3), ``3/i0`` (inner
+    tunnel 0), ``room 7`` (a covered Chest, Library or Prison)."""
+    ghosts: int = 0
+    """Ghost cubes beside the Clank! area, not yet in play."""
+    ghost_clank: int = 0
+    """Ghost cubes in the Clank! area."""
+    marks: list[list[int]] = []
+    """Per seat, the Wayshrine rooms it marked (one cube each, out of its supply)."""
+    rewarded: list[int] = []
+    """Reward rooms whose reward the seat to play got this turn."""
+    offer: int | None = None
+    """This turn's market offer price, if any."""
+    offer_anywhere: bool = False
+    new_tile: int | None = None
+    """The placement ``place-tile`` made this turn."""
