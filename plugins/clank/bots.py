@@ -231,9 +231,7 @@ class HeuristicBot:
     def __init__(self, game: Clank, seat: int, stream: Stream) -> None:
         self.game = game
         self.cat = game.cat
-        self.graph = game.cat.graph
         self.seat = seat
-        self.router = router(self.graph)
         self.health = game.cat.health
         self.rage_track = game.cat.tables.rage_track
         self.start_value = sum(
@@ -265,6 +263,9 @@ class HeuristicBot:
     def prepare(self, view: ClankState) -> None:
         """Read the bot's situation and price every resource for it."""
         self.view = view
+        # The map comes from the game for the state: a map that grows is read anew.
+        self.graph = self.game.graph(view)
+        self.router = router(self.graph)
         me = self.me = view.players[self.seat]
         token = self.cat.token
         held = [token[t] for t in me.held.cards]
