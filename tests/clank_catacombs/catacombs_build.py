@@ -95,7 +95,7 @@ def game(tiles: list[Tile] | None = None, **options: Any) -> CatacombsGame:
 
 def lay(g: CatacombsGame, state: CatacombsState, tile: str, x: int, y: int, turn: int = 0) -> int:
     """Place ``tile`` (taken from the stack) at cell ``x``/``y``, with its arrival."""
-    state.tile_stack.remove(tile)
+    (state.tile_stack if tile in state.tile_stack.cards else state.tile_box).remove(tile)
     i = g.place(state, tile, x, y, turn)
     g.arrival(state, i, [])
     return i
