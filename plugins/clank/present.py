@@ -128,7 +128,8 @@ def effect_text(e: Any) -> str:
         case fx.Choose(options=options):
             return "choose: " + " or ".join(effects_text(o) for o in options)
         case fx.If(cond=cond, then=then):
-            return f"{CONDITIONS[cond]}: {effects_text(then)}"
+            said = CONDITIONS.get(cond, "if " + cond.replace("-", " "))
+            return f"{said}: {effects_text(then)}"
         case fx.ThisTurn(mod=mod):
             return MODIFIERS[mod]
         case fx.Trash(name=card, optional=optional):
