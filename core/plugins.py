@@ -42,6 +42,7 @@ BUILTIN_PLUGINS = (
     "meeple.core.bots",
     "meeple.plugins.clonk",
     "meeple.plugins.clank",
+    "meeple.plugins.clank_catacombs",
 )
 """Built-in plugins, by module path, registered after third-party ones."""
 
