@@ -163,12 +163,26 @@ def encode(value: Any) -> bytes:
     return msgspec.json.format(msgspec.json.encode(value, order="deterministic"), indent=1) + b"\n"
 
 
+def _mode_for(target: Path) -> int:
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` so that ``path`` holds either the old or the new bytes, never a mix."""
+    """Write ``data`` so that ``path`` holds either the old or the new bytes, never a mix.
+
+    The file gets the permissions a plain write would give it (those of the
+    file it replaces, else the umask's), not the temporary file's private ones.
+    """
     target = Path(path)
     fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
+            os.fchmod(f.fileno(), _mode_for(target))
             f.write(data)
             f.flush()
             os.fsync(f.fileno())

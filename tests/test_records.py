@@ -49,6 +49,21 @@ def test_write_atomic_replaces_the_file(tmp_path):
     assert os.listdir(tmp_path) == ["save.json"]
 
 
+def test_a_save_has_the_permissions_of_a_plain_write(tmp_path):
+    """Not the temporary file's owner-only mode: a new file follows the umask,
+    a replaced one keeps its mode."""
+    umask = os.umask(0o022)
+    try:
+        fresh = tmp_path / "fresh.json"
+        records.write_atomic(fresh, b"{}")
+        assert fresh.stat().st_mode & 0o777 == 0o644
+        fresh.chmod(0o640)
+        records.write_atomic(fresh, b"[]")
+        assert fresh.stat().st_mode & 0o777 == 0o640
+    finally:
+        os.umask(umask)
+
+
 @pytest.mark.parametrize("broken", ["fsync", "replace"])
 def test_a_failed_save_leaves_the_old_file_intact(tmp_path, monkeypatch, broken):
     target = tmp_path / "save.json"
