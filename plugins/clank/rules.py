@@ -11,9 +11,9 @@ question goes through :meth:`~.map.Movement.graph`, which receives the state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core.bag import Bag
 from meeple.core.game import Game
@@ -85,8 +85,9 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
     version = "1"
     min_seats = 2
     max_seats = 4
-    Options = ClankOptions
-    State = ClankState
+    # Declared as the engine's types, so a game on the engine can name its own.
+    Options: ClassVar[type[EngineOptions]] = ClankOptions
+    State: ClassVar[type[ClankState]] = ClankState
     Action = ClankAction
     Event = ClankEvent
     zones = {
@@ -106,7 +107,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         "trash": PUBLIC,
         "spent": PUBLIC,
     }
-    variants = (
+    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
         {},
         {"board": "back"},
         {"variant": "klank", "teleport_locks": "key"},
@@ -132,7 +133,9 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self._use_token = {t: UseToken(token=t) for t in cat.token}
         self._buy = {k: Buy(item=k) for k in cat.market_items}
         self._pick = [Pick(option=i) for i in range(10)]
-        self._apply: dict[type, Callable[[ClankState, Any], list[Event]]] = {
+        # Keyed by action type; each handler takes its own action type and the game's own
+        # state (a game on the engine adds handlers taking its subclass of ClankState).
+        self._apply: dict[type, Callable[[Any, Any], list[Event]]] = {
             Play: self.play_card,
             Acquire: self.acquire,
             UseDevice: self.use_device,
@@ -152,7 +155,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
-        return catalog(self.options)  # type: ignore[arg-type]
+        return catalog(self.options)
 
     # -- set-up ----------------------------------------------------------------
 
