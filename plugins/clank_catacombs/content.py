@@ -143,7 +143,7 @@ def check_tiles(tiles: Tiles, where: str = "tiles", artifacts: int = 7) -> list[
     square tiles need at least, so every artifact can be placed (rules.md#tiles).
     """
     problems = []
-    backs = Counter(t.back for t in tiles.tiles)
+    backs: Counter[str] = Counter(t.back for t in tiles.tiles)
     want = {"start": len(START_SIDES), "lighter": LIGHTER, "darker": DARKER}
     for back, n in want.items():
         if backs[back] != n:

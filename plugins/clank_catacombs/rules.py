@@ -143,8 +143,8 @@ class CatacombsGame(Clank):
         {"start_side": "b"},
         {"start_side": "random", "no_fit": "discard"},
     )
-    options: CatacombsOptions  # type: ignore[assignment]
-    cat: TileCatalog  # type: ignore[assignment]
+    options: CatacombsOptions
+    cat: TileCatalog
 
     def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
         super().__init__(options, cat)
@@ -198,7 +198,7 @@ class CatacombsGame(Clank):
         """rules.md#setup."""
         cat = self.cat
         rng = Rng(seed=seed)
-        side = self.options.start_side
+        side: str = self.options.start_side
         if side == "random":
             side = "ab"[stream(rng).below(2)]
         start = f"start-{side}"
@@ -927,9 +927,11 @@ class CatacombsGame(Clank):
             state.pool.queue[:0] = self.pending(e.then, frame.card)
         elif type(e) is fx.TrashSelf:
             self.trash_from_play(state, seat, frame.card, e, events)
-        else:  # may-top-deck
-            p.discard.remove(frame.card)
-            p.deck.add(frame.card)
+        else:  # may-top-deck, offered only while its card lies in the discard pile
+            card = frame.card
+            assert card is not None
+            p.discard.remove(card)
+            p.deck.add(card)
         self.proceed(state, events)
         return events
 

@@ -219,7 +219,9 @@ class CatacombsState(ClankState, tag="clank-catacombs", kw_only=True):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
-    stack: list[CatacombsFrame]
+    # A list type cannot be widened in a subclass (lists are invariant), yet msgspec needs
+    # the full union to decode: the engine only appends Clank! frames, which are among these.
+    stack: list[CatacombsFrame]  # type: ignore[assignment]
     tiles: list[Placed]
     placed: Zone
     """The placed tile ids, in placement order (as ``tiles``)."""
