@@ -1085,9 +1085,10 @@ class CatacombsGame(Clank):
                 events.append(Turned(seat=seat, place=i, turn=turn))
 
     def spins(self, state: CatacombsState, i: int) -> list[int]:
-        """The other rotations of placement ``i``; those keeping a tunnel out if any does."""
+        """The other rotations of placement ``i``, counted clockwise from its own; those
+        keeping a tunnel out if any does (rules.md#rotation-between-turns takes the first)."""
         at = state.tiles[i]
-        others = [t for t in range(4) if t != at.turn]
+        others = [(at.turn + k) % 4 for k in (1, 2, 3)]
         keep = []
         for t in others:
             tried = [*state.tiles]
