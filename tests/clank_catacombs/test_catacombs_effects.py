@@ -1,0 +1,455 @@
+"""Scenario tests of the effects Catacombs adds and of portals, each citing
+seeds/clank-catacombs/rules.md.
+
+The games run on the builder's hand-made tiles plus two portal tiles
+(:func:`gates`): ``gate-a`` (haunted, a Portal that rewards 1 gold, its west
+half with footprints and a monster) and ``gate-b`` (a Portal far from it).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from catacombs_build import act, clear_clank, game, lay, legal, put, room, tile_set, turn
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
+
+from clank_build import to_row
+
+from meeple.plugins.clank.state import (
+    Acquire,
+    EndTurn,
+    Fight,
+    Move,
+    Pick,
+    Play,
+    Skip,
+    Teleport,
+    UseDevice,
+    UseToken,
+)
+from meeple.plugins.clank_catacombs.state import (
+    Accept,
+    ChooseRoom,
+    Claim,
+    GoTo,
+    Offer,
+    PickLock,
+    PickSome,
+    PlaceTile,
+    Turned,
+    TurnTile,
+)
+from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+
+
+def gates() -> list[Tile]:
+    return [
+        *tile_set(),
+        Tile(
+            id="gate-a",
+            back="darker",
+            haunted=True,
+            rooms=[TileRoom(id="p", portal=True, reward="gold", reward_n=1)],
+            edges=[
+                Half(room="p", side="w", footprints=True, monsters=1),
+                Half(room="p", side="e"),
+            ],
+        ),
+        Tile(
+            id="gate-b",
+            back="darker",
+            rooms=[TileRoom(id="q", portal=True)],
+            edges=[Half(room="q", side="w"), Half(room="q", side="s")],
+        ),
+    ]
+
+
+@pytest.fixture
+def g():
+    return game(gates(), start_side="a")
+
+
+@pytest.fixture
+def s(g):
+    state = g.setup(2, 4)
+    clear_clank(state)
+    return state
+
+
+def crypt(g, s) -> int:
+    return room(g, s, "start-a:crypt")
+
+
+def artifact(s, seat: int = 0, n: int = 1) -> None:
+    """Give ``seat`` the top ``n`` artifacts of the stack."""
+    for _ in range(n):
+        s.players[seat].held.add(s.artifacts.draw())
+
+
+# -- portals --------------------------------------------------------------------------------
+
+
+def test_portal_trip_costs_the_first_tunnel_only(g, s) -> None:
+    """rules.md#portal, #portal-cost: the tunnel into the first portal (footprints: 2 boots,
+    a monster) pays for the whole trip; the first portal room is not entered."""
+    lay(g, s, "gate-a", 1, 1)  # its west half meets the Crypt's east half
+    lay(g, s, "gate-b", 0, -1)  # touches nothing by a tunnel
+    p, q = room(g, s, "gate-a:p"), room(g, s, "gate-b:q")
+    me = s.players[0]
+    turn(g, s, 0, room=crypt(g, s), boots=3)
+    assert {p, q} <= {m.to for m in legal(g, s, Move)}
+    trip = next(m for m in legal(g, s, Move) if m.to == q and m.swords == 0)
+    act(g, s, trip)
+    assert me.room == q and s.pool.boots == 1 and me.damage == 1
+    assert me.gold == 0  # the first portal's reward is not given: it was not entered
+    assert "used-portal" in s.pool.done
+
+
+def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
+    """rules.md#portal, #conditions: a teleport into a portal may go on too; Animated Wall's
+    defeat gives its second boot after a portal trip."""
+    lay(g, s, "gate-a", 1, 1)
+    lay(g, s, "gate-b", 0, -1)
+    q = room(g, s, "gate-b:q")
+    to_row(s, "animated-wall-1")
+    turn(g, s, 0, room=crypt(g, s), teleports=1, swords=2)
+    act(g, s, next(t for t in legal(g, s, Teleport) if t.to == q))
+    assert s.players[0].room == q and s.players[0].damage == 0
+    act(g, s, Fight(card="animated-wall-1"))
+    assert s.pool.boots == 2
+
+
+# -- market offers ------------------------------------------------------------------------
+
+
+def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
+    """rules.md#market, #offers: Golden Flute's offer, 5 gold from any room, one item."""
+    me = s.players[0]
+    me.gold = 5
+    turn(g, s, 0, hand=("golden-flute",), room=room(g, s, "start-a:w"))
+    assert legal(g, s, Claim) == []
+    act(g, s, Play(card="golden-flute"))
+    assert me.gold == 6 and me.clank == 1
+    items = {c.item for c in legal(g, s, Claim)}
+    assert "backpack" in items and "blood-amulet" not in items  # no 5 damage
+    act(g, s, Claim(item="crown"))
+    assert "crown-10" in me.held.cards and me.gold == 1
+    me.gold = 10
+    assert legal(g, s, Claim) == []
+
+
+def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
+    """rules.md#offers: Ogre Merchant's free item, only in a Market room; the Blood Amulet
+    still asks for 5 damage."""
+    lay(g, s, "shop", 1, 1)
+    to_row(s, "ogre-merchant-1")
+    me = s.players[0]
+    turn(g, s, 0, room=crypt(g, s), swords=4, boots=1)
+    act(g, s, Fight(card="ogre-merchant-1"))
+    act(g, s, Pick(option=1))
+    assert s.offer == 0 and legal(g, s, Claim) == []
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
+    assert "blood-amulet" not in {c.item for c in legal(g, s, Claim)}
+    me.damage, me.supply = 5, me.supply - 5
+    act(g, s, Claim(item="blood-amulet"))
+    assert me.gold == 0 and any(t.startswith("blood-amulet") for t in me.held.cards)
+    assert me.damage == 3  # healed 2 when bought (rules.md#tokens)
+
+
+def test_discount_coupon_from_a_prison(g, s) -> None:
+    """rules.md#prison, #prisoners, #offers: the Discount Coupon freed makes a market item
+    cost 5 gold this turn, in a Market room."""
+    lay(g, s, "shop", 1, 1)
+    lay(g, s, "cave", 2, 1)
+    put(s, s.prisoners, "peasant-1", "discount-coupon")
+    me = s.players[0]
+    me.gold = 4
+    turn(g, s, 0, room=room(g, s, "cave:p"))
+    act(g, s, PickLock())
+    assert {"discount-coupon", "peasant-1"} <= set(me.held.cards) and me.gold == 5
+    assert s.offer == 5 and legal(g, s, Claim) == []
+    me.room = room(g, s, "shop:m")
+    act(g, s, Claim(item="backpack"))
+    assert me.gold == 0 and any(t.startswith("backpack") for t in me.held.cards)
+    me.gold = 5
+    assert legal(g, s, Claim) == []  # one item per offer
+
+
+# -- free row card, choose-some, per --------------------------------------------------------
+
+
+def test_grand_theft_pays_a_lockpick_for_a_free_row_card(g, s) -> None:
+    """rules.md#acquire, #grand-theft: a Lockpick paid, then a Row item acquired or device used
+    without its Skill; a device's gold price still paid; never a monster."""
+    to_row(s, "curator", "wishing-well", "ogre-merchant-1")
+    me = s.players[0]
+    bank = len(s.bank)
+    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    act(g, s, Play(card="grand-theft"))
+    act(g, s, Pick(option=1))
+    assert type(s.stack[-1]) is Offer
+    act(g, s, Accept())
+    assert len(g.lockpicks(me)) == 2 and len(s.bank) == bank + 1
+    free = set(g.legal_actions(s))
+    assert Acquire(card="curator") in free and UseDevice(card="wishing-well") not in free
+    assert not any(type(a) is Fight for a in free) and Skip() in free
+    act(g, s, Acquire(card="curator"))
+    assert "curator" in me.discard.cards and s.pool.skill == 0
+
+
+def test_grand_theft_device_still_costs_its_gold(g, s) -> None:
+    """rules.md#grand-theft: Wishing Well used for free still takes its 3 gold."""
+    to_row(s, "wishing-well")
+    me = s.players[0]
+    me.gold = 3
+    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    act(g, s, Play(card="grand-theft"))
+    act(g, s, Pick(option=1))
+    act(g, s, Accept())
+    act(g, s, UseDevice(card="wishing-well"))
+    assert me.gold == 0 and len(me.hand) == 2 and s.pool.skill == 0
+
+
+def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
+    """rules.md#locks: ``pay-lockpicks`` is offered only to a seat holding enough."""
+    me = s.players[0]
+    turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
+    act(g, s, Play(card="imp-familiar"))
+    act(g, s, Pick(option=1))
+    act(g, s, Skip())
+    assert len(g.lockpicks(me)) == 3 and len(me.hand) == 0
+    for tid in g.lockpicks(me):
+        me.held.remove(tid)
+        s.bank.add(tid)
+    turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
+    act(g, s, Play(card="imp-familiar"))
+    act(g, s, Pick(option=1))
+    assert type(s.stack[-1]) is not Offer and len(me.hand) == 0
+
+
+def test_black_market_picks_two_different(g, s) -> None:
+    """rules.md#conditions: ``choose-some`` picks ``n`` different options."""
+    to_row(s, "black-market")
+    me = s.players[0]
+    turn(g, s, 0, room=crypt(g, s), skill=5)
+    act(g, s, UseDevice(card="black-market"))
+    assert type(s.stack[-1]) is PickSome
+    act(g, s, Pick(option=0))
+    assert {a.option for a in legal(g, s, Pick)} == {1, 2}
+    act(g, s, Pick(option=2))
+    # The picked options happen once both are chosen.
+    assert me.gold == 2 and len(g.lockpicks(me)) == 4 and type(s.stack[-1]) is not PickSome
+
+
+@pytest.mark.parametrize("holds", [False, True])
+def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
+    """rules.md#conditions, #counts-now: Empurror gives one option, all three with an
+    artifact."""
+    me = s.players[0]
+    if holds:
+        artifact(s)
+    me.supply, me.clank = me.supply - 2, 2
+    turn(g, s, 0, hand=("empurror",), room=crypt(g, s))
+    act(g, s, Play(card="empurror"))
+    if holds:
+        assert me.clank == 0 and me.gold == 1 and "no-crystal-exhaust" in s.pool.mods
+    else:
+        assert type(s.stack[-1]) is PickSome and s.stack[-1].n == 1
+        act(g, s, Pick(option=1))
+        assert me.gold == 1 and me.clank == 2 and type(s.stack[-1]) is not PickSome
+
+
+@pytest.mark.parametrize("artifacts", [0, 2])
+def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
+    """rules.md#conditions, #counts-now: Curator draws one card per artifact held."""
+    me = s.players[0]
+    artifact(s, 0, artifacts)
+    turn(g, s, 0, hand=("curator",), room=crypt(g, s))
+    act(g, s, Play(card="curator"))
+    assert len(me.hand) == artifacts and s.pool.boots == 1
+
+
+def test_lute_gold_per_cube_added(g, s) -> None:
+    """rules.md#conditions, #counts-now: Lute's gold counts the cubes added so far, its own
+    included; cubes added after it pay nothing more."""
+    me = s.players[0]
+    turn(g, s, 0, hand=("stumble-s0-1", "lute", "stumble-s0-2"), room=crypt(g, s))
+    act(g, s, Play(card="stumble-s0-1"))
+    act(g, s, Play(card="lute"))
+    assert me.gold == 2 and me.clank == 2
+    act(g, s, Play(card="stumble-s0-2"))
+    assert me.gold == 2 and me.clank == 3
+
+
+# -- teleport-to ----------------------------------------------------------------------------
+
+
+def test_waystone_offered_once_in_a_wayshrine(g, s) -> None:
+    """rules.md#waystone, #teleport, #trash: played elsewhere, Waystone's offer comes when the
+    seat reaches a Wayshrine; accepted, it leaves the game and teleports to another one."""
+    lay(g, s, "hall", 1, 0)
+    shrine, hall_shrine, a = (room(g, s, n) for n in ("start-a:w", "hall:w", "hall:a"))
+    me = s.players[0]
+    turn(g, s, 0, hand=("waystone",), room=a, boots=3)
+    act(g, s, Play(card="waystone"))
+    assert type(s.stack[-1]) is not Offer and s.pool.boots == 4
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == shrine))
+    assert type(s.stack[-1]) is Offer
+    act(g, s, Accept())
+    assert "waystone" in s.trash.cards and "waystone" not in me.play.cards
+    assert g.legal_actions(s) == [GoTo(room=hall_shrine)]
+    act(g, s, GoTo(room=hall_shrine))
+    assert me.room == hall_shrine and s.pool.boots == 3
+
+
+def test_payoff_trashes_itself(g, s) -> None:
+    """rules.md#trash: Payoff gives 3 Skill and leaves the game."""
+    me = s.players[0]
+    turn(g, s, 0, hand=("payoff-1",), room=crypt(g, s))
+    act(g, s, Play(card="payoff-1"))
+    assert s.pool.skill == 3 and "payoff-1" in s.trash.cards and not me.play.cards
+
+
+def test_spectral_rider_to_another_haunted_tile(g, s) -> None:
+    """rules.md#teleport: from a haunted tile to a room of another haunted tile, optional."""
+    lay(g, s, "gate-a", 1, 1)
+    lay(g, s, "cave", 2, 1)
+    turn(g, s, 0, hand=("spectral-rider",), room=room(g, s, "gate-a:p"))
+    act(g, s, Play(card="spectral-rider"))
+    frame = s.stack[-1]
+    assert type(frame) is ChooseRoom
+    assert frame.rooms == [room(g, s, "cave:c"), room(g, s, "cave:p")]
+    assert Skip() in g.legal_actions(s)
+    act(g, s, GoTo(room=room(g, s, "cave:c")))
+    assert s.players[0].room == room(g, s, "cave:c") and s.pool.exhausted
+
+
+def test_spectral_rider_off_a_haunted_tile_does_nothing(g, s) -> None:
+    """rules.md#conditions: ``on-haunted-tile`` holds only where the seat stands."""
+    lay(g, s, "cave", 1, 1)
+    turn(g, s, 0, hand=("spectral-rider",), room=crypt(g, s))
+    act(g, s, Play(card="spectral-rider"))
+    assert type(s.stack[-1]) is not ChooseRoom
+
+
+@pytest.mark.parametrize("where", ["cave:c", "shop:m", "start-a:w"])
+def test_blink_spell_to_a_seat_in_the_depths(g, s, where: str) -> None:
+    """rules.md#teleport, #depths: to the room of another seat in the depths (darker tiles
+    and the starting tile's top half), not on a lighter tile."""
+    lay(g, s, "shop", 1, 1)
+    lay(g, s, "cave", 2, 1)
+    s.players[1].room = room(g, s, where)
+    turn(g, s, 0, hand=("blink-spell",), room=crypt(g, s))
+    act(g, s, Play(card="blink-spell"))
+    act(g, s, Pick(option=1))
+    if where == "shop:m":
+        assert type(s.stack[-1]) is not ChooseRoom
+    else:
+        assert g.legal_actions(s) == [GoTo(room=room(g, s, where))]
+
+
+def test_catacombs_map_places_a_tile_to_teleport_onto(g, s) -> None:
+    """rules.md#tokens, #teleport, #discovery: the map places the top tile beside the seat's
+    tile (lined up with either half of the starting tile), then an optional teleport onto it."""
+    me = s.players[0]
+    put(s, me.held, "catacombs-map-1")
+    top = s.tile_stack.cards[-1]
+    turn(g, s, 0, room=crypt(g, s))
+    act(g, s, UseToken(token="catacombs-map-1"))
+    cells = {(a.x, a.y) for a in legal(g, s, PlaceTile)}
+    assert cells == {(0, -1), (1, 0), (1, 1), (0, 2), (-1, 0), (-1, 1)}
+    assert len(legal(g, s, PlaceTile)) == 24
+    act(g, s, PlaceTile(x=1, y=1, turn=2))
+    assert s.tiles[-1].tile == top and (s.tiles[-1].x, s.tiles[-1].y, s.tiles[-1].turn) == (
+        1,
+        1,
+        2,
+    )
+    rooms = [r for r in range(len(s.rooms)) if g.graph(s).tile_of[r] == len(s.tiles) - 1]
+    assert type(s.stack[-1]) is ChooseRoom and s.stack[-1].rooms == rooms
+    act(g, s, GoTo(room=rooms[0]))
+    assert me.room == rooms[0]
+
+
+# -- may-top-deck ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("accept", [True, False])
+def test_may_top_deck(g, s, accept: bool) -> None:
+    """rules.md#acquire: ``may-top-deck`` puts the acquired card on the deck, if wished."""
+    to_row(s, "lie-in-wait-1")
+    me = s.players[0]
+    turn(g, s, 0, room=crypt(g, s), skill=3)
+    act(g, s, Acquire(card="lie-in-wait-1"))
+    assert type(s.stack[-1]) is Offer
+    act(g, s, Accept() if accept else Skip())
+    if accept:
+        assert me.deck.cards[-1] == "lie-in-wait-1" and "lie-in-wait-1" not in me.discard.cards
+    else:
+        assert "lie-in-wait-1" in me.discard.cards
+
+
+# -- rotate-tiles ----------------------------------------------------------------------------
+
+
+def arrive_at_refill(g, s, card: str) -> list:
+    """End seat 0's turn with ``card`` the next Dungeon Deck card and one row slot empty."""
+    put(s, s.dungeon, card)
+    put(s, s.dungeon_discard, s.row.cards[0])
+    s.stack[-1].seat = 0
+    return act(g, s, EndTurn())
+
+
+def test_sudden_movement_turns_tiles_with_one_pawn(g, s) -> None:
+    """rules.md#rotation, #rotation-between-turns: at the refill, a tile with exactly one pawn
+    turns to the next rotation clockwise that keeps a tunnel; the starting tile never turns."""
+    hall = lay(g, s, "hall", 1, 0, 1)  # turned so that no half faces the starting tile
+    cave = lay(g, s, "cave", 1, 1)
+    s.players[0].room = room(g, s, "hall:a")
+    s.players[1].room = room(g, s, "cave:c")
+    turn(g, s, 0, room=room(g, s, "hall:a"))
+    events = arrive_at_refill(g, s, "sudden-movement-1")
+    turned = {e.place: e.turn for e in events if isinstance(e, Turned)}
+    # The hall: 2 (its Wayshrine's half faces the start) comes before 0 counting clockwise.
+    # The cave has halves on every side: the next rotation, 1.
+    assert turned == {hall: 2, cave: 1}
+    assert s.tiles[hall].turn == 2 and s.tiles[0].turn == 0
+
+
+def test_sudden_movement_skips_a_tile_with_two_pawns(g, s) -> None:
+    """rules.md#rotation: exactly one pawn; with both pawns on it the tile stays."""
+    hall = lay(g, s, "hall", 1, 0)
+    for p in s.players:
+        p.room = room(g, s, "hall:a")
+    turn(g, s, 0, room=room(g, s, "hall:a"))
+    events = arrive_at_refill(g, s, "sudden-movement-1")
+    assert not any(isinstance(e, Turned) for e in events) and s.tiles[hall].turn == 0
+
+
+def test_animated_wall_half_turn_unless_it_cuts_off(g, s) -> None:
+    """rules.md#rotation, #rotation-rules: every tile with a pawn turns half a turn, unless
+    that would cut it off every neighbour."""
+    hall = lay(g, s, "hall", 1, 0)
+    vault = lay(g, s, "vault", 1, 1, 3)  # its north half (turned west) meets the Crypt
+    s.players[0].room = room(g, s, "hall:a")
+    s.players[1].room = room(g, s, "vault:art")
+    turn(g, s, 0, room=room(g, s, "hall:a"))
+    arrive_at_refill(g, s, "animated-wall-1")
+    assert s.tiles[hall].turn == 2 and s.tiles[vault].turn == 3
+    assert s.players[0].room == room(g, s, "hall:a")
+
+
+def test_sudden_movement_during_a_turn_asks_the_seat(g, s) -> None:
+    """rules.md#rotation-rules: during a turn the seat to play picks the new rotation among
+    those keeping a tunnel."""
+    hall = lay(g, s, "hall", 1, 0)
+    s.players[1].room = room(g, s, "hall:a")
+    to_row(s, "sudden-movement-1")
+    turn(g, s, 0, room=crypt(g, s))
+    g.rotate_tiles(s, 0, g.cat.card["sudden-movement-1"].arrive[0], "sudden-movement-1", [])
+    assert set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
+    act(g, s, TurnTile(turn=2))
+    assert s.tiles[hall].turn == 2
