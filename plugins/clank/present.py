@@ -92,6 +92,23 @@ CONDITIONS = {
     "monkey-idol": "with a Monkey Idol",
     "companion-in-play": "with another companion in play",
     "mastery": "with a Mastery token",
+    "made-2-clank": "if you added 2+ clank this turn",
+    "gained-3-gold": "if you gained 3+ gold this turn",
+    "skill-6": "if you gained 6+ skill this turn",
+    "defeated-row-monster": "if you defeated a row monster this turn",
+    "used-portal": "if you used a portal this turn",
+    "in-crystal-cave": "in a crystal cave",
+    "in-market": "in a market",
+    "in-wayshrine": "at a Wayshrine",
+    "on-haunted-tile": "on a haunted tile",
+    "freed-3-prisoners": "with 3+ Prisoners freed",
+    "secret-tome-in-play-or-discard": "with a Secret Tome in play or discard",
+}
+TELEPORTS = {
+    "wayshrine": "another Wayshrine",
+    "haunted-tile": "a room on another haunted tile",
+    "depths-seat": "a depths room with another pawn",
+    "new-tile": "a room of the new tile",
 }
 MODIFIERS = {
     "gem-discount-2": "gems cost 2 less this turn",
@@ -146,6 +163,44 @@ def effect_text(e: Any) -> str:
             return "take a secret from an adjacent room"
         case fx.Buy(gold=gold, card=card, n=n):
             return f"pay {gold} gold for {n} {card}"
+        case fx.TakeLockpicks(n=n):
+            return f"take {n} Lockpick" + ("s" if n > 1 else "")
+        case fx.PayLockpicks(n=n, then=then):
+            return f"pay {n} Lockpick" + ("s" if n > 1 else "") + f", then {effects_text(then)}"
+        case fx.FreePrisoners(n=n):
+            return f"free {n} Prisoner" + ("s" if n > 1 else "")
+        case fx.TakeSecret(kind=kind, n=n):
+            return f"take {n} {kind} secret" + ("s" if n > 1 else "")
+        case fx.MayTopDeck():
+            return "may go on top of your deck"
+        case fx.TrashSelf(optional=optional, then=then):
+            said = "may trash this card" if optional else "trash this card"
+            return f"{said}, then {effects_text(then)}" if then else said
+        case fx.ChooseSome(options=options, n=n, all_if=all_if):
+            pick = "choose: " if n == 1 else f"choose {n}: "
+            said = pick + " or ".join(effects_text(o) for o in options)
+            return f"{said} (all {CONDITIONS.get(all_if, all_if)})" if all_if else said
+        case fx.Per(per=per, gain=gain):
+            return (
+                f"{effect_text(gain)} per {'artifact held' if per == 'artifact' else 'clank added'}"
+            )
+        case fx.TeleportTo(to=to, optional=optional):
+            return ("may teleport" if optional else "teleport") + f" to {TELEPORTS[to]}"
+        case fx.MarkWayshrine():
+            return "mark any Wayshrine"
+        case fx.PlaceTile():
+            return "place a new tile beside yours"
+        case fx.RotateTiles(tiles=tiles, turn=turn):
+            which = "alone" if tiles == "one-pawn" else "any"
+            how = "half a turn" if turn == "half" else "to a new side"
+            return f"turn each tile with {which} pawn {how}"
+        case fx.GhostWard(draw=draw):
+            return f"reaction: discard to stop a Ghost's damage, draw {draw}"
+        case fx.MarketOffer(price=price, anywhere=anywhere):
+            where = " from anywhere" if anywhere else " in a market"
+            return f"buy a market item for {price} gold{where}" if price else "a free market item"
+        case fx.FreeRowCard():
+            return "acquire or use a row card for free"
         case PointsPer(points=points, per=per):
             return f"+{points} points per {per.replace('-', ' ')}"
         case PointsIf(points=points, cond="mastery"):

@@ -109,22 +109,39 @@ def describe_event(game: CatacombsGame, event: Event, viewer: int | None) -> str
     return base.describe_event(game, event, viewer)
 
 
-def grid(game: CatacombsGame, state: cs.CatacombsState) -> str:
-    """The placed tiles on their cells, one column of 12 characters per cell."""
-    cells = game.graph(state).cells
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
+CELL = 14
+"""Width of one grid cell in the text map."""
+
+
+def grid(game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None) -> str:
+    """The placed tiles on their cells: each cell shows its tile and its rooms' ids.
+
+    ``*`` marks the room where ``seat`` stands; the grid's rows run north to south.
+    """
+    graph = game.graph(state)
+    here = state.players[seat].room if seat is not None else None
+    rooms: dict[tuple[int, int], list[str]] = {}
+    for r in graph.order:
+        at = state.tiles[graph.tile_of[r]]
+        local = graph.names[r].split(":")[1]
+        cell = next(x.cell for x in game.cat.tiles[at.tile].rooms if x.id == local)
+        rooms.setdefault((at.x, at.y + cell), []).append(f"{r}*" if r == here else str(r))
+    xs = [x for x, _ in graph.cells]
+    ys = [y for _, y in graph.cells]
     lines = []
     for y in range(min(ys), max(ys) + 1):
-        row = []
+        top, bottom = [], []
         for x in range(min(xs), max(xs) + 1):
-            i = cells.get((x, y))
+            i = graph.cells.get((x, y))
             if i is None:
-                row.append(" " * 12)
-            else:
-                at = state.tiles[i]
-                row.append(f"[{i:>2} {at.tile[:6]:<6}{'>' * at.turn:<1}]"[:12].ljust(12))
-        lines.append("".join(row).rstrip())
+                top.append(" " * CELL)
+                bottom.append(" " * CELL)
+                continue
+            label = f"{i}:{state.tiles[i].tile}"[: CELL - 2]
+            ids = ",".join(rooms.get((x, y), []))[: CELL - 2]
+            top.append(f"[{label:<{CELL - 2}}]")
+            bottom.append(f"[{ids:<{CELL - 2}}]")
+        lines += ["".join(top).rstrip(), "".join(bottom).rstrip()]
     return "\n".join(lines)
 
 
@@ -132,7 +149,7 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
     """Clank!'s table, then the dungeon grid, every room by tile, and the seat's way on."""
     graph = game.graph(view)
     parts: list[Any] = [base.render(game, view, seat), Text("Dungeon", style="bold")]
-    parts.append(Text(grid(game, view)))
+    parts.append(Text(grid(game, view, seat)))
     for i, at in enumerate(view.tiles):
         rooms = [r for r in graph.order if graph.tile_of[r] == i]
         parts.append(
