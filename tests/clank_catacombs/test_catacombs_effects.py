@@ -453,3 +453,43 @@ def test_sudden_movement_during_a_turn_asks_the_seat(g, s) -> None:
     assert set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
     act(g, s, TurnTile(turn=2))
     assert s.tiles[hall].turn == 2
+
+
+# -- mark-wayshrine, take-lockpicks, ghost-ward -------------------------------------------------
+
+
+def test_astral_projection_marks_from_afar(g, s) -> None:
+    """rules.md#mark-afar, #wayshrine: with 6 Skill gained, any unmarked Wayshrine is marked
+    from afar for the usual gold."""
+    lay(g, s, "hall", 1, 0)
+    shrines = [room(g, s, "start-a:w"), room(g, s, "hall:w")]
+    me = s.players[0]
+    s.marks[0].append(shrines[0])
+    me.supply -= 1
+    turn(g, s, 0, hand=("astral-projection",), room=crypt(g, s), skill=4)
+    s.pool.skill_gained = 4
+    act(g, s, Play(card="astral-projection"))
+    assert g.legal_actions(s) == [GoTo(room=shrines[1])]
+    act(g, s, GoTo(room=shrines[1]))
+    assert me.gold == 2 and s.marks[0] == shrines and me.room == crypt(g, s)
+
+
+def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
+    """rules.md#lockpick-supply: taking from an empty bank gives nothing."""
+    me = s.players[0]
+    put(s, s.players[1].held, *s.bank.cards)
+    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    act(g, s, Play(card="grand-theft"))
+    act(g, s, Pick(option=0))
+    assert len(g.lockpicks(me)) == 3
+
+
+def test_ghost_ward_discards_for_a_card(g, s) -> None:
+    """rules.md#ghosts, #ghost-ward: a ward card in hand is discarded instead of the Ghost's
+    damage, and a card drawn."""
+    me, other = s.players
+    turn(g, s, 0, hand=("white-tourmaline-1",), room=crypt(g, s))
+    hit: list[int] = []
+    g.hit(s, "ghost", hit)
+    assert hit == [1] and me.damage == 0 and other.damage == 1
+    assert "white-tourmaline-1" in me.discard.cards and len(me.hand) == 1
