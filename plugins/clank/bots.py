@@ -118,31 +118,33 @@ def worth(effects: Iterable[fx.Effect], w: Weights, cat: Catalog) -> float:
     """What a list of effects gives the bot, in skill-equivalents."""
     total = 0.0
     for e in effects:
-        kind = type(e)
-        if kind is fx.Gain:
-            total += e.skill * SKILL + e.swords * SWORD + e.boots * w.boots
-            total += e.draw * DRAW + e.gold * w.gold + e.heal * w.heal
-            total += e.teleport * TELEPORT - e.rage * w.attack
-            clank = e.clank
-            total -= clank * w.clank if clank > 0 else clank * w.unclank
-        elif kind is fx.Choose:
-            total += max(worth(o, w, cat) for o in e.options)
-        elif kind is fx.If:
-            chance = 1.0 if e.cond in w.conds else LIKELY
-            total += chance * worth(e.then, w, cat)
-        elif kind is fx.DiscardThen:
-            total += max(worth(e.then, w, cat) - DISCARD, 0.0)
-        elif kind is fx.Buy:
-            points = cat.kinds[e.card].points * e.n
-            total += max(points * w.points - e.gold * w.gold, 0.0)
-        elif kind is fx.OthersClank:
-            total += 0.3 * e.n
-        elif kind is fx.AllClank:
-            total += (0.3 - w.clank) * e.n
-        elif kind is fx.ThisTurn:
-            total += MOD.get(e.mod, 0.3)
-        else:
-            total += EFFECT_WORTH.get(kind, 0.0) - (w.attack if kind is fx.DragonAttack else 0.0)
+        match e:
+            case fx.Gain():
+                total += e.skill * SKILL + e.swords * SWORD + e.boots * w.boots
+                total += e.draw * DRAW + e.gold * w.gold + e.heal * w.heal
+                total += e.teleport * TELEPORT - e.rage * w.attack
+                clank = e.clank
+                total -= clank * w.clank if clank > 0 else clank * w.unclank
+            case fx.Choose():
+                total += max(worth(o, w, cat) for o in e.options)
+            case fx.If():
+                chance = 1.0 if e.cond in w.conds else LIKELY
+                total += chance * worth(e.then, w, cat)
+            case fx.DiscardThen():
+                total += max(worth(e.then, w, cat) - DISCARD, 0.0)
+            case fx.Buy():
+                points = cat.kinds[e.card].points * e.n
+                total += max(points * w.points - e.gold * w.gold, 0.0)
+            case fx.OthersClank():
+                total += 0.3 * e.n
+            case fx.AllClank():
+                total += (0.3 - w.clank) * e.n
+            case fx.ThisTurn():
+                total += MOD.get(e.mod, 0.3)
+            case fx.DragonAttack():
+                total -= w.attack
+            case _:
+                total += EFFECT_WORTH.get(type(e), 0.0)
     return total
 
 
@@ -168,6 +170,10 @@ class Price(NamedTuple):
     """Swords in the pool, each paying one monster icon this turn."""
     start_ok: bool
     """May enter the start room (it holds an artifact and heads out)."""
+    lock: float = 0.0
+    """Cost of passing a lock that ``key`` opens (a Lockpick left behind costs something)."""
+    opened: frozenset[int] = frozenset()
+    """Locked tunnels already open for everyone."""
 
 
 SWORD_SPENT = 0.3
@@ -191,12 +197,13 @@ class Router:
         """What walking one tunnel costs, or ``INF`` if the bot may not or should not."""
         paid = min(e.monsters, price.swords)
         hurt = e.monsters - paid
-        if (e.locked and not price.key) or hurt > price.bearable:
+        lock = e.locked and e.tunnel not in price.opened
+        if (lock and not price.key) or hurt > price.bearable:
             return INF
         if e.to == self.graph.start and not price.start_ok:
             return INF
         cave = CAVE if e.to in self.graph.caves else 0.0
-        return e.boots + paid * SWORD_SPENT + hurt * price.hurt + cave
+        return e.boots + paid * SWORD_SPENT + hurt * price.hurt + cave + (price.lock if lock else 0)
 
     def toward(self, target: int, price: Price) -> dict[int, float]:
         """The cost from every room to ``target`` (a search backwards from it)."""
@@ -221,7 +228,8 @@ class Router:
 
 @functools.lru_cache(maxsize=8)
 def router(graph: Graph) -> Router:
-    """One router per board, shared by every bot and game on it (its routes never change)."""
+    """One router per graph, shared by every bot and game on it (a graph never changes: a map
+    that grows is a new graph, so routes are searched anew only when the map changes)."""
     return Router(graph)
 
 
@@ -235,7 +243,7 @@ class HeuristicBot:
         self.health = game.cat.health
         self.rage_track = game.cat.tables.rage_track
         self.start_value = sum(
-            worth(c.play, PLAIN, self.cat) for c in map(self.cat.card.get, game.cat.starters[0])
+            worth(self.cat.card[c].play, PLAIN, self.cat) for c in game.cat.starters[0]
         ) / len(game.cat.starters[0])
 
     # -- the decision -------------------------------------------------------------
@@ -246,19 +254,26 @@ class HeuristicBot:
             return legal[0]
         view: ClankState = prompt.view
         self.prepare(view)
-        frame = view.stack[-1]
-        kind = type(frame)
-        if kind is ChooseOne:
-            return self.pick(legal, frame.options)
-        if kind is TrashOne:
-            return self.trash(legal)
-        if kind is DiscardOne:
-            return self.discard(legal, frame.then)
-        if kind is ReplaceOne:
-            return self.replace(legal)
-        if kind is TakeToken:
-            return self.take(legal)
+        match view.stack[-1]:
+            case ChooseOne(options=options):
+                return self.pick(legal, options)
+            case TrashOne():
+                return self.trash(legal)
+            case DiscardOne(then=then):
+                return self.discard(legal, then)
+            case ReplaceOne():
+                return self.replace(legal)
+            case TakeToken():
+                return self.take(legal)
+            case frame:
+                answer = self.answer(frame, legal)
+                if answer is not None:
+                    return answer
         return self.turn(legal)
+
+    def answer(self, frame: Any, legal: Sequence[Any]) -> Any:
+        """The answer to a decision that a game on the engine adds (``None``: a turn's)."""
+        return None
 
     def prepare(self, view: ClankState) -> None:
         """Read the bot's situation and price every resource for it."""
@@ -299,7 +314,12 @@ class HeuristicBot:
         swords = self.view.pool.swords if self.view.turns.current == self.seat else 0
         # No tunnel shows more icons than this: more swords price the same (one cache entry).
         swords = min(swords, self.router.most_monsters)
-        return Price(self.key, hurt, max(self.left - MARGIN, 0), swords, start_ok)
+        return Price(self.key, hurt, max(self.left - MARGIN, 0), swords, start_ok, *self.locks())
+
+    def locks(self) -> tuple[float, frozenset[int]]:
+        """The cost of a lock the bot can open and the tunnels open already: a Master Key
+        opens every lock for free."""
+        return 0.0, frozenset()
 
     def plan(self) -> None:
         """Pick the room to walk to now (``self.goal``) and the costs toward it (``self.dist``)."""
@@ -309,10 +329,7 @@ class HeuristicBot:
         if me.status != "in":
             return
         start = self.graph.start
-        if self.artifacts:
-            final: int | None = start
-        else:
-            final = self.target(me.room)[0]
+        final = self.final()
         price = self.price(start_ok=final == start)
         here = me.room
         toward_final = self.router.toward(final, price) if final is not None else {}
@@ -330,6 +347,10 @@ class HeuristicBot:
         self.goal = goal
         if goal is not None:
             self.dist = toward_final if goal == final else self.router.toward(goal, price)
+
+    def final(self) -> int | None:
+        """Where the bot heads in the end: out with an artifact, else the best artifact."""
+        return self.graph.start if self.artifacts else self.target(self.me.room)[0]
 
     def lam(self) -> float:
         """Cost of one boot of walking, in points: more when hurt or when time runs out."""
@@ -371,18 +392,26 @@ class HeuristicBot:
                 gain = max(gain, self.market_gain())
             if rid in graph.heal and self.me.damage >= 4:
                 gain = max(gain, graph.heal[rid] * self.w.heal)
+            gain = max(gain, self.room_gain(rid))
             if gain:
                 yield rid, gain
 
+    def room_gain(self, rid: int) -> float:
+        """What a game's own room features are worth to the bot as a detour."""
+        return 0.0
+
     def market_gain(self) -> float:
-        """What the best Crown left is worth to the bot above its price."""
+        """What the best market item is worth to the bot above its price."""
         token = self.cat.token
         best = 0.0
         for tid in self.view.market.cards:
-            t = token[tid]
-            if t.id == "crown":
-                best = max(best, self.cat.points[tid] - t.price + 1.0)
+            best = max(best, self.item_value(tid) - token[tid].price + 1.0)
         return best
+
+    def item_value(self, tid: str) -> float:
+        """What a market item is worth to the bot, in points (gold scores one point each)."""
+        t = self.cat.token[tid]
+        return self.cat.points[tid] if t.id == "crown" else 0.0
 
     # -- a turn --------------------------------------------------------------------------
 
@@ -391,7 +420,7 @@ class HeuristicBot:
         plays = [a for a in legal if type(a) is Play]
         if plays:
             return self.next_play(plays)
-        for pick in (self.potion, self.market):
+        for pick in (self.potion, self.market, self.room_action):
             action = pick(legal)
             if action is not None:
                 return action
@@ -436,23 +465,27 @@ class HeuristicBot:
             if gain.boots or gain.swords:
                 if stuck is None:
                     stuck = self.goal is not None and self.step(legal) is None
-                e = self.hop(self.me.room, INF) if stuck else None
-                if e is not None and (
-                    (gain.boots and e.boots > self.view.pool.boots)
-                    or (gain.swords and e.monsters > self.view.pool.swords)
+                way = self.hop(self.me.room, INF) if stuck else None
+                if way is not None and (
+                    (gain.boots and way.boots > self.view.pool.boots)
+                    or (gain.swords and way.monsters > self.view.pool.swords)
                 ):
                     return a
         return None
 
+    def room_action(self, legal: Sequence[Any]) -> Any:
+        """An action of the bot's room that a game on the engine adds (``None``: none)."""
+        return None
+
     def market(self, legal: Sequence[Any]) -> Any:
-        """Buy a Crown worth more than its gold, or a Master Key that shortens the way."""
+        """Buy an item worth more than its gold, or a Master Key that shortens the way."""
         token = self.cat.token
         for a in legal:
             if type(a) is not Buy:
                 continue
             tid = next(t for t in self.view.market.cards if token[t].id == a.item)
             t = token[tid]
-            if t.id == "crown" and self.cat.points[tid] > t.price:  # gold and crowns both score
+            if self.item_value(tid) > t.price:  # gold and items both score
                 return a
             if t.power == "key" and not self.key and self.key_saves() >= 2:
                 return a
@@ -489,6 +522,8 @@ class HeuristicBot:
                 if hurt and self.left - hurt < MARGIN:
                     continue
                 cost = tunnels[a.tunnel].boots + a.swords * SWORD_SPENT + hurt * price.hurt
+                if tunnels[a.tunnel].locked and a.tunnel not in price.opened:
+                    cost += price.lock
             elif kind is Teleport:
                 cost = 1.5
             else:
@@ -568,7 +603,7 @@ class HeuristicBot:
 
     # -- answers to the other questions ------------------------------------------------
 
-    def pick(self, legal: Sequence[Any], options: list[list[fx.Effect]]) -> Any:
+    def pick(self, legal: Sequence[Any], options: Sequence[Sequence[fx.Effect]]) -> Any:
         """The option worth most now."""
         picks = [a for a in legal if type(a) is Pick]
         if not picks:
@@ -592,7 +627,7 @@ class HeuristicBot:
         card = self.cat.card[cid]
         return self.card_value(card) + card.points
 
-    def discard(self, legal: Sequence[Any], then: list[fx.Effect]) -> Any:
+    def discard(self, legal: Sequence[Any], then: Sequence[fx.Effect]) -> Any:
         """Discard the weakest hand card if what it pays for is worth more."""
         cards = [a for a in legal if type(a) is DiscardCard]
         if not cards:

@@ -5,11 +5,23 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from meeple.core.plugins import hookimpl
+from meeple.plugins.clank_catacombs.bots import CatacombsBot
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 
-__all__ = ["CatacombsGame"]
+__all__ = ["CatacombsBot", "CatacombsGame"]
 
 
 @hookimpl
 def meeple_games(register: Callable[..., None]) -> None:
     register(CatacombsGame)
+
+
+@hookimpl
+def meeple_bots(register: Callable[..., None]) -> None:
+    register(
+        "heuristic",
+        CatacombsBot,
+        games=(CatacombsGame.id,),
+        help="the Clank! heuristic bot that also explores: discovers tiles while no artifact "
+        "is worth the trip, turns them to suit its way, spends Lockpicks, and escapes",
+    )
