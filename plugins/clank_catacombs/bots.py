@@ -136,12 +136,15 @@ class CatacombsBot(HeuristicBot):
         price = self.price(start_ok=False)
         home = self.router.toward(graph.start, self.price(start_ok=True))
         best: tuple[int | None, float] = (None, -INF)
-        for room in graph.opens:
+        for room, opens in graph.opens.items():
+            way = min((self.way_off(o.place, o.half) for o in opens), default=INF)
+            if way == INF:
+                continue
             there = 0.0 if room == here else self.router.toward(room, price).get(here, INF)
             if there == INF:
                 continue
             carry = chance * max(art - lam * 1.3 * (home.get(room, 12.0) + 1.5), 0.0)
-            score = gain + carry - lam * (there + 1.0)
+            score = gain + carry - lam * (there + way)
             if score > best[1]:
                 best = (room, score)
         return best
@@ -170,16 +173,16 @@ class CatacombsBot(HeuristicBot):
         if self.goal is not None and self.goal == self.me.room and self.goal in self.graph.opens:
             walk = [a for a in legal if type(a) is Explore and not a.teleport]
             if walk:
-                tiles = self.cat.tiles
-                placed = self.view.tiles
-
-                def cost(a: Explore) -> float:
-                    half = tiles[placed[a.place].tile].edges[a.half]
-                    shut = half.lock and f"{a.place}/e{a.half}" not in self.view.picked
-                    return half.footprints + half.monsters + (LOCK if shut else 0.0)
-
-                return min(walk, key=cost)
+                return min(walk, key=lambda a: self.way_off(a.place, a.half))
         return super().step(legal)
+
+    def way_off(self, place: int, half: int) -> float:
+        """What walking off the map along a half costs (``INF``: the bot cannot)."""
+        h = self.cat.tiles[self.view.tiles[place].tile].edges[half]
+        shut = h.lock and f"{place}/e{half}" not in self.view.picked
+        if h.arrow == "in" or (shut and not self.picks):
+            return INF
+        return 1.0 + h.footprints + h.monsters + (LOCK if shut else 0.0)
 
     # -- room actions ------------------------------------------------------------------
 
@@ -196,9 +199,9 @@ class CatacombsBot(HeuristicBot):
                 tid = next(t for t in self.view.market.cards if token[t].id == a.item)
                 if self.item_value(tid) > (self.view.offer or 0):
                     return a
-            elif a is MARK and self.me.supply > 6:
-                return a
-            elif a is PICK_LOCK and self.lock_worth() > self.pick_worth():
+            elif (a is MARK and self.me.supply > 6) or (
+                a is PICK_LOCK and self.lock_worth() > self.pick_worth()
+            ):
                 return a
         return None
 
