@@ -211,8 +211,7 @@ class ChooseSome(Effect, frozen=True, tag="choose-some"):
     """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
 
     Black Market: two of three. Empurror: one of three, all three with an artifact
-    (``all_if`` is checked like an ``If``: should it come to hold later in the turn,
-    the options not yet picked follow).
+    (``all_if`` is checked when the effect resolves: rules.md#counts-now).
     """
 
     options: list[list[AnyEffect]]
@@ -225,8 +224,8 @@ PerWhat = Literal["artifact", "clank-made"]
 
 class Per(Effect, frozen=True, tag="per"):
     """``gain`` once per ``per`` the seat has: each artifact it holds (Curator),
-    each Clank! it added this turn (Lute). Counted like a condition: what the count
-    grows by later in the turn is paid then."""
+    each Clank! it added this turn (Lute). Counted when the effect resolves
+    (clank-catacombs rules.md#counts-now)."""
 
     per: PerWhat
     gain: Gain
