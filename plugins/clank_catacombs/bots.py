@@ -63,8 +63,8 @@ class CatacombsBot(HeuristicBot):
     """Explores the growing dungeon until an artifact is worth the trip, then as in Clank!."""
 
     game: Any
-    view: CatacombsState  # type: ignore[assignment]
-    graph: TileGraph  # type: ignore[assignment]
+    view: CatacombsState
+    graph: TileGraph
 
     def __init__(self, game: Any, seat: int, stream: Any) -> None:
         super().__init__(game, seat, stream)
