@@ -52,6 +52,10 @@ def simulate(
     jsonl: Annotated[
         Path | None, typer.Option(help="Write one JSON line per game to this file.")
     ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(help="Rotate the seats each game (game i moves every player i seats on)."),
+    ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play many seeded games between bots and sum up wins, scores and game length.
@@ -77,14 +81,15 @@ def simulate(
         out = common.err_console
         with Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar:
             task = bar.add_task(f"{game.title} games", total=n)
-            for game_seed in range(seed, seed + n):
+            for i, game_seed in enumerate(range(seed, seed + n)):
+                seated = names[-i % len(names) :] + names[: -i % len(names)] if rotate else names
                 match = Match.new(game, len(names), game_seed, env.hooks)
-                bots = common.make_bots(registry, game, names, game_seed)
+                bots = common.make_bots(registry, game, seated, game_seed)
                 scores = match.run([b for b in bots if b is not None])  # no human seats here
                 results.append(
                     GameResult(
                         seed=game_seed,
-                        seats=names,
+                        seats=seated,
                         scores=scores,
                         places=rank(scores),
                         decisions=len(match.actions),
@@ -96,7 +101,26 @@ def simulate(
         elapsed = time.perf_counter() - started
         if jsonl is not None:
             records.write_atomic(jsonl, b"".join(msgspec.json.encode(r) + b"\n" for r in results))
-        summarize(game.title, names, results, elapsed)
+        summarize(game.title, names if not rotate else None, results, elapsed)
+
+
+def outcomes(results: list[GameResult], bots: list[str]) -> None:
+    """How each bot's seats ended, from the notes a game writes on its scores (if any)."""
+    counts: dict[str, dict[str, int]] = {bot: defaultdict(int) for bot in bots}
+    for r in results:
+        for score in r.scores:
+            counts[r.seats[score.seat]][score.note or "-"] += 1
+    notes = sorted({note for c in counts.values() for note in c} - {"-"})
+    if not notes:
+        return
+    t = Table(title="outcomes by bot", caption="share of the bot's seats that ended so")
+    t.add_column("bot")
+    for note in notes:
+        t.add_column(note, justify="right")
+    for bot in bots:
+        seen = sum(counts[bot].values())
+        t.add_row(bot, *(f"{counts[bot][note] / seen:.1%}" for note in notes))
+    common.console.print(t)
 
 
 def _stats(values: Iterable[float]) -> tuple[str, str, str]:
@@ -104,8 +128,13 @@ def _stats(values: Iterable[float]) -> tuple[str, str, str]:
     return f"{sum(v) / len(v):.2f}", f"{min(v):g}", f"{max(v):g}"
 
 
-def summarize(title: str, names: list[str], results: list[GameResult], elapsed: float) -> None:
-    """Print the per-seat, per-bot and game-length tables."""
+def summarize(
+    title: str, names: list[str] | None, results: list[GameResult], elapsed: float
+) -> None:
+    """Print the per-seat, per-bot, outcome and game-length tables.
+
+    ``names`` is the seating of every game, or ``None`` when seats rotated.
+    """
     n = len(results)
     # Per player key: games played, win shares, and every score it had.
     played: dict[str, int] = defaultdict(int)
@@ -114,7 +143,7 @@ def summarize(title: str, names: list[str], results: list[GameResult], elapsed: 
     for r in results:
         firsts = r.places.count(1)
         for score, place in zip(r.scores, r.places, strict=True):
-            for key in (f"seat {score.seat}", names[score.seat]):
+            for key in (f"seat {score.seat}", r.seats[score.seat]):
                 played[key] += 1
                 wins[key] += 1 / firsts if place == 1 else 0
                 totals[key].append(score.total)
@@ -134,9 +163,12 @@ def summarize(title: str, names: list[str], results: list[GameResult], elapsed: 
             )
         return t
 
-    seat_rows = {f"seat {s}": f"{s} ({name})" for s, name in enumerate(names)}
+    seats = len(results[0].seats)
+    seat_rows = {f"seat {s}": f"{s} ({names[s]})" if names else str(s) for s in range(seats)}
+    bots = sorted({name for r in results for name in r.seats})
     common.console.print(table(f"{title}: {n} games, by seat", seat_rows, "seat"))
-    common.console.print(table("by bot", {name: name for name in sorted(set(names))}, "bot"))
+    common.console.print(table("by bot", {name: name for name in bots}, "bot"))
+    outcomes(results, bots)
     length = Table(title="game length")
     for column in ("", "mean", "min", "max"):
         length.add_column(column, justify="right")

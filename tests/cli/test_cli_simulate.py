@@ -76,3 +76,25 @@ def test_game_options_as_flags(cli: Invoke, tmp_path: Path) -> None:
     assert unknown.exit_code == 2 and "hand_limit" in unknown.output
     assert cli(*args, "--hand-limit").exit_code == 2
     assert cli(*args, "--eye-tie", "maybe").exit_code == 1
+
+
+def test_rotate_moves_every_player_one_seat_each_game(cli: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "rotated.jsonl"
+    args = ["simulate", "clonk", "-n", "4", "--seats", "greedy,random,random", "--rotate"]
+    result = cli(*args, "--jsonl", str(out), "--quiet")
+    assert result.exit_code == 0, result.output
+    games = [msgspec.json.decode(line, type=GameResult) for line in out.read_bytes().splitlines()]
+    assert [g.seats.index("greedy") for g in games] == [0, 1, 2, 0]
+    assert "0 (greedy)" not in result.stdout  # rotated seats are not labelled by one player
+    rows = [line.split("│") for line in result.stdout.splitlines() if "│ greedy" in line]
+    assert [cell.strip() for cell in rows[0][1:3]] == ["greedy", "4"]  # 4 games, 1 seat each
+
+
+def test_outcomes_table_from_score_notes(cli: Invoke) -> None:
+    """Clank! notes each seat's fate; simulate sums them per bot."""
+    result = cli(
+        "simulate", "clank", "-n", "2", "--seats", "heuristic,random", "--rotate", "--quiet"
+    )
+    assert result.exit_code == 0, result.output
+    assert "outcomes by bot" in result.stdout and "escaped" in result.stdout
+    assert "outcomes by bot" not in cli("simulate", "tiny", "-n", "2", "--quiet").stdout
