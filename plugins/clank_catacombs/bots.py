@@ -24,9 +24,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.zones import HIDDEN
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.bots import INF, SECRET, HeuristicBot, Router, worth
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
 from meeple.plugins.clank_catacombs.board import TileGraph, build
+from meeple.plugins.clank_catacombs.rules import TileCatalog
 from meeple.plugins.clank_catacombs.state import (
     ACCEPT,
     MARK,
@@ -63,6 +65,7 @@ class CatacombsBot(HeuristicBot):
     """Explores the growing dungeon until an artifact is worth the trip, then as in Clank!."""
 
     game: Any
+    cat: TileCatalog
     view: CatacombsState
     graph: TileGraph
 
@@ -353,14 +356,13 @@ class CatacombsBot(HeuristicBot):
     def accepts(self, frame: Offer) -> bool:
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
         a card back on the deck when it beats the deck."""
-        e = frame.effect
-        name = type(e).__name__
-        if name == "PayLockpicks":
-            return self.picks - e.n >= 1 and self.worth_of(e.then) + 3.0 > PICK * e.n
-        if name == "TrashSelf":
-            card = self.cat.card[frame.card] if frame.card else None
-            keep = self.card_value(card) * self.w.plays if card else 0.0
-            return self.worth_of(e.then) > keep
+        match frame.effect:
+            case fx.PayLockpicks(n=n, then=then):
+                return self.picks - n >= 1 and self.worth_of(then) + 3.0 > PICK * n
+            case fx.TrashSelf(then=then):
+                card = self.cat.card[frame.card] if frame.card else None
+                keep = self.card_value(card) * self.w.plays if card else 0.0
+                return self.worth_of(then) > keep
         card = self.cat.card.get(frame.card or "")
         return card is not None and self.card_value(card) > self.deck_value()
 
