@@ -145,6 +145,37 @@ def grid(game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None)
     return "\n".join(lines)
 
 
+def tile_text(game: CatacombsGame, tile_id: str) -> str:
+    """A tile as printed, unturned: its rooms, then each edge tunnel with its side and icons."""
+    tile = game.cat.tiles[tile_id]
+    rooms = []
+    for r in tile.rooms:
+        said = [name.replace("_", " ") for name in FEATURES if getattr(r, name)]
+        if r.artifact is not None:
+            said.append("artifact room" + " +" * r.artifact)
+        if r.reward:
+            said.append(f"reward {r.reward}")
+        rooms.append(f"{r.id}" + (f" ({', '.join(said)})" if said else ""))
+    edges = []
+    for h in tile.edges:
+        icons = [
+            w
+            for w, on in (
+                ("footprints", h.footprints),
+                (f"{h.monsters} monster(s)", h.monsters),
+                ("lock", h.lock),
+                (f"arrow {h.arrow}", h.arrow),
+            )
+            if on
+        ]
+        edges.append(f"{h.side} from {h.room}" + (f": {', '.join(icons)}" if icons else ""))
+    kind = tile.back + (", haunted" if tile.haunted else "")
+    return (
+        f"tile {tile.id} ({kind}): rooms {'; '.join(rooms)}; "
+        f"edge tunnels (unturned; each quarter turn moves n to e) {'; '.join(edges)}"
+    )
+
+
 def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
     """Clank!'s table, then the dungeon grid, every room by tile, and the seat's way on."""
     graph = game.graph(view)
@@ -166,6 +197,9 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
             f"Lockpicks in the bank {len(view.bank)}"
         )
     )
+    frame = view.stack[-1] if view.stack else None
+    if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
+        parts.append(Text("Drawn: " + tile_text(game, frame.tile), style="bold yellow"))
     if seat is not None:
         p = view.players[seat]
         parts.append(Text("Here: " + room_text(game, view, p.room), style="bold"))
