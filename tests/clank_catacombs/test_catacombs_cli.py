@@ -86,7 +86,7 @@ def test_a_human_discovers_and_turns_a_tile(cli: Invoke) -> None:
     assert "Here: room 0" in out and "exit to room 1" in out and "boot" in out
     assert "your choice [1-" in out
     # Discovery shows the drawn tile, then offers every rotation as a numbered action.
-    assert "Drawn: tile light-" in out and "edge tunnels (unturned" in out
+    assert "Drawn: tile light-" in out and "(unturned;" in out
     for turn in range(4):
         assert f". place the tile turned {turn} quarter turns" in out
     assert "places tile light-" in out and f"turned {rotation.turn}" in out
