@@ -16,6 +16,7 @@ from meeple.core.state import Event
 from meeple.plugins.clank import present as base
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank_catacombs import state as cs
+from meeple.plugins.clank_catacombs.tiles import Half
 
 if TYPE_CHECKING:
     from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -145,6 +146,17 @@ def grid(game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None)
     return "\n".join(lines)
 
 
+def half_text(half: Half) -> str:
+    """A half-tunnel's icons: ``footprints, 1 monster, lock, arrow out`` (empty if plain)."""
+    icons = (
+        ("footprints", half.footprints),
+        (f"{half.monsters} monster" + ("s" if half.monsters > 1 else ""), half.monsters),
+        ("lock", half.lock),
+        (f"arrow {half.arrow}", half.arrow),
+    )
+    return ", ".join(word for word, on in icons if on)
+
+
 def tile_text(game: CatacombsGame, tile_id: str) -> str:
     """A tile as printed, unturned: its rooms, then each edge tunnel with its side and icons."""
     tile = game.cat.tiles[tile_id]
@@ -156,19 +168,10 @@ def tile_text(game: CatacombsGame, tile_id: str) -> str:
         if r.reward:
             said.append(f"reward {r.reward}")
         rooms.append(f"{r.id}" + (f" ({', '.join(said)})" if said else ""))
-    edges = []
-    for h in tile.edges:
-        icons = [
-            w
-            for w, on in (
-                ("footprints", h.footprints),
-                (f"{h.monsters} monster(s)", h.monsters),
-                ("lock", h.lock),
-                (f"arrow {h.arrow}", h.arrow),
-            )
-            if on
-        ]
-        edges.append(f"{h.side} from {h.room}" + (f": {', '.join(icons)}" if icons else ""))
+    edges = [
+        f"{h.side} from {h.room}" + (f": {icons}" if (icons := half_text(h)) else "")
+        for h in tile.edges
+    ]
     kind = tile.back + (", haunted" if tile.haunted else "")
     return (
         f"tile {tile.id} ({kind}): rooms {'; '.join(rooms)}; "
@@ -209,20 +212,9 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
             )
         for o in graph.opens.get(p.room, []):
             half = game.cat.tiles[view.tiles[o.place].tile].edges[o.half]
-            icons = [
-                w
-                for w, on in (
-                    ("footprints", half.footprints),
-                    (f"{half.monsters} monsters", half.monsters),
-                    ("lock", half.lock),
-                    (f"arrow {half.arrow}", half.arrow),
-                )
-                if on
-            ]
             parts.append(
                 Text(
-                    f"  open edge toward cell {o.cell[0]},{o.cell[1]}: "
-                    + (", ".join(icons) or "plain")
+                    f"  open edge toward cell {o.cell[0]},{o.cell[1]}: {half_text(half) or 'plain'}"
                 )
             )
         marks = view.marks[seat]
