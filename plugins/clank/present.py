@@ -215,7 +215,12 @@ def cube_text(cubes: list[str]) -> str:
     counts: dict[str, int] = {}
     for cube in cubes:
         counts[cube] = counts.get(cube, 0) + 1
-    return ", ".join(f"{n} {colour}" for colour, n in counts.items()) or "nothing"
+    return bag_text(counts)
+
+
+def bag_text(counts: dict[str, int]) -> str:
+    """Cubes by colour, as counts: ``24 dragon, 3 seat-0`` (``nothing`` when empty)."""
+    return ", ".join(f"{n} {colour}" for colour, n in counts.items() if n) or "nothing"
 
 
 def card_text(card: Card) -> str:
@@ -297,8 +302,8 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
     track = cat.tables.rage_track
     parts.append(
         Text(
-            f"Rage space {view.rage + 1} ({track[view.rage]} cubes), bag {dict(view.bag.cubes)}, "
-            f"countdown {view.countdown or '-'}",
+            f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
+            f"bag: {bag_text(view.bag.cubes)}, countdown {view.countdown or '-'}",
             style="bold red",
         )
     )
