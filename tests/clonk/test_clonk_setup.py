@@ -76,7 +76,8 @@ def test_task_table(n: int, points: int) -> None:
 
 
 def test_card_counts_for_both_tiles_and_hand_does_not_count(tmp_path) -> None:
-    """rules.md#task-table, #d-hand-cards: a red sword counts twice; hands count nothing."""
+    """rules.md#task-table, rules.md#d-hand-cards and rules.md#d-kablooey-coins: a red sword
+    counts twice; hands count nothing; each held Kablooey card is a coin."""
     game = clonk(cards=table(tmp_path / "t.json", {"red-sword-1": (2, 0), "blue-chain-1": (3, 0)}))
     s = scored(
         game,
