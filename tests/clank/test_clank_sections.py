@@ -1,0 +1,510 @@
+"""Scenario tests of the rules digest's sections and decisions not covered elsewhere.
+
+Each test builds an exact state and names the ``rules.md`` anchor it checks; where a
+decision has an option, both readings are played.
+"""
+
+from __future__ import annotations
+
+import pytest
+from clank_build import (
+    act,
+    clear_clank,
+    game,
+    legal,
+    place_artifacts,
+    put,
+    tiny_board,
+    to_row,
+    turn,
+)
+
+from meeple.core.bag import Bag
+from meeple.core.scoring import rank
+from meeple.core.zones import HIDDEN
+from meeple.plugins.clank.effects import Buy as BuyCards
+from meeple.plugins.clank.state import (
+    Acquire,
+    Attacked,
+    ChooseOne,
+    Clanked,
+    EndTurn,
+    Fight,
+    Move,
+    Pick,
+    Play,
+    Raged,
+    Replace,
+    Skip,
+    Take,
+    Teleport,
+    TrashCard,
+    UseToken,
+)
+
+QUIET_ROW = ("ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
+"""Six row cards with neither the danger nor the dragon-attack symbol."""
+
+
+@pytest.fixture
+def g():
+    return game()
+
+
+@pytest.fixture
+def state(g):
+    s = g.setup(4, 3)
+    clear_clank(s)
+    return s
+
+
+@pytest.fixture
+def tg():
+    return game(board=tiny_board())
+
+
+@pytest.fixture
+def tiny(tg):
+    s = tg.setup(2, 5)
+    clear_clank(s)
+    place_artifacts(tg, s)
+    return s
+
+
+def bag_of(state, **cubes: int) -> None:
+    """The bag holds exactly ``cubes`` (``dragon=2, seat_1=3``), taken from the supplies."""
+    state.bag = Bag()
+    for colour, n in cubes.items():
+        colour = colour.replace("_", "-")
+        state.bag.add(colour, n)
+        if colour.startswith("seat-"):
+            state.players[int(colour[-1])].supply -= n
+    state.dragon_aside = 24 - cubes.get("dragon", 0)
+
+
+def drawn(events) -> int:
+    return sum(len(e.cubes) for e in events if isinstance(e, Attacked))
+
+
+def gap_in_row(state, top: str) -> None:
+    """One slot of the (quiet) row empty, ``top`` the next Dungeon Deck card."""
+    to_row(state, *QUIET_ROW)
+    put(state, state.dungeon_discard, QUIET_ROW[0])
+    put(state, state.dungeon, top)
+
+
+# -- the dragon ------------------------------------------------------------------
+
+
+def test_each_danger_card_adds_a_cube(g, state) -> None:
+    """rules.md#danger: every danger card in the row adds one cube to the draw."""
+    state.rage = 0  # the track says 2
+    to_row(state, *QUIET_ROW)
+    for n, card in enumerate(("", "kobold-1", "dragon-shrine-1", "kobold-2")):
+        if card:
+            put(state, state.dungeon_discard, next(c for c in state.row.cards if c in QUIET_ROW))
+            put(state, state.row, card)
+        bag_of(state, dragon=24)
+        events: list = []
+        g.attack(state, events)
+        assert drawn(events) == 2 + n
+
+
+def test_full_meter_sets_further_cubes_aside(g, state) -> None:
+    """rules.md#full-meter: once the meter is full, the seat's other drawn cubes go aside."""
+    p = state.players[1]
+    p.damage, p.supply = 9, 21
+    bag_of(state, seat_1=3)
+    to_row(state, *QUIET_ROW)
+    state.rage = 2  # draws 3: all three cubes
+    g.attack(state, [])
+    assert (p.damage, p.aside, len(state.bag)) == (10, 2, 0)
+    assert p.status == "eliminated"
+    assert g.check_state(state) == []
+
+
+@pytest.mark.parametrize("rage, after", [(5, 6), (6, 6)])
+def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
+    """rules.md#rage-top, #rage: an artifact taken on the top space moves the marker no more."""
+    turn(tg, tiny, 0, room=5, boots=1)
+    tiny.rage = rage
+    act(tg, tiny, Move(tunnel=5, to=6))
+    events = act(tg, tiny, Take(token="artifact-20"))
+    assert tiny.rage == after
+    assert any(isinstance(e, Raged) for e in events) == (rage != after)
+
+
+def test_dragon_egg_raises_rage(tg, tiny) -> None:
+    """rules.md#rage: a revealed Dragon Egg moves the marker up one, like an artifact."""
+    turn(tg, tiny, 0, room=6, boots=1)
+    put(tiny, tiny.rooms[tg.cat.graph.index[5]], "dragon-egg-1", up=False)
+    rage = tiny.rage
+    act(tg, tiny, Move(tunnel=5, to=5))
+    act(tg, tiny, Take(token="dragon-egg-1"))
+    assert tiny.rage == rage + 1 and "dragon-egg-1" in tiny.players[0].held.cards
+
+
+@pytest.mark.parametrize("option", ["continue", "end"])
+def test_empty_bag(option: str) -> None:
+    """rules.md#empty-bag: ``continue`` draws what is left; ``end`` knocks out every seat in."""
+    g = game(empty_bag=option)
+    state = g.setup(3, 2)
+    clear_clank(state)
+    to_row(state, *QUIET_ROW)
+    state.rage = 0  # the track says 2
+    bag_of(state, dragon=1)
+    events: list = []
+    g.attack(state, events)
+    assert drawn(events) == 1 and len(state.bag) == 0
+    statuses = [p.status for p in state.players]
+    assert statuses == (["in"] * 3 if option == "continue" else ["eliminated"] * 3)
+    if option == "continue":  # an empty bag draws nothing and hurts nobody
+        events = []
+        g.attack(state, events)
+        assert drawn(events) == 0 and [p.status for p in state.players] == ["in"] * 3
+    else:  # cubes left after the attack: the game goes on
+        state = g.setup(3, 2)
+        clear_clank(state)
+        to_row(state, *QUIET_ROW)
+        bag_of(state, dragon=5)
+        g.attack(state, [])
+        assert [p.status for p in state.players] == ["in"] * 3
+
+
+def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
+    """rules.md#first-leaver: seats 1 and 3 go out in one attack on seat 2's turn: seat 3
+    is first in turn order from seat 2, so it takes the countdown track."""
+    turn(g, state, 2)
+    for seat in (1, 3):
+        state.players[seat].damage, state.players[seat].supply = 9, 20
+    bag_of(state, seat_1=1, seat_3=1)
+    to_row(state, *QUIET_ROW)
+    g.attack(state, [])
+    assert [p.status for p in state.players] == ["in", "eliminated", "in", "eliminated"]
+    assert state.countdown_seat == 3 and state.countdown == 1
+    assert state.turns.left == [1]  # the countdown seat keeps its turns for the track
+
+
+def test_countdown_first_space_does_nothing(g) -> None:
+    """rules.md#countdown-first: the pawn's first space brings no attack; space 2 draws one
+    extra cube."""
+    state = g.setup(2, 4)
+    clear_clank(state)
+    to_row(state, *QUIET_ROW)
+    state.rage = 0  # the track says 2
+    turn(g, state, 0)
+    p = state.players[0]
+    put(state, p.held, "artifact-5")
+    p.room, state.pool.boots = 2, 1
+    bag_of(state, dragon=24)
+    events = act(g, state, Move(tunnel=0, to=1)) + act(g, state, EndTurn())
+    assert state.countdown == 1 and drawn(events) == 0 and len(state.bag) == 24
+    turn(g, state, 1)
+    events = act(g, state, EndTurn())
+    assert state.countdown == 2 and drawn(events) == 2 + 1
+
+
+def test_own_knock_out_ends_the_turn_at_once(g, state) -> None:
+    """rules.md#own-knock-out: knocked out by Mister Whiskers' attack, the seat stops: hand
+    and play area to its discard pile, the row refilled, the next seat to play."""
+    turn(g, state, 0, ("mister-whiskers", "burgle-s0-1"))
+    p = state.players[0]
+    p.damage, p.supply = 9, 21
+    gap_in_row(state, "search-1")
+    bag_of(state, seat_0=5)
+    state.rage = 0
+    act(g, state, Play(card="mister-whiskers"))
+    act(g, state, Pick(option=0))
+    assert p.status == "eliminated" and not p.hand.cards and not p.play.cards
+    assert {"mister-whiskers", "burgle-s0-1"} <= set(p.discard.cards)
+    assert "search-1" in state.row.cards and len(state.row) == 6
+    assert state.turns.current == 1 and state.stack[-1].seat == 1
+
+
+# -- the end of the Dungeon Deck -------------------------------------------------
+
+
+@pytest.mark.parametrize("option", ["reshuffle", "end"])
+def test_empty_dungeon(option: str) -> None:
+    """rules.md#empty-dungeon: ``reshuffle`` refills from the shuffled dungeon discard;
+    ``end`` knocks out every seat still in and ends the game."""
+    g = game(empty_dungeon=option)
+    state = g.setup(2, 6)
+    clear_clank(state)
+    to_row(state, *QUIET_ROW)
+    put(state, state.dungeon_discard, "sneak-2", *state.dungeon.cards)
+    piles = len(state.dungeon_discard)
+    turn(g, state, 0)
+    act(g, state, EndTurn())
+    if option == "reshuffle":
+        assert len(state.row) == 6 and len(state.dungeon) + len(state.dungeon_discard) == piles - 1
+        assert [p.status for p in state.players] == ["in", "in"] and state.turns.current == 1
+    else:
+        assert len(state.row) == 5 and len(state.dungeon_discard) == piles
+        assert [p.status for p in state.players] == ["eliminated", "eliminated"]
+        assert g.is_over(state)
+
+
+def test_empty_dungeon_and_discard_leave_the_row_short(g) -> None:
+    """rules.md#empty-dungeon: with both piles empty, ``reshuffle`` leaves the row short."""
+    state = g.setup(2, 6)
+    clear_clank(state)
+    to_row(state, *QUIET_ROW)
+    put(state, state.trash, *state.dungeon.cards, *state.dungeon_discard.cards)
+    put(state, state.trash, "sneak-2")
+    turn(g, state, 0)
+    act(g, state, EndTurn())
+    assert len(state.row) == 5 and state.players[0].status == "in"
+    assert state.turns.current == 1
+
+
+# -- arrivals ------------------------------------------------------------------------
+
+
+def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
+    """rules.md#arrive-seat: a Watcher refilled at the end of seat 0's turn makes clank for
+    every seat in the dungeon, seat 0 included; the escaped seat makes none."""
+    state.players[2].status = "escaped"
+    state.turns.leave(2)
+    gap_in_row(state, "watcher-1")
+    turn(g, state, 0)
+    events = act(g, state, EndTurn())
+    assert "watcher-1" in state.row.cards
+    assert {e.seat for e in events if isinstance(e, Clanked)} == {0, 1, 3}
+    assert [p.clank for p in state.players] == [1, 1, 0, 1]
+
+
+# -- tokens --------------------------------------------------------------------------
+
+
+def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
+    """rules.md#token-offer: the offer comes with the entry; once declined, no take until
+    the seat enters again."""
+    turn(tg, tiny, 0, room=6, boots=1, teleports=2)
+    act(tg, tiny, Move(tunnel=5, to=5))
+    assert legal(tg, tiny, Take)
+    act(tg, tiny, Skip())
+    assert legal(tg, tiny, Take) == [] and Skip() not in tg.legal_actions(tiny)
+    act(tg, tiny, Teleport(tunnel=5, to=6))
+    act(tg, tiny, Skip())
+    act(tg, tiny, Teleport(tunnel=5, to=5))
+    assert legal(tg, tiny, Take)
+
+
+@pytest.mark.parametrize("secret, gold", [("treasure-1", 2), ("greater-treasure-1", 5)])
+def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
+    """rules.md#treasure-secrets: the gold comes the moment the secret is taken, plus one
+    under Search's gold-bonus-1; the token itself is spent."""
+    turn(tg, tiny, 0, ("search-1",), room=6, boots=2)
+    put(tiny, tiny.rooms[tg.cat.graph.index[5]], secret, up=False)
+    p = tiny.players[0]
+    act(tg, tiny, Move(tunnel=5, to=5))
+    act(tg, tiny, Take(token=secret))
+    assert p.gold == gold and secret in tiny.spent.cards and secret not in p.held.cards
+    act(tg, tiny, Play(card="search-1"))
+    act(tg, tiny, Move(tunnel=5, to=6))
+    act(tg, tiny, Skip())
+    put(tiny, tiny.rooms[tg.cat.graph.index[5]], "treasure-2", up=False)
+    act(tg, tiny, Move(tunnel=5, to=5))
+    act(tg, tiny, Take(token="treasure-2"))
+    assert p.gold == gold + 2 + 1
+
+
+def test_backpack_carries_another_artifact_and_best_breaks_ties(g, state) -> None:
+    """rules.md#backpacks: with a Backpack a seat carries two artifacts, not three; its most
+    valuable one breaks a tie."""
+    a, b = state.players[0], state.players[1]
+    put(state, a.held, "backpack-1", "artifact-5")
+    room = next(rid for rid, r in g.cat.graph.rooms.items() if r.artifact == 20)
+    zone = state.rooms[g.cat.graph.index[room]]
+    put(state, zone, "artifact-20")
+    assert "artifact-20" in g.takeable(state, a, room)
+    put(state, a.held, "artifact-20")
+    put(state, zone, "artifact-10")
+    assert "artifact-10" not in g.takeable(state, a, room)
+    put(state, b.held, "artifact-25")
+    a.status = b.status = "escaped"
+    for p in state.players[2:]:
+        p.status = "eliminated"
+    sa, sb = g.scores(state)[:2]
+    b.gold += sa.total - sb.total
+    scores = g.scores(state)
+    assert scores[0].total == scores[1].total and scores[0].tiebreak == [1, 20]
+    assert rank(scores)[:2] == [2, 1]  # seat 1's 25 beats seat 0's best, 20
+
+
+def sword_splits(tg, tiny) -> set[int]:
+    """The swords offered for the 2-monster tunnel from room 2 to room 4."""
+    return {a.swords for a in legal(tg, tiny, Move) if a.to == 4}
+
+
+@pytest.mark.parametrize(
+    "swords, damage, supply, splits",
+    [
+        (2, 0, 30, {0, 1, 2}),  # every split, from no sword to both
+        (1, 0, 30, {0, 1}),  # no more swords than the seat has
+        (2, 8, 22, {1, 2}),  # 2 damage would fill the meter: 10 of 10
+        (1, 9, 21, set()),  # even 1 damage fills it and 2 swords are lacking
+        (2, 9, 21, {2}),
+        (1, 0, 1, {1}),  # one cube in the supply pays one icon only
+    ],
+)
+def test_every_payable_sword_split(
+    tg, tiny, swords: int, damage: int, supply: int, splits: set[int]
+) -> None:
+    """rules.md#tunnel-swords: each split of swords leaving bearable damage is offered, and
+    voluntary damage never fills the meter."""
+    turn(tg, tiny, 0, room=2, boots=2, swords=swords)
+    p = tiny.players[0]
+    p.damage, p.clank, p.supply = damage, 30 - damage - supply, supply
+    assert sword_splits(tg, tiny) == splits
+    for s in splits:
+        assert p.damage + (2 - s) < tg.cat.health
+
+
+# -- the turn ------------------------------------------------------------------------
+
+
+def test_conditional_fires_once(g, state) -> None:
+    """rules.md#conditions-once: an Archaeologist's idol bonus comes once, however many
+    idols follow."""
+    turn(g, state, 0, ("archaeologist-1",), swords=2)
+    p = state.players[0]
+    put(state, p.held, "monkey-idol-1")
+    act(g, state, Play(card="archaeologist-1"))
+    assert state.pool.skill == 2
+    put(state, p.held, "monkey-idol-2")
+    act(g, state, Fight(card="goblin"))
+    assert state.pool.skill == 2 and not state.pool.ifs
+
+
+def test_short_reserve_pile(g, state) -> None:
+    """rules.md#short-pile: two Secret Tomes bought from a pile of one gives one; from an
+    empty pile the option cannot be chosen."""
+    pile = g.reserve_pile(state, "secret-tome")
+    put(state, state.trash, *pile.cards[:-1])
+    p = state.players[0]
+    turn(g, state, 0, ("underworld-dealing",))
+    p.gold = 7
+    act(g, state, Play(card="underworld-dealing"))
+    assert Pick(option=1) in g.legal_actions(state)
+    act(g, state, Pick(option=1))
+    assert p.gold == 0 and sum(c.startswith("secret-tome") for c in p.discard.cards) == 1
+    assert not pile.cards
+    turn(g, state, 0, ("underworld-dealing",))
+    p.gold = 7
+    act(g, state, Play(card="underworld-dealing"))
+    assert g.legal_actions(state) == [Pick(option=0)]
+
+
+def test_trash_from_play_area_or_discard_only(g, state) -> None:
+    """rules.md#trash-source: a trash takes from the play area or the discard pile, never the
+    hand or deck; Magic Spring's trash cannot be declined."""
+    turn(g, state, 0, ("master-burglar-1", "burgle-s0-1"))
+    p = state.players[0]
+    put(state, p.deck, "burgle-s0-2")
+    act(g, state, Play(card="master-burglar-1"))  # Burgles only in hand and deck: no trash
+    assert not legal(g, state, TrashCard)
+    put(state, p.discard, "burgle-s0-3")
+    turn(g, state, 0, ("master-burglar-2", "burgle-s0-1"))
+    act(g, state, Play(card="master-burglar-2"))
+    assert g.legal_actions(state) == [TrashCard(card="burgle-s0-3")]  # not the one in hand
+    act(g, state, TrashCard(card="burgle-s0-3"))
+    turn(g, state, 0, ("burgle-s0-1",))
+    put(state, p.held, "magic-spring-1")
+    for card in [*p.discard.cards, *p.play.cards]:
+        put(state, p.deck, card)
+    put(state, p.discard, "stumble-s0-1")
+    act(g, state, Play(card="burgle-s0-1"))
+    act(g, state, EndTurn())
+    assert set(g.legal_actions(state)) == {
+        TrashCard(card="burgle-s0-1"),
+        TrashCard(card="stumble-s0-1"),
+    }
+
+
+def test_no_option_is_passed_over(g, state) -> None:
+    """rules.md#no-option: a choose with nothing feasible offers only a pass; Treasure
+    Hunter with an empty row asks nothing, with a row it must replace."""
+    turn(g, state, 0)
+    option = [BuyCards(gold=7, card="secret-tome", n=2)]
+    state.stack.append(ChooseOne(seat=0, options=[option, option]))
+    assert g.legal_actions(state) == [Skip()]
+    act(g, state, Skip())
+    turn(g, state, 0, ("treasure-hunter-1", "treasure-hunter-2"))
+    act(g, state, Play(card="treasure-hunter-1"))
+    acts = g.legal_actions(state)
+    assert acts and all(isinstance(a, Replace) for a in acts)
+    act(g, state, acts[0])
+    put(state, state.dungeon_discard, *state.row.cards)
+    act(g, state, Play(card="treasure-hunter-2"))
+    assert not any(isinstance(a, (Replace, Skip)) for a in g.legal_actions(state))
+    assert EndTurn() in g.legal_actions(state)
+
+
+def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
+    """rules.md#escaped-turn: after room 1 the seat plays, acquires, fights and drinks a
+    potion, but makes no clank, moves and teleports nowhere."""
+    turn(g, state, 0, ("stumble-s0-1", "burgle-s0-1"), room=2, boots=2, teleports=1)
+    p = state.players[0]
+    put(state, p.held, "artifact-5", "potion-of-strength-1")
+    act(g, state, Move(tunnel=next(e.tunnel for e in g.cat.graph.exits[2] if e.to == 1), to=1))
+    assert p.status == "escaped"
+    assert legal(g, state, Move) == [] and legal(g, state, Teleport) == []
+    act(g, state, Play(card="stumble-s0-1"))
+    act(g, state, Play(card="burgle-s0-1"))
+    assert p.clank == 0 and state.pool.skill == 1
+    act(g, state, UseToken(token="potion-of-strength-1"))
+    act(g, state, Fight(card="goblin"))
+    assert p.gold == 1
+    state.pool.skill = 3
+    card = state.reserve[0].cards[-1]
+    act(g, state, Acquire(card=card))
+    assert card in p.discard.cards and p.clank == 0
+
+
+def test_gold_has_no_bank_limit(g, state) -> None:
+    """rules.md#gold-supply: gold is unlimited; a rich seat still gains."""
+    for p in state.players:
+        p.gold = 500
+    turn(g, state, 0, swords=2)
+    act(g, state, Fight(card="goblin"))
+    assert state.players[0].gold == 501
+
+
+def test_dwarven_peddler_counts_tokens(g, state) -> None:
+    """rules.md#peddler: two Monkey Idols are "two of"; one idol alone is not."""
+    p = state.players[0]
+    put(state, p.discard, "dwarven-peddler")
+    put(state, p.held, "monkey-idol-1")
+    before = g.tally(state, 0)["cards"]
+    put(state, p.held, "monkey-idol-2")
+    assert g.tally(state, 0)["cards"] == before + 4
+
+
+# -- hidden information -------------------------------------------------------------
+
+
+def test_view_hides_what_the_seat_may_not_know(g, state) -> None:
+    """rules.md#hidden: a seat sees its hand, not its deck, others' hands, face-down
+    secrets, the box or the Dungeon Deck; the row, discards and bag counts are public."""
+    put(state, state.players[0].discard, "burgle-s0-1")
+    view = g.view(state, 0)
+    me, other = view.players[0], view.players[1]
+    assert me.hand.cards == state.players[0].hand.cards
+    assert all(c.startswith(HIDDEN) for c in me.deck.cards)
+    assert all(c.startswith(HIDDEN) for c in other.hand.cards)
+    assert len(other.hand) == 5 and len(me.deck) == len(state.players[0].deck)
+    facing = [
+        (v, c, up)
+        for z, r in zip(view.rooms, state.rooms, strict=True)
+        for v, c, up in zip(z.cards, r.cards, r.up, strict=True)
+    ]
+    assert any(not up for _, _, up in facing)  # the set-up lays secrets face down
+    assert all((v == c) == up for v, c, up in facing)
+    assert all(c.startswith(HIDDEN) for c in (*view.box.cards, *view.dungeon.cards))
+    assert view.row.cards == state.row.cards
+    assert me.discard.cards == state.players[0].discard.cards
+    assert view.bag.cubes == state.bag.cubes and view.rng.seed == 0
+    onlooker = g.view(state, None)
+    assert all(c.startswith(HIDDEN) for p in onlooker.players for c in p.hand.cards)
