@@ -93,7 +93,7 @@ def artifact(s, seat: int = 0, n: int = 1) -> None:
 
 
 def test_portal_trip_costs_the_first_tunnel_only(g, s) -> None:
-    """rules.md#portal, #portal-cost: the tunnel into the first portal (footprints: 2 boots,
+    """rules.md#portal, rules.md#portal-cost: the tunnel into the first portal (footprints: 2 boots,
     a monster) pays for the whole trip; the first portal room is not entered."""
     lay(g, s, "gate-a", 1, 1)  # its west half meets the Crypt's east half
     lay(g, s, "gate-b", 0, -1)  # touches nothing by a tunnel
@@ -160,7 +160,7 @@ def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
 
 
 def test_discount_coupon_from_a_prison(g, s) -> None:
-    """rules.md#prison, #prisoners, #offers: the Discount Coupon freed makes a market item
+    """rules.md#prison, rules.md#prisoners, #offers: the Discount Coupon freed makes a market item
     cost 5 gold this turn, in a Market room."""
     lay(g, s, "shop", 1, 1)
     lay(g, s, "cave", 2, 1)
@@ -246,7 +246,7 @@ def test_black_market_picks_two_different(g, s) -> None:
 
 @pytest.mark.parametrize("holds", [False, True])
 def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
-    """rules.md#conditions, #counts-now: Empurror gives one option, all three with an
+    """rules.md#conditions, rules.md#counts-now: Empurror gives one option, all three with an
     artifact."""
     me = s.players[0]
     if holds:
@@ -264,7 +264,7 @@ def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
 
 @pytest.mark.parametrize("artifacts", [0, 2])
 def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
-    """rules.md#conditions, #counts-now: Curator draws one card per artifact held."""
+    """rules.md#conditions, rules.md#counts-now: Curator draws one card per artifact held."""
     me = s.players[0]
     artifact(s, 0, artifacts)
     turn(g, s, 0, hand=("curator",), room=crypt(g, s))
@@ -273,7 +273,7 @@ def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
 
 
 def test_lute_gold_per_cube_added(g, s) -> None:
-    """rules.md#conditions, #counts-now: Lute's gold counts the cubes added so far, its own
+    """rules.md#conditions, rules.md#counts-now: Lute's gold counts the cubes added so far, its own
     included; cubes added after it pay nothing more."""
     me = s.players[0]
     turn(g, s, 0, hand=("stumble-s0-1", "lute", "stumble-s0-2"), room=crypt(g, s))
@@ -404,8 +404,9 @@ def arrive_at_refill(g, s, card: str) -> list:
 
 
 def test_sudden_movement_turns_tiles_with_one_pawn(g, s) -> None:
-    """rules.md#rotation, #rotation-between-turns: at the refill, a tile with exactly one pawn
-    turns to the next rotation clockwise that keeps a tunnel; the starting tile never turns."""
+    """rules.md#rotation, rules.md#rotation-between-turns: at the refill, a tile with exactly
+    one pawn turns to the next rotation clockwise that keeps a tunnel; the starting tile never
+    turns."""
     hall = lay(g, s, "hall", 1, 0, 1)  # turned so that no half faces the starting tile
     cave = lay(g, s, "cave", 1, 1)
     s.players[0].room = room(g, s, "hall:a")

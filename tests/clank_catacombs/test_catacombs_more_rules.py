@@ -251,7 +251,7 @@ def test_crystal_cave_exhausts_after_a_teleport(g, s) -> None:
 
 
 def test_reward_once_per_turn_by_teleport_too(g, s) -> None:
-    """rules.md#reward-rooms, #reward-once: a teleport into a reward room gets its reward,
+    """rules.md#reward-rooms, rules.md#reward-once: a teleport into a reward room gets its reward,
     once a turn; the next turn again."""
     lay(g, s, "shop", 1, 1)
     chest, market = room(g, s, "shop:k"), room(g, s, "shop:m")

@@ -37,6 +37,7 @@ from meeple.plugins.clank.state import (
     EndTurn,
     Fight,
     Move,
+    Play,
     Take,
     Teleport,
     UseDevice,
@@ -48,6 +49,7 @@ from meeple.plugins.clank_catacombs.state import (
     ChooseRoom,
     DragonTurn,
     Explore,
+    Offer,
     PlaceAnywhere,
     Placed,
     Rotate,
@@ -456,3 +458,26 @@ def test_take_when_idols_taken_as_a_room_action(g, s) -> None:
     act(g, s, takes[0])
     assert len(s.rooms[s_room]) == before - 1
     assert len([t for t in me.held.cards if g.cat.token[t].kind == "idol"]) == len(idols) + 1
+
+
+def test_condition_kinds_place_now_or_later_counts_whole_turn(g, s) -> None:
+    """rules.md#condition-kinds: a location condition holds where the seat stands when the
+    card is played or later that turn, not where it stood before; a count condition
+    (``made-2-clank``) holds whether the clank came before or after the card."""
+    lay(g, s, "hall", 1, 0)
+    me = s.players[0]
+    turn(g, s, 0, hand=("waystone",), room=shrine(g, s), boots=1)
+    act(g, s, moves_to(g, s, room(g, s, "hall:a"))[0])
+    act(g, s, Play(card="waystone"))
+    assert not isinstance(s.stack[-1], Offer)
+    for hand in (
+        ("stumble-s0-1", "stumble-s0-2", "flamboyance-1"),
+        ("flamboyance-1", "stumble-s0-1", "stumble-s0-2"),
+    ):
+        s = g.setup(2, 4)
+        clear_clank(s)
+        me = s.players[0]
+        turn(g, s, 0, hand=hand, room=crypt(g, s))
+        for card in hand:
+            act(g, s, Play(card=card))
+        assert me.clank == 2 and s.pool.skill == 2, hand
