@@ -133,3 +133,19 @@ def build(
 
 def clonk(**options: object) -> Clonk:
     return Clonk(ClonkOptions(**options))  # type: ignore[arg-type]
+
+
+def play(game, state, *actions):
+    """Play ``actions`` in order through the legality check; every state after is valid."""
+    events = []
+    for action in actions:
+        events += game.play(state, action)
+        assert game.check_state(state) == [], action
+    return events
+
+
+def scored(game, **kw):
+    """The scores of a built table whose game is over."""
+    state = build(game, **kw)
+    state.stack.clear()
+    return game.scores(state)

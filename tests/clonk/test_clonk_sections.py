@@ -5,9 +5,7 @@ order of task choices. Each names its rules.md section."""
 from __future__ import annotations
 
 import pytest
-from clonk_build import build, clonk, table
-from test_clonk_setup import scored
-from test_clonk_turn import play
+from clonk_build import build, clonk, play, scored, table
 
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clonk.state import (

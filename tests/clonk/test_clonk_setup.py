@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clonk_build import build, clonk, table
+from clonk_build import clonk, scored, table
 
 from meeple.core.errors import MeepleError
 from meeple.core.scoring import rank
@@ -54,12 +54,6 @@ def test_start_seat_option() -> None:
 def test_same_seed_same_game() -> None:
     assert GAME.digest(GAME.setup(4, 9)) == GAME.digest(GAME.setup(4, 9))
     assert GAME.digest(GAME.setup(4, 9)) != GAME.digest(GAME.setup(4, 10))
-
-
-def scored(game, **kw):
-    state = build(game, **kw)
-    state.stack.clear()
-    return game.scores(state)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clonk_build import build, clonk
+from clonk_build import build, clonk, play
 
 from meeple.core.errors import IllegalAction
 from meeple.core.rng import Stream
@@ -27,14 +27,6 @@ from meeple.plugins.clonk.state import (
 )
 
 GAME = clonk()
-
-
-def play(game, state, *actions):
-    events = []
-    for action in actions:
-        events += game.play(state, action)
-        assert game.check_state(state) == [], action
-    return events
 
 
 def test_first_turn_puts_a_hand_card_in_the_cart() -> None:
