@@ -92,7 +92,7 @@ class Match:
 
     def _apply(self, action: Action) -> list[Event]:
         seat = self.state.to_move
-        events = self.game.apply(self.state, action)
+        events = self.game.resolve(self.state, action)
         self.actions.append(action)
         self._legal = None
         if self.hooks.after_action is not None:

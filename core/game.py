@@ -4,7 +4,7 @@ A game is a subclass of :class:`Game` registered through the
 ``meeple_games`` hook. It declares what it is (id, title, seat range, option,
 state and action types, zone visibility) as class attributes, and implements
 the rules in four methods: :meth:`Game.setup`, :meth:`Game.legal_actions`,
-:meth:`Game.apply` and :meth:`Game.scores`. Everything else -- checking that
+:meth:`Game.resolve` and :meth:`Game.scores`. Everything else -- checking that
 an action is legal, views, determinization, cloning, digests, the generic
 state checks, records and validation -- is provided here or by the engine
 (:mod:`meeple.core.engine`), so a game re-implements none of it.
@@ -90,11 +90,11 @@ class Game(Generic[S, A]):
         """
         raise NotImplementedError
 
-    def apply(self, state: S, action: A) -> list[Event]:
-        """Carry out a *legal* action, changing ``state`` in place.
+    def resolve(self, state: S, action: A) -> list[Event]:
+        """Carry out an action known to be legal, changing ``state`` in place.
 
-        Returns the events it caused. Call through :meth:`play` (or the
-        engine) unless the action was just taken from :meth:`legal_actions`.
+        Returns the events it caused. This is the rules' hot path: it does not
+        check legality, :meth:`apply` (and the engine) does that first.
         """
         raise NotImplementedError
 
@@ -115,14 +115,18 @@ class Game(Generic[S, A]):
     def is_over(self, state: S) -> bool:
         return not state.stack
 
-    def play(self, state: S, action: A) -> list[Event]:
-        """Check that ``action`` is legal, then apply it."""
+    def apply(self, state: S, action: A) -> list[Event]:
+        """Apply ``action`` to ``state`` in place and return its events.
+
+        Raises :class:`IllegalAction` -- and changes nothing -- unless the
+        action is among :meth:`legal_actions`.
+        """
         if action not in self.legal_actions(state):
             raise IllegalAction(
                 f"{self.describe_action(state, action)} is not a legal action now "
                 f"(seat {state.to_move} to move); choose one of the listed legal actions"
             )
-        return self.apply(state, action)
+        return self.resolve(state, action)
 
     def clone(self, state: S) -> S:
         """An independent deep copy (changing it never changes ``state``)."""

@@ -167,7 +167,7 @@ def check_clone(game: Game[Any, Any], state: State, stream: Stream, at: str) -> 
         raise ConformanceError(f"{at}: a clone differs from the state it copies")
     legal = game.legal_actions(clone)
     if legal:
-        game.apply(clone, stream.choice(legal))
+        game.resolve(clone, stream.choice(legal))
     for zone in iter_zones(clone):
         zone.add("<changed>")
     clone.rng.counter += 1

@@ -357,7 +357,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """Whether the seat meets a market item's condition beyond its price (none here)."""
         return True
 
-    def apply(self, state: ClankState, action: Any) -> list[Event]:
+    def resolve(self, state: ClankState, action: Any) -> list[Event]:
         return self._apply[type(action)](state, action)
 
     # -- the turn's actions --------------------------------------------------------

@@ -2,7 +2,7 @@
 
 Each rule's docstring names its section of ``seeds/clonk/rules.md``
 (``rules.md#gift``), so any rule is one hop from its text. The hot path
-(``legal_actions`` and ``apply``) works on card ids with lookups built once
+(``legal_actions`` and ``resolve``) works on card ids with lookups built once
 per card table and hands out pre-built action values.
 """
 
@@ -284,7 +284,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
         out.append(STOP)
         return out
 
-    def apply(self, state: ClonkState, action: Any) -> list[Event]:
+    def resolve(self, state: ClonkState, action: Any) -> list[Event]:
         return self._apply[type(action)](state, action)
 
     def take(self, state: ClonkState, source: str | int, seat: int, events: list[Event]) -> str:

@@ -100,7 +100,7 @@ def clear_clank(state: ClankState) -> None:
 
 def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
     """Play ``action`` (checked against the legal ones) and check the state after it."""
-    events = g.play(state, action)
+    events = g.apply(state, action)
     assert g.check_state(state) == [], g.check_state(state)
     return events
 

@@ -22,7 +22,7 @@ def play_out(game: Clank, seats: int, seed: int) -> int:
     steps = 0
     while not game.is_over(state):
         assert game.check_state(state) == [], f"step {steps}: {game.check_state(state)}"
-        game.apply(state, chooser.choice(game.legal_actions(state)))
+        game.resolve(state, chooser.choice(game.legal_actions(state)))
         steps += 1
         assert steps < 20_000, "the game does not end"
     assert game.check_state(state) == []
@@ -49,6 +49,6 @@ def test_same_actions_same_game() -> None:
         state = game.setup(3, 9)
         chooser = Stream("same")
         while not game.is_over(state):
-            game.apply(state, chooser.choice(game.legal_actions(state)))
+            game.resolve(state, chooser.choice(game.legal_actions(state)))
         digests.add(game.digest(state))
     assert len(digests) == 1

@@ -51,7 +51,7 @@ def test_all_cards_must_be_played(g, state) -> None:
     turn(g, state, 0, ("burgle-s0-1",))
     assert legal(g, state, EndTurn) == []
     with pytest.raises(IllegalAction):
-        g.play(state, EndTurn())
+        g.apply(state, EndTurn())
     act(g, state, Play(card="burgle-s0-1"))
     assert legal(g, state, EndTurn) == [EndTurn()]
 

@@ -222,7 +222,7 @@ def test_whole_random_games(seats: int) -> None:
         steps = 0
         while not g.is_over(s):
             actions = g.legal_actions(s)
-            g.apply(s, actions[pick.below(len(actions))])
+            g.resolve(s, actions[pick.below(len(actions))])
             steps += 1
             assert g.check_state(s) == [], steps
         assert all(p.status != "in" for p in s.players)

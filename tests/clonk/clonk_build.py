@@ -139,7 +139,7 @@ def play(game, state, *actions):
     """Play ``actions`` in order through the legality check; every state after is valid."""
     events = []
     for action in actions:
-        events += game.play(state, action)
+        events += game.apply(state, action)
         assert game.check_state(state) == [], action
     return events
 

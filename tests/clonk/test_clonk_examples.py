@@ -28,15 +28,15 @@ def test_unearthing_chain_example() -> None:
     for source in (0, "red-necklace-1", 3):
         assert Dig(source=source) in legal
     assert Dig(source="white-statue-1") not in legal
-    game.play(state, Dig(source=0))
+    game.apply(state, Dig(source=0))
     assert state.galleries[thomas].cards == ["white-necklace-1"]
-    game.play(state, Dig(source="white-statue-1"))  # matches by colour
-    events = game.play(state, Gift(source=1, target=andrea))  # red statue onto red hammer
+    game.apply(state, Dig(source="white-statue-1"))  # matches by colour
+    events = game.apply(state, Gift(source=1, target=andrea))  # red statue onto red hammer
     assert state.galleries[andrea].cards == ["red-statue-1"]
     assert Revealed(card="yellow-crown-1", shaft=1) in events
     assert state.shafts[1].cards == ["yellow-crown-1"] and state.shafts[1].up == [True]
-    game.play(state, Dig(source=2))  # blue statue
-    game.play(state, Stop())
+    game.apply(state, Dig(source=2))  # blue statue
+    game.apply(state, Stop())
     assert state.galleries[thomas].cards == ["white-necklace-1", "white-statue-1", "blue-statue-1"]
     assert isinstance(state.stack[-1], Feed)
     assert game.check_state(state) == []

@@ -69,7 +69,7 @@ def test_chain_must_match_colour_or_type() -> None:
     digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
     assert digs == {"red-crown-1"}  # now red necklace is the card to match
     with pytest.raises(IllegalAction):
-        GAME.play(state, Dig(source="green-sword-1"))
+        GAME.apply(state, Dig(source="green-sword-1"))
 
 
 def test_fourth_card_ends_phase_two() -> None:
@@ -241,7 +241,7 @@ def test_awakening_sets_up_the_last_round() -> None:
     assert "pink-sword-2" in state.hands[1].cards  # the replacement
     # Seat 1 then seat 2 finish the round; the game ends before seat 0 plays again.
     while state.stack:
-        GAME.play(
+        GAME.apply(
             state,
             GAME.legal_actions(state)[-1] if not isinstance(state.stack[-1], Unearth) else Stop(),
         )

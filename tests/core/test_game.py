@@ -16,7 +16,7 @@ def state(tiny: Any) -> Any:
     """A 3-seat Tiny game, two actions in (some cards in piles, hands full)."""
     s = tiny.setup(3, 7)
     for _ in range(2):
-        tiny.play(s, tiny.legal_actions(s)[0])
+        tiny.apply(s, tiny.legal_actions(s)[0])
     return s
 
 
@@ -28,7 +28,7 @@ def test_clone_is_equal_and_independent(tiny: Any, state: Any) -> None:
     before = tiny.digest(state)
     copy = tiny.clone(state)
     assert copy == state and copy is not state
-    tiny.play(copy, tiny.legal_actions(copy)[0])
+    tiny.apply(copy, tiny.legal_actions(copy)[0])
     copy.hands[0].cards.append("x")
     assert tiny.digest(state) == before
     assert copy != state
@@ -44,10 +44,14 @@ def test_digest_is_stable_and_sensitive(tiny: Any, state: Any) -> None:
     assert tiny.digest(state) != d
 
 
-def test_play_rejects_an_illegal_action_clearly(tiny: Any, tiny_module: Any, state: Any) -> None:
+def test_apply_rejects_an_illegal_action_clearly(tiny: Any, tiny_module: Any, state: Any) -> None:
     foreign = tiny_module.Play(card="not-a-card")
+    before = tiny.digest(state)
     with pytest.raises(IllegalAction, match=r"is not a legal action now \(seat \d to move\)"):
-        tiny.play(state, foreign)
+        tiny.apply(state, foreign)
+    assert tiny.digest(state) == before  # a rejected action changes nothing
+    legal = tiny.legal_actions(state)[0]
+    assert tiny.apply(state, legal) == [] and tiny.digest(state) != before
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])

@@ -59,7 +59,7 @@ class Tiny(Game[TinyState, Play | Draw]):
         hand = state.hands[state.stack[-1].seat].cards
         return [Play(card=c) for c in hand] + ([Draw()] if state.deck.cards else [])
 
-    def apply(self, state: TinyState, action: Play | Draw) -> list:
+    def resolve(self, state: TinyState, action: Play | Draw) -> list:
         seat = state.stack.pop().seat
         if isinstance(action, Play):
             state.hands[seat].remove(action.card)
