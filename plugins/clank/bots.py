@@ -236,6 +236,9 @@ def router(graph: Graph) -> Router:
 class HeuristicBot:
     """Builds its deck, takes the artifact it can carry out, and gets out alive."""
 
+    margin = MARGIN
+    """Health kept after voluntary damage."""
+
     def __init__(self, game: Clank, seat: int, stream: Stream) -> None:
         self.game = game
         self.cat = game.cat
@@ -290,8 +293,9 @@ class HeuristicBot:
         self.left = self.health - me.damage
         hurt = me.damage / self.health
         rage = self.rage_track[min(view.rage, len(self.rage_track) - 1)]
-        danger = 0.3 + 0.16 * rage + 1.2 * hurt + 0.2 * view.countdown
-        late = self.artifacts > 0 or view.countdown > 0 or me.status != "in"
+        self.near_end = self.pressure()
+        danger = 0.3 + 0.16 * rage + 1.2 * hurt + 0.2 * self.near_end
+        late = self.artifacts > 0 or self.near_end > 0 or me.status != "in"
         plays = 0.0 if me.status != "in" else (0.6 if late else 2.5)
         self.w = Weights(
             clank=danger if me.status == "in" else 0.0,
@@ -314,7 +318,9 @@ class HeuristicBot:
         swords = self.view.pool.swords if self.view.turns.current == self.seat else 0
         # No tunnel shows more icons than this: more swords price the same (one cache entry).
         swords = min(swords, self.router.most_monsters)
-        return Price(self.key, hurt, max(self.left - MARGIN, 0), swords, start_ok, *self.locks())
+        return Price(
+            self.key, hurt, max(self.left - self.margin, 0), swords, start_ok, *self.locks()
+        )
 
     def locks(self) -> tuple[float, frozenset[int]]:
         """The cost of a lock the bot can open and the tunnels open already: a Master Key
@@ -354,7 +360,11 @@ class HeuristicBot:
 
     def lam(self) -> float:
         """Cost of one boot of walking, in points: more when hurt or when time runs out."""
-        return 1.2 + 2.0 * (1 - self.left / self.health) + 0.8 * self.view.countdown
+        return 1.2 + 2.0 * (1 - self.left / self.health) + 0.8 * self.near_end
+
+    def pressure(self) -> float:
+        """How near the end of the game is, in spaces of the countdown track."""
+        return float(self.view.countdown)
 
     def target(self, here: int) -> tuple[int | None, float]:
         """The artifact room worth most once the walk there and back is paid, and that worth."""
@@ -519,7 +529,7 @@ class HeuristicBot:
             kind = type(a)
             if kind is Move:
                 hurt = tunnels[a.tunnel].monsters - a.swords
-                if hurt and self.left - hurt < MARGIN:
+                if hurt and self.left - hurt < self.margin:
                     continue
                 cost = tunnels[a.tunnel].boots + a.swords * SWORD_SPENT + hurt * price.hurt
                 if tunnels[a.tunnel].locked and a.tunnel not in price.opened:

@@ -57,6 +57,9 @@ EXPLORE = {"lighter": 2.5, "darker": 3.5}
 """Worth of what a tile of each back brings besides an artifact (rooms, secrets, a way on)."""
 OPEN_EDGE = 0.8
 """Worth of an edge left open onward by a placed tile."""
+IN_HAND = 4.0
+"""Worth of the first artifact at hand over one still to reach: another seat may take that one
+first, and a seat without an artifact cannot leave."""
 ROOM_WORTH = {"chest": 1.5, "prison": 1.5, "library": 1.0, "wayshrine": 1.5, "market": 0.5}
 """Worth of a useful room on a placed tile, reachable from where the bot enters it."""
 
@@ -64,6 +67,9 @@ ROOM_WORTH = {"chest": 1.5, "prison": 1.5, "library": 1.0, "wayshrine": 1.5, "ma
 class CatacombsBot(HeuristicBot):
     """Explores the growing dungeon until an artifact is worth the trip, then as in Clank!."""
 
+    margin = 2
+    """Health kept after voluntary damage: less than in Clank!, so that a hurt seat deep in the
+    dungeon still finds a way past monsters (staying there is what knocks it out)."""
     game: Any
     cat: TileCatalog
     view: CatacombsState
@@ -87,6 +93,13 @@ class CatacombsBot(HeuristicBot):
         )
         self.exploring = False
         super().prepare(view)
+
+    def pressure(self) -> float:
+        """Every seat that left draws cubes on each of its turns: the end comes nearer. Only a
+        seat with an artifact hurries out; one without must keep looking, at full pace."""
+        if not self.artifacts:
+            return 0.0
+        return float(sum(p.status != "in" for p in self.view.players))
 
     def locks(self) -> tuple[float, frozenset[int]]:
         """A lock costs a Lockpick; tunnels whose every lock bears one are open."""
@@ -209,12 +222,27 @@ class CatacombsBot(HeuristicBot):
         return None
 
     def wants_artifact(self) -> bool:
-        """The first artifact if it is the best target from here; a second with a Backpack."""
+        """The first artifact unless one elsewhere is clearly better; a second with a Backpack."""
         here = self.me.room
         if self.artifacts == 0:
-            return self.target(here)[0] == here
+            room, score = self.target(here)
+            return room == here or self.score_here() + IN_HAND >= score
         backpack = any(self.cat.token[t].power == "backpack" for t in self.me.held.cards)
         return backpack and self.artifacts < 2
+
+    def score_here(self) -> float:
+        """What the best artifact of the bot's room is worth once the walk out is paid."""
+        home = self.router.toward(self.graph.start, self.price(start_ok=True)).get(
+            self.me.room, INF
+        )
+        points = self.cat.points
+        token = self.cat.token
+        arts = [
+            points[t]
+            for t in self.view.rooms[self.me.room].cards
+            if t in token and token[t].kind == "artifact"
+        ]
+        return max(arts, default=-INF) - self.lam() * 1.3 * home
 
     def lock_worth(self) -> float:
         f = self.graph.features[self.me.room]
