@@ -110,3 +110,15 @@ def on_top(state: CatacombsState, tile: str) -> None:
 def room(g: CatacombsGame, state: CatacombsState, name: str) -> int:
     """The room id of ``<tile>:<room>``."""
     return g.graph(state).names.index(name)
+
+
+def started(g: CatacombsGame, seats: int = 2, seed: int = 4) -> CatacombsState:
+    """A fresh table of ``g`` with no cube in the Clank! area, so tests count their own."""
+    state = g.setup(seats, seed)
+    clear_clank(state)
+    return state
+
+
+def crypt(g: CatacombsGame, state: CatacombsState) -> int:
+    """The Crypt's room id (on the starting tile's side ``a``)."""
+    return room(g, state, "start-a:crypt")

@@ -12,7 +12,18 @@ import sys
 from pathlib import Path
 
 import pytest
-from catacombs_build import act, clear_clank, game, lay, legal, put, room, tile_set, turn
+from catacombs_build import (
+    act,
+    crypt,
+    game,
+    lay,
+    legal,
+    put,
+    room,
+    started,
+    tile_set,
+    turn,
+)
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
@@ -74,13 +85,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    state = g.setup(2, 4)
-    clear_clank(state)
-    return state
-
-
-def crypt(g, s) -> int:
-    return room(g, s, "start-a:crypt")
+    return started(g)
 
 
 def artifact(s, seat: int = 0, n: int = 1) -> None:

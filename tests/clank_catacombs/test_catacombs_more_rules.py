@@ -10,7 +10,19 @@ locked half west), ``deep`` (darker, an Artifact room with two plus icons) and `
 from __future__ import annotations
 
 import pytest
-from catacombs_build import act, clear_clank, game, lay, legal, on_top, put, room, tile_set, turn
+from catacombs_build import (
+    act,
+    clear_clank,
+    game,
+    lay,
+    legal,
+    on_top,
+    put,
+    room,
+    started,
+    tile_set,
+    turn,
+)
 
 from meeple.core.scoring import rank
 from meeple.plugins.clank.state import (
@@ -67,9 +79,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    state = g.setup(2, 4)
-    clear_clank(state)
-    return state
+    return started(g)
 
 
 def drop_lockpicks(g, s, seat: int, keep: int = 0) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from catacombs_build import act, clear_clank, game, lay, legal, on_top, room, turn
+from catacombs_build import act, game, lay, legal, on_top, room, started, turn
 
 from meeple.core.rng import Rng, stream
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
@@ -25,9 +25,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    state = g.setup(2, 4)
-    clear_clank(state)
-    return state
+    return started(g)
 
 
 def test_setup(g) -> None:

@@ -16,6 +16,7 @@ import pytest
 from catacombs_build import (
     act,
     clear_clank,
+    crypt,
     game,
     lay,
     legal,
@@ -23,6 +24,7 @@ from catacombs_build import (
     put,
     room,
     start_tile,
+    started,
     tile_set,
     turn,
 )
@@ -100,13 +102,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    state = g.setup(2, 4)
-    clear_clank(state)
-    return state
-
-
-def crypt(g, s) -> int:
-    return room(g, s, "start-a:crypt")
+    return started(g)
 
 
 def shrine(g, s) -> int:
