@@ -1,4 +1,4 @@
-"""A bag of cubes drawn blind (Clank!'s dragon bag, any game's draw bag).
+"""A bag of cubes drawn blind (a dragon bag, a draw bag of any game).
 
 The bag is data in the state: how many cubes of each colour it holds. Who put
 what in is public at a real table, so the counts are public too; only the

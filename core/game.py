@@ -42,7 +42,7 @@ class Game(Generic[S, A]):
     Class attributes to declare:
 
     ``id``
-        Short lowercase id used on the command line and in files (``clonk``).
+        Short lowercase id used on the command line and in files (``tiny``).
     ``title``, ``version``
         Display name; the rules/content version written into records. Bump
         ``version`` whenever the same actions could give a different game.

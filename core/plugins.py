@@ -29,6 +29,7 @@ from typing import Any
 import msgspec
 import pluggy
 
+from meeple import plugins as builtin_games
 from meeple.core import hookspecs
 from meeple.core.errors import MeepleError, UnknownGame
 from meeple.core.game import Game
@@ -38,13 +39,9 @@ hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
 
 ENTRY_POINT_GROUP = "meeple"
 
-BUILTIN_PLUGINS = (
-    "meeple.core.bots",
-    "meeple.plugins.clonk",
-    "meeple.plugins.clank",
-    "meeple.plugins.clank_catacombs",
-)
-"""Built-in plugins, by module path, registered after third-party ones."""
+BUILTIN_PLUGINS = ("meeple.core.bots", *builtin_games.GAMES)
+"""Built-in plugins, by module path, registered after third-party ones. The core
+names none of the games: their list belongs to the package that holds them."""
 
 
 class PluginInfo(msgspec.Struct, frozen=True):

@@ -1,6 +1,6 @@
 """The base types every game's state, actions, events and decisions build on.
 
-A game subclasses each with a tag (``class ClonkState(State, tag="clonk")``)
+A game subclasses each with a tag (``class TinyState(State, tag="tiny")``)
 and lists its own fields. Options shared by every save file -- strict
 decoding, keyword-only construction -- live here, once (architecture
 contract 1: state is data).
