@@ -98,6 +98,13 @@ def clear_clank(state: ClankState) -> None:
         p.clank = 0
 
 
+def started(g: Clank, seats: int, seed: int) -> ClankState:
+    """A fresh table of ``g`` with no cube in the Clank! area, so tests count their own."""
+    state = g.setup(seats, seed)
+    clear_clank(state)
+    return state
+
+
 def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
     """Play ``action`` (checked against the legal ones) and check the state after it."""
     events = g.apply(state, action)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clank_build import act, clear_clank, game, put, to_row, turn
+from clank_build import act, clear_clank, game, put, started, to_row, turn
 
 from meeple.core.bag import Bag
 from meeple.core.scoring import rank
@@ -19,9 +19,7 @@ def g():
 
 @pytest.fixture
 def state(g):
-    s = g.setup(4, 7)
-    clear_clank(s)
-    return s
+    return started(g, 4, 7)
 
 
 def only_cubes(state, **cubes: int) -> None:

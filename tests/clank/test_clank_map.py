@@ -3,7 +3,16 @@
 from __future__ import annotations
 
 import pytest
-from clank_build import act, clear_clank, game, legal, place_artifacts, put, tiny_board, turn
+from clank_build import (
+    act,
+    game,
+    legal,
+    place_artifacts,
+    put,
+    started,
+    tiny_board,
+    turn,
+)
 
 from meeple.plugins.clank.state import Damaged, Move, Skip, Take, TakeToken, Teleport
 
@@ -15,8 +24,7 @@ def g():
 
 @pytest.fixture
 def state(g):
-    s = g.setup(2, 5)
-    clear_clank(s)
+    s = started(g, 2, 5)
     place_artifacts(g, s)
     return s
 

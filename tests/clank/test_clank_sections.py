@@ -14,6 +14,7 @@ from clank_build import (
     legal,
     place_artifacts,
     put,
+    started,
     tiny_board,
     to_row,
     turn,
@@ -53,9 +54,7 @@ def g():
 
 @pytest.fixture
 def state(g):
-    s = g.setup(4, 3)
-    clear_clank(s)
-    return s
+    return started(g, 4, 3)
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from clank_build import (
     act,
-    clear_clank,
     game,
     legal,
     place_artifacts,
     put,
+    started,
     tiny_board,
     to_row,
     turn,
@@ -41,9 +41,7 @@ def g():
 
 @pytest.fixture
 def state(g):
-    s = g.setup(4, 3)
-    clear_clank(s)
-    return s
+    return started(g, 4, 3)
 
 
 def test_all_cards_must_be_played(g, state) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
 from clank_build import act, clear_clank, find, legal, put, turn
+from clank_build import started as clank_started
 
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs.rules import CatacombsGame, TileCatalog
@@ -112,11 +113,9 @@ def room(g: CatacombsGame, state: CatacombsState, name: str) -> int:
     return g.graph(state).names.index(name)
 
 
-def started(g: CatacombsGame, seats: int = 2, seed: int = 4) -> CatacombsState:
-    """A fresh table of ``g`` with no cube in the Clank! area, so tests count their own."""
-    state = g.setup(seats, seed)
-    clear_clank(state)
-    return state
+def started(g: CatacombsGame, seats: int = 2, seed: int = 4) -> Any:
+    """A fresh two-seat table of ``g`` with an empty Clank! area (see clank_build.started)."""
+    return clank_started(g, seats, seed)
 
 
 def crypt(g: CatacombsGame, state: CatacombsState) -> int:
