@@ -14,11 +14,18 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Annotated, TypeVar
 
 import msgspec
 
 T = TypeVar("T")
+
+SEED_MAX = 2**63 - 1
+"""The largest seed, and the largest value of any counter in a saved state: files hold
+64-bit integers, and a larger number cannot round-trip through every reader."""
+
+Seed = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
+"""A seed or counter as files store it: ``0 <= n <= SEED_MAX``."""
 
 
 class Rng(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
