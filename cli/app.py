@@ -8,7 +8,6 @@ import traceback
 from importlib import metadata
 
 import typer
-from rich.text import Text
 
 from meeple.cli import common
 from meeple.core.errors import MeepleError
@@ -78,7 +77,7 @@ def main() -> None:
     try:
         make_app()(prog_name="meeple")
     except MeepleError as exc:
-        common.err_console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        common.err_console.print(common.error_line(str(exc)), soft_wrap=True)
         sys.exit(1)
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
@@ -86,9 +85,7 @@ def main() -> None:
         where = traceback.extract_tb(exc.__traceback__)[-1]
         message = (
             f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
-            "run again with MEEPLE_DEBUG=1 for the traceback and report it"
+            f"run again with MEEPLE_DEBUG=1 for the traceback and report it"
         )
-        common.err_console.print(
-            Text.assemble(("internal error: ", "bold red"), message), soft_wrap=True
-        )
+        common.err_console.print(common.error_line(message, "internal error:"), soft_wrap=True)
         sys.exit(1)

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.text import Text
 
 from meeple.cli import common
 from meeple.core import records
@@ -60,7 +59,7 @@ class Table:
             records.write_atomic(path, self.encoded())
         except OSError as exc:
             common.err_console.print(
-                f"[bold red]could not save to {path}:[/] {exc.strerror or exc}"
+                common.error_line(f"could not save to {path}: {exc.strerror or exc}")
             )
             return
         self.save_path = path
@@ -84,12 +83,13 @@ class Table:
 
 
 def ask(prompt: str) -> str:
-    return common.console.input(Text(prompt))
+    """Read one line from the person at the table (``EOFError`` when the input ends)."""
+    return common.console.input(common.plain(prompt))
 
 
 def say(text: str) -> None:
-    """Print a plain line: game text may hold brackets that are not Rich markup."""
-    common.console.print(text, markup=False, soft_wrap=True)
+    """Print one line of outside text (see :func:`~meeple.cli.common.plain`)."""
+    common.console.print(common.plain(text), soft_wrap=True)
 
 
 class Human:
@@ -102,11 +102,7 @@ class Human:
     def choose(self, prompt: Prompt) -> Action:
         game, view, legal, out = prompt.game, prompt.view, prompt.legal, common.console
         out.print()
-        shown = game.render(view, self.seat)
-        if isinstance(shown, str):
-            say(shown)
-        else:
-            out.print(shown)
+        out.print(common.shown(game.render(view, self.seat)))
         for i, action in enumerate(legal, 1):
             say(f"  {i:>3}. {game.describe_action(view, action)}")
         n = len(legal)

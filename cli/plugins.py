@@ -33,16 +33,11 @@ def plugins(
         p for p in list_plugins(pm) if (all_ or not p.builtin) and (hook is None or hook in p.hooks)
     ]
     if json:
-        common.console.print_json(
-            msgspec.json.encode({"plugins": infos, "broken": pm.broken}).decode()
-        )
+        common.echo_json(msgspec.json.encode({"plugins": infos, "broken": pm.broken}))
         return
     for broken in pm.broken:
-        common.err_console.print(
-            f"[yellow]warning:[/] plugin {broken.name!r} failed to load: {broken.error}",
-            soft_wrap=True,
-            markup=True,
-        )
+        warning = f"plugin {broken.name!r} failed to load: {broken.error}"
+        common.err_console.print(common.error_line(warning, "warning:", "yellow"), soft_wrap=True)
     if not infos:
         what = "plugins" if all_ else "third-party plugins"
         found = f"implement {hook}" if hook else "are installed"
@@ -52,11 +47,6 @@ def plugins(
     for column in ("name", "hooks", "distribution", "version", "built-in"):
         table.add_column(column)
     for p in infos:
-        table.add_row(
-            p.name,
-            ", ".join(p.hooks),
-            p.distribution or "",
-            p.version or "",
-            "yes" if p.builtin else "",
-        )
+        cells = (p.name, ", ".join(p.hooks), p.distribution or "", p.version or "")
+        table.add_row(*map(common.plain, cells), "yes" if p.builtin else "")
     common.console.print(table)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import msgspec
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
@@ -79,8 +80,10 @@ def simulate(
         results: list[GameResult] = []
         started = time.perf_counter()
         out = common.err_console
+        # Markup is escaped, not avoided: the bar's description column reads markup.
+        title = escape(common.escaped(f"{game.title} games"))
         with Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar:
-            task = bar.add_task(f"{game.title} games", total=n)
+            task = bar.add_task(title, total=n)
             for i, game_seed in enumerate(range(seed, seed + n)):
                 seated = names[-i % len(names) :] + names[: -i % len(names)] if rotate else names
                 match = Match.new(game, len(names), game_seed, env.hooks)
@@ -116,10 +119,10 @@ def outcomes(results: list[GameResult], bots: list[str]) -> None:
     t = Table(title="outcomes by bot", caption="share of the bot's seats that ended so")
     t.add_column("bot")
     for note in notes:
-        t.add_column(note, justify="right")
+        t.add_column(common.plain(note), justify="right")
     for bot in bots:
         seen = sum(counts[bot].values())
-        t.add_row(bot, *(f"{counts[bot][note] / seen:.1%}" for note in notes))
+        t.add_row(common.plain(bot), *(f"{counts[bot][note] / seen:.1%}" for note in notes))
     common.console.print(t)
 
 
@@ -150,12 +153,15 @@ def summarize(
 
     def table(heading: str, rows: dict[str, str], label: str) -> Table:
         """``rows`` maps each player key to the label its row shows."""
-        t = Table(title=heading, caption="a shared victory counts 1/k for each of its k winners")
+        t = Table(
+            title=common.plain(heading),
+            caption="a shared victory counts 1/k for each of its k winners",
+        )
         for column in (label, "games", "wins", "win rate", "mean score", "min", "max"):
             t.add_column(column, justify="left" if column == label else "right")
         for key, shown in rows.items():
             t.add_row(
-                shown,
+                common.plain(shown),
                 str(played[key]),
                 f"{wins[key]:g}" if wins[key].is_integer() else f"{wins[key]:.2f}",
                 f"{wins[key] / played[key]:.1%}",
