@@ -92,6 +92,18 @@ def say(text: str) -> None:
     common.console.print(common.plain(text), soft_wrap=True)
 
 
+def choice(answer: str, n: int) -> int | None:
+    """The index of the choice ``answer`` names among ``n`` (numbered from 1), or ``None``.
+
+    Any decimal digits count (``٣`` is 3); other digits (``²``) and numbers
+    too long to be a choice do not.
+    """
+    digits = answer.lstrip("0")  # bounded before int(): a pasted megabyte of digits is no choice
+    if answer.isdecimal() and 0 < len(digits) <= len(str(n)) and int(digits) <= n:
+        return int(digits) - 1
+    return None
+
+
 class Human:
     """A person at this terminal: shown their view, answering by number."""
 
@@ -108,14 +120,15 @@ class Human:
         n = len(legal)
         while True:
             answer = ask(f"seat {self.seat}, your choice [1-{n}, s save, q quit]: ").strip().lower()
-            if answer.isdigit() and 1 <= int(answer) <= n:
-                return legal[int(answer) - 1]
+            if (index := choice(answer, n)) is not None:
+                return legal[index]
             if answer == "s":
                 self.table.save_now()
             elif answer == "q":
                 raise Quit
             else:
-                say(f"{answer!r} is not a choice: type 1-{n}, s to save or q to quit")
+                typed = answer if len(answer) <= 20 else answer[:20] + "…"
+                say(f"{typed!r} is not a choice: type 1-{n}, s to save or q to quit")
 
 
 class Narrator:
