@@ -77,15 +77,16 @@ def main() -> None:
     try:
         make_app()(prog_name="meeple")
     except MeepleError as exc:
-        common.err_console.print(common.error_line(str(exc)), soft_wrap=True)
+        common.err_console.print(common.error_line(common.message_of(exc)), soft_wrap=True)
         sys.exit(1)
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
             raise
         where = traceback.extract_tb(exc.__traceback__)[-1]
+        notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
         message = (
             f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
-            f"run again with MEEPLE_DEBUG=1 for the traceback and report it"
+            f"run again with MEEPLE_DEBUG=1 for the traceback and report it{notes}"
         )
         common.err_console.print(common.error_line(message, "internal error:"), soft_wrap=True)
         sys.exit(1)

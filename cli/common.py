@@ -1,5 +1,5 @@
 """What every command shares: the plugin environment, consoles, printing outside
-text safely, failing cleanly, and the helpers that turn
+text safely, failing cleanly, checking output paths, and the helpers that turn
 command-line text into a game (seats, options) and a finished game back into
 text (score table) and files (records).
 
@@ -15,10 +15,13 @@ import ast
 import inspect
 import itertools
 import re
+import stat
+import tempfile
 import textwrap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
+from pathlib import Path
 from typing import Any, NoReturn
 
 import msgspec
@@ -142,6 +145,11 @@ def error_line(message: str, label: str = "error:", style: str = "bold red") -> 
     return Text.assemble((label, style), " ", plain(message.replace("\n", "\n  "), lines=True))
 
 
+def message_of(exc: BaseException) -> str:
+    """An exception's message and its notes (what was done about it), one per line."""
+    return "\n".join([str(exc), *getattr(exc, "__notes__", ())])
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as an error and exit (1: bad input or failed check, 2: usage)."""
     err_console.print(error_line(message), soft_wrap=True)
@@ -154,7 +162,42 @@ def errors() -> Iterator[None]:
     try:
         yield
     except MeepleError as exc:
-        fail(str(exc))
+        fail(message_of(exc))
+
+
+# -- output paths --------------------------------------------------------------
+
+
+def check_output(path: Path, option: str) -> None:
+    """Raise :class:`MeepleError` unless ``path`` can be written (before any work is done).
+
+    Its folder must exist and take a new file; ``path`` itself must be a
+    regular file or not exist yet (a FIFO would block the first write).
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise MeepleError(
+            f"{option} {path}: the folder {folder} {what}; create it or choose another"
+        )
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise MeepleError(f"{option} {path}: {exc.strerror or exc}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise MeepleError(f"{option} {path}: this is {what}; name a file to write")
+    # Trying is the only sure test: permissions, a read-only mount, root's rights.
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=f".{path.name}."):
+            pass
+    except OSError as exc:
+        raise MeepleError(
+            f"{option} {path}: cannot write in {folder} ({exc.strerror or exc}); "
+            "choose a folder you can write to"
+        ) from None
 
 
 # -- seats -------------------------------------------------------------------
@@ -337,13 +380,17 @@ def setup_of(game: Game[Any, Any], seats: Sequence[str], seed: int) -> Setup[Any
     )
 
 
-def record_of(match: Match, setup: Setup[Any]) -> Record[Any, Any]:
-    """The record of ``match`` so far; scores are included once it is over."""
+def record_of(match: Match, setup: Setup[Any], *, scored: bool = True) -> Record[Any, Any]:
+    """The record of ``match`` so far; scores are included once it is over, if ``scored``.
+
+    A record is complete without its scores (replays recompute them), which
+    is how a game whose score hook fails is still saved.
+    """
     over = match.over
     return Record(
         setup=setup,
         actions=list(match.actions),
         over=over,
         digest=match.game.digest(match.state),
-        scores=match.scores() if over else None,
+        scores=match.scores() if over and scored else None,
     )
