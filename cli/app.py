@@ -23,6 +23,12 @@ COMMANDS = (
 )
 """Built-in command modules; each defines ``app``, a Typer app with one command."""
 
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 invalid input or a failed check (a bad file, an unknown game, "
+    "an illegal action, an unwritable --save); 2 a usage error (an unknown command or option); "
+    "130 interrupted (Ctrl-C) or the input ended, after saving a game that has --save."
+)
+
 
 def _show_version(value: bool) -> None:
     if value:
@@ -40,6 +46,7 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
         rich_markup_mode="rich",
         context_settings={"help_option_names": ["-h", "--help"]},
         pretty_exceptions_enable=False,
+        epilog=EXIT_CODES,
     )
 
     environment = common.Env(pm)
@@ -79,6 +86,9 @@ def main() -> None:
     except MeepleError as exc:
         common.err_console.print(common.error_line(common.message_of(exc)), soft_wrap=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # before or after a command runs (a command exits 130 itself)
+        common.err_console.print("interrupted")
+        sys.exit(130)
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
             raise

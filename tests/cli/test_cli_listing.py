@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -93,3 +94,11 @@ def test_broken_plugins_are_warnings(cli: Invoke, pm: PluginManager) -> None:
     assert json.loads(cli("plugins", "--json").stdout)["broken"] == [
         {"name": "shaky", "error": "ImportError: no module named shaky_rules"}
     ]
+
+
+def test_every_exit_code_is_documented(cli: Invoke) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    shown = " ".join(cli("--help").stdout.split())
+    for code in ("0 success", "1 invalid input", "2 a usage error", "130 interrupted"):
+        assert code in shown
+        assert f"`{code.split()[0]}` {code.split(' ', 1)[1]}" in readme
