@@ -17,7 +17,8 @@ from typing import Any
 
 import msgspec
 import pytest
-from rich.console import Console
+from rich.console import Console, Group
+from rich.control import Control
 from rich.table import Table
 from typer.testing import Result
 
@@ -64,6 +65,8 @@ def test_a_drawing_keeps_its_styles_and_escapes_its_text() -> None:
     out = console.export_text()
     assert_safe(out)
     assert "Board" in out and r"\x1b[2J" in out and "[bold]" not in out  # the game's markup
+    console.print(common.shown(Group("[b]x[/b]", Control.clear(), Control.move_to(0, 0))))
+    assert console.export_text() == "x\n"  # the game's markup kept, no cursor codes
     console.print(common.shown("a [b]\x1b\nline"))  # a string drawing is plain lines
     assert console.export_text().endswith("a [b]\\x1b\nline\n")
 
