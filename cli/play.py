@@ -116,7 +116,8 @@ class Table:
             records.write_atomic(path, self.encoded(scored=scored))
         except OSError as exc:
             common.err_console.print(
-                common.error_line(f"could not save to {path}: {exc.strerror or exc}")
+                common.error_line(f"could not save to {path}: {exc.strerror or exc}"),
+                soft_wrap=True,
             )
             return False
         self.save_path = path
@@ -129,7 +130,7 @@ class Table:
         try:
             check_save(path, self.match.game.id, force=False)
         except MeepleError as exc:
-            common.err_console.print(common.error_line(str(exc)))
+            common.err_console.print(common.error_line(str(exc)), soft_wrap=True)
             return
         self.save(path)
 

@@ -305,3 +305,31 @@ def test_a_failing_score_hook_keeps_the_game_without_its_scores(
     assert f"saved in {save}" in result.exception.__notes__[0]
     record = load(save, registry).value
     assert record.over and record.scores is None
+
+
+def test_an_error_says_when_the_game_could_not_be_saved(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing(self: RandomBot, prompt: Any) -> Any:
+        raise ZeroDivisionError("the bot divided by zero")
+
+    def disk_full(path: Any, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    def unencodable(value: Any) -> bytes:
+        raise OverflowError("can't serialize ints > 2**64 - 1")
+
+    monkeypatch.setattr(RandomBot, "choose", failing)
+    save = tmp_path / "g.json"
+    monkeypatch.setattr(records, "write_atomic", disk_full)
+    result = cli(*BOTS, "--save", str(save))
+    assert f"could not save to {save}: No space left on device" in result.stderr
+    assert result.exception is not None
+    assert result.exception.__notes__ == [f"the game so far could not be saved to {save}"]
+    monkeypatch.setattr(records, "encode", unencodable)
+    result = cli(*BOTS, "--save", str(save))
+    assert result.exception is not None
+    assert result.exception.__notes__ == [
+        "saving failed too: OverflowError: can't serialize ints > 2**64 - 1",
+        f"the game so far could not be saved to {save}",
+    ]
