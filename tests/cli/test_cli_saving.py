@@ -52,14 +52,24 @@ def unwritable_folder(tmp_path: Path) -> Path:
     return folder
 
 
+def fifo(tmp_path: Path) -> Path:
+    """A FIFO, which would block the first write until someone reads it."""
+    if not hasattr(os, "mkfifo"):
+        pytest.skip("no FIFOs here")
+    path = tmp_path / "pipe.json"
+    os.mkfifo(path)
+    return path
+
+
 @pytest.mark.parametrize(
     ("where", "message"),
     [
         (lambda tmp: tmp / "missing" / "g.json", "the folder {folder} does not exist"),
         (lambda tmp: tmp, "this is a folder"),
         (lambda tmp: unwritable_folder(tmp) / "g.json", "cannot write in {folder}"),
+        (fifo, "this is not a regular file"),
     ],
-    ids=["missing-folder", "a-folder", "not-writable"],
+    ids=["missing-folder", "a-folder", "not-writable", "fifo"],
 )
 def test_a_save_target_that_cannot_work_stops_before_the_game(
     cli: Invoke, tmp_path: Path, where: Callable[[Path], Path], message: str
