@@ -343,3 +343,38 @@ def test_an_error_says_when_the_game_could_not_be_saved(
         "saving failed too: OverflowError: can't serialize ints > 2**64 - 1",
         f"the game so far could not be saved to {save}",
     ]
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_ctrl_c_at_a_terminal_without_save_asks_for_a_file(
+    tmp_path: Path, tiny_path: Path, registry: Registry
+) -> None:
+    """At a real terminal (a pty), Ctrl-C with no --save asks where to save."""
+    master, slave = os.openpty()
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        cwd=tmp_path,
+        env={**os.environ, "COLUMNS": "200"},
+    )
+    os.close(slave)
+
+    def read_until(text: bytes) -> bytes:
+        seen, deadline = b"", time.monotonic() + 30
+        while text not in seen and time.monotonic() < deadline:
+            seen += os.read(master, 4096)
+        return seen
+
+    try:
+        assert b"your choice" in read_until(b"your choice")
+        proc.send_signal(signal.SIGINT)
+        assert b"Save to which file?" in read_until(b"Save to which file?")
+        os.write(master, b"later.json\n")
+        assert proc.wait(timeout=30) == 130
+    finally:
+        proc.kill()
+        os.close(master)
+    assert saved_ok(tmp_path / "later.json", registry).actions == []
