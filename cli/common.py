@@ -191,7 +191,7 @@ def check_output(path: Path, option: str) -> None:
         raise MeepleError(f"{option} {path}: this is {what}; name a file to write")
     # Trying is the only sure test: permissions, a read-only mount, root's rights.
     try:
-        with tempfile.TemporaryFile(dir=folder, prefix=f".{path.name}."):
+        with tempfile.TemporaryFile(dir=folder, prefix=".meeple-"):
             pass
     except OSError as exc:
         raise MeepleError(
