@@ -409,5 +409,5 @@ def run(env: common.Env, table: Table, quiet: bool) -> None:
     except Exception as error:  # a bot, the rules or a hook: save first, then show the error
         table.rescue(error)
         raise
-    if table.save_path is not None:
-        table.save(table.save_path)
+    if table.save_path is not None and not table.save(table.save_path):
+        raise typer.Exit(1)  # the game was played, but it is not where the user asked

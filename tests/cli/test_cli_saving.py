@@ -378,3 +378,17 @@ def test_ctrl_c_at_a_terminal_without_save_asks_for_a_file(
         proc.kill()
         os.close(master)
     assert saved_ok(tmp_path / "later.json", registry).actions == []
+
+
+def test_a_finished_game_that_cannot_be_saved_exits_1(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(path: Any, data: bytes) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(records, "write_atomic", disk_full)
+    save = tmp_path / "g.json"
+    result = cli(*BOTS, "--save", str(save))
+    assert result.exit_code == 1
+    assert "final scores" in result.stdout
+    assert f"could not save to {save}: No space left on device" in result.stderr
