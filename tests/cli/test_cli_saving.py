@@ -95,6 +95,9 @@ def test_overwriting_another_file_needs_force(
         assert result.exit_code == 1
         assert what in result.stderr and "--force" in result.stderr
         assert target.read_bytes() == before
+    resumed = cli("play", "--resume", str(save("record", steps=2)), "--save", str(notes))
+    assert resumed.exit_code == 1 and "--force" in resumed.stderr
+    assert notes.read_text() == "my notes\n"
     result = cli(*BOTS, "--save", str(notes), "--force")
     assert result.exit_code == 0, result.output
     assert saved_ok(notes, registry).over
