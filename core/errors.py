@@ -4,6 +4,10 @@ Each one says what went wrong, where, and how to fix it; the CLI prints the
 message and exits with code 1 (never a traceback).
 """
 
+from __future__ import annotations
+
+import traceback
+
 
 class MeepleError(Exception):
     """Base class of every error a user can act on."""
@@ -32,3 +36,41 @@ class InvalidFile(MeepleError):
         self.path = path
         self.problems = problems
         super().__init__(f"{path}: " + "; ".join(problems))
+
+
+
+class PluginError(MeepleError):
+    """A plugin's hook implementation raised; the original exception is the ``__cause__``.
+
+    The message names the plugin whose implementation raised, the hook, the
+    error and where it was raised. ``plugins`` holds several names only in
+    the rare case that the raising implementation could not be told apart
+    from the others (see :class:`meeple.core.engine.Hooks`).
+    """
+
+    def __init__(self, plugins: tuple[str, ...], hook: str, exc: BaseException) -> None:
+        self.plugins = plugins
+        self.hook = hook
+        if len(plugins) == 1:
+            who, block = f"plugin {plugins[0]!r}", f"MEEPLE_DISABLE_PLUGINS={plugins[0]}"
+        else:
+            who, block = f"one of the plugins {', '.join(map(repr, plugins))}", "MEEPLE_DISABLE_PLUGINS"
+        super().__init__(
+            f"{who} failed in {hook}: {explain(exc)}; "
+            f"block it with {block} or report it to the plugin's authors"
+        )
+
+
+def explain(exc: BaseException) -> str:
+    """``exc`` in one line for a report about plugin code: type, message, where it was raised.
+
+    A :class:`MeepleError` is already phrased for a user: its message alone.
+    """
+    if isinstance(exc, MeepleError):
+        return str(exc)
+    text = f"{type(exc).__name__}: {exc}"
+    # The import system's own frames are "<frozen ...>": the plugin's line is the one to show.
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
+    if frames:
+        text += f" (in {frames[-1].filename}, line {frames[-1].lineno})"
+    return text
