@@ -38,7 +38,6 @@ class InvalidFile(MeepleError):
         super().__init__(f"{path}: " + "; ".join(problems))
 
 
-
 class PluginError(MeepleError):
     """A plugin's hook implementation raised; the original exception is the ``__cause__``.
 
@@ -51,13 +50,12 @@ class PluginError(MeepleError):
     def __init__(self, plugins: tuple[str, ...], hook: str, exc: BaseException) -> None:
         self.plugins = plugins
         self.hook = hook
-        if len(plugins) == 1:
-            who, block = f"plugin {plugins[0]!r}", f"MEEPLE_DISABLE_PLUGINS={plugins[0]}"
-        else:
-            who, block = f"one of the plugins {', '.join(map(repr, plugins))}", "MEEPLE_DISABLE_PLUGINS"
+        names = ", ".join(map(repr, plugins))
+        who = f"plugin {names}" if len(plugins) == 1 else f"one of the plugins {names}"
+        block = "=" + plugins[0] if len(plugins) == 1 else ""
         super().__init__(
             f"{who} failed in {hook}: {explain(exc)}; "
-            f"block it with {block} or report it to the plugin's authors"
+            f"block it with MEEPLE_DISABLE_PLUGINS{block} or report it to the plugin's authors"
         )
 
 

@@ -269,7 +269,9 @@ class HalfBots:
         raise KeyError("no such strategy")
 
 
-@pytest.mark.parametrize(("plugin", "hook"), [(HalfGames, "meeple_games"), (HalfBots, "meeple_bots")])
+@pytest.mark.parametrize(
+    ("plugin", "hook"), [(HalfGames, "meeple_games"), (HalfBots, "meeple_bots")]
+)
 def test_a_plugin_raising_in_a_registration_hook_is_skipped_whole(
     tiny_module: Any, plugin: Any, hook: str
 ) -> None:
