@@ -5,7 +5,10 @@ There is no module-level manager: the CLI and each test build their own with
 register. The order follows pluggy's own host example: hookspecs, then
 third-party plugins from the ``meeple`` entry-point group, then the built-in
 plugins (which are ordinary plugins, registered by module path), then
-``check_pending`` so a misspelled hook fails at start-up.
+``check_pending`` so a misspelled hook fails at start-up. A third-party plugin
+that fails to load, or any plugin that raises in a registration hook, is
+skipped and recorded in ``pm.broken`` (:class:`BrokenPlugin`); the others
+keep working.
 
 Environment:
 
@@ -14,7 +17,8 @@ Environment:
 ``MEEPLE_DISABLE_PLUGINS=a,b``
     Block plugins by name (an entry-point name or a built-in module path).
 ``MEEPLE_TRACE_HOOKS=1``
-    Print every hook call and its result to standard error.
+    Print every hook call and its result to standard error, the registration
+    hooks included.
 """
 
 from __future__ import annotations
