@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from meeple.cli import common
 from meeple.cli.app import Meeple
@@ -66,12 +67,12 @@ def plugins(
         table = Table(title="Plugins")
         for column in ("name", "hooks", "distribution", "version", "built-in"):
             table.add_column(column)
-        for p in infos:
+        for p in infos:  # names and versions come from plugins: text, never markup
             table.add_row(
-                p.name,
+                Text(p.name),
                 ", ".join(p.hooks),
-                p.distribution or "",
-                p.version or "",
+                Text(p.distribution or ""),
+                Text(p.version or ""),
                 "yes" if p.builtin else "",
             )
         common.console.print(table)
@@ -80,5 +81,5 @@ def plugins(
         for column in ("command", "plugin", "help"):
             table.add_column(column)
         for c in added:
-            table.add_row(c.name, c.plugin, c.help)
+            table.add_row(Text(c.name), Text(c.plugin), Text(c.help))
         common.console.print(table)

@@ -157,3 +157,8 @@ def test_a_plugin_cannot_take_a_command_name(name: str, owner: str) -> None:
     }
     assert invoke("hello").stdout == "hello\n"
     assert "Example: meeple play" in invoke("play", "--help").stdout
+
+
+def test_plugin_text_is_printed_as_text_not_markup() -> None:
+    listed = app_with(Greeter("[bold]hi[/bold]"))("plugins")
+    assert "[bold]hi[/bold]" in listed.stdout
