@@ -124,7 +124,7 @@ def plugin_commands(pm: PluginManager, builtin: Collection[str]) -> dict[str, Pl
 
 
 def env(ctx: typer.Context) -> Env:
-    """The invocation's :class:`Env` (set up by the root callback)."""
+    """The invocation's :class:`Env`: the root context's object, set by ``make_app``."""
     root = ctx.find_root()
     if not isinstance(root.obj, Env):
         root.obj = Env()

@@ -6,6 +6,8 @@ message and exits with code 1 (never a traceback).
 
 from __future__ import annotations
 
+import importlib
+import os
 import traceback
 
 
@@ -67,8 +69,20 @@ def explain(exc: BaseException) -> str:
     if isinstance(exc, MeepleError):
         return str(exc)
     text = f"{type(exc).__name__}: {exc}"
-    # The import system's own frames are "<frozen ...>": the plugin's line is the one to show.
-    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
+    if isinstance(exc, SyntaxError):  # its message already names the file and line
+        return text
+    # The line to show is the plugin's: the innermost outside the import system ("<frozen ...>"
+    # and importlib) and meeple's core. A module that is not there has no line of its own.
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith(("<", *_NOT_PLUGIN_CODE))
+    ]
     if frames:
         text += f" (in {frames[-1].filename}, line {frames[-1].lineno})"
     return text
+
+
+_NOT_PLUGIN_CODE = tuple(
+    os.path.join(os.path.dirname(path), "") for path in (importlib.__file__, __file__)
+)

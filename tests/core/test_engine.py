@@ -182,6 +182,7 @@ def test_a_failing_hook_names_the_plugin_whose_implementation_raised(tiny: Any, 
     assert (error.plugins, error.hook) == (("culprit",), hook)
     assert isinstance(error.__cause__, RuntimeError)
     assert str(error).startswith(f"plugin 'culprit' failed in {hook}: RuntimeError: {hook} broke")
+    assert f"(in {__file__}, line " in str(error)  # the plugin's own line that raised
     assert "block it with MEEPLE_DISABLE_PLUGINS=culprit" in str(error)
 
 

@@ -131,6 +131,23 @@ def test_a_broken_entry_point_is_reported_and_others_still_load(site: Any) -> No
     assert "dice" in Registry(pm).games
 
 
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        (None, "ModuleNotFoundError: No module named 'meeple_gone_ep'"),
+        ("def meeple_games(:\n", "SyntaxError: invalid syntax (meeple_gone_ep.py, line 1)"),
+    ],
+)
+def test_an_import_error_names_no_line_of_the_import_system(
+    site: Any, tmp_path: Path, source: str | None, error: str
+) -> None:
+    site("meeple-gone", "gone", "meeple_gone_ep", source or "")
+    if source is None:  # an entry point naming a module that is not installed
+        (tmp_path / "meeple_gone_ep.py").unlink()
+    (broken,) = plugin_manager(entry_points=True).broken
+    assert broken.error == error
+
+
 def test_a_misspelled_hook_in_an_entry_point_is_reported(site: Any) -> None:
     source = (
         "from meeple.core import hookimpl\n\n@hookimpl\ndef meeple_gmaes(register):\n    pass\n"
