@@ -59,6 +59,15 @@ def plugins(
         return
     for broken in pm.broken:
         common.warn(broken.describe())
+    if pm.broken:
+        names = ",".join(dict.fromkeys(b.name for b in pm.broken))
+        common.err_console.print(
+            Text(
+                "Fix or uninstall a broken plugin, or block it: "
+                f"MEEPLE_DISABLE_PLUGINS={names} silences these warnings."
+            ),
+            soft_wrap=True,
+        )
     if not infos:
         what = "plugins" if all_ else "third-party plugins"
         found = f"implement {hook}" if hook else "are installed"

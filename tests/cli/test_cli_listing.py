@@ -93,6 +93,8 @@ def test_broken_plugins_are_warnings(cli: Invoke, pm: PluginManager) -> None:
     assert result.stderr == (
         "warning: plugin 'shaky' failed to load and is skipped (import): "
         "ImportError: no module named shaky_rules\n"
+        "Fix or uninstall a broken plugin, or block it: "
+        "MEEPLE_DISABLE_PLUGINS=shaky silences these warnings.\n"
     )
     assert "tiny" in result.stdout
     assert json.loads(cli("plugins", "--json").stdout)["broken"] == [
