@@ -108,7 +108,7 @@ def test_a_plugin_raising_in_commands_loses_its_commands_only(
     assert "half" in full.stdout  # listed: its games, bots and hooks still work
 
 
-def test_every_command_still_works_with_a_plugin_raising_in_each_hook(
+def test_help_play_and_validate_work_beside_a_plugin_raising_in_each_hook(
     install_plugin: Callable[..., None], run: Callable
 ) -> None:
     for n, hook in enumerate(("meeple_games", "meeple_bots", "meeple_commands")):
@@ -185,6 +185,7 @@ def test_help_and_version_never_import_a_plugin(
         result = run(*args, env=env)
         assert result.returncode == 0, result.stderr
         assert not marker.exists(), f"meeple {' '.join(args)} imported the plugins"
-    assert run(env=env).returncode == 2 and not marker.exists()  # no command: help, exit 2
+    bare = run(env=env)  # no command: help (exit 2 from click 8.2 on, 0 before)
+    assert "Usage: " in bare.stdout + bare.stderr and not marker.exists()
     assert run("games", env=env).returncode == 0
     assert marker.exists()  # the marker does tell an import
