@@ -18,6 +18,7 @@ renamed or retyped; an incompatible change bumps :data:`FORMAT`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
@@ -179,10 +180,15 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     file it replaces, else the umask's), not the temporary file's private ones.
     """
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    folder = target.parent
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), _mode_for(target))
+            mode = _mode_for(target)
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode)
+            else:  # Windows before Python 3.13
+                os.chmod(tmp, mode)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -190,3 +196,24 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself survive a crash, where the system can sync a folder.
+
+    POSIX syncs a folder through a descriptor opened on it; Windows cannot open
+    one that way (and has no ``O_DIRECTORY``). The file is in place by now, so
+    a file system that refuses the sync does not fail the save.
+    """
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
