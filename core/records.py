@@ -26,7 +26,8 @@ from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from meeple.core.errors import InvalidFile
+from meeple.core.errors import InvalidFile, UnreadableFile
+from meeple.core.files import read_file
 from meeple.core.game import Game
 from meeple.core.scoring import Score
 
@@ -143,20 +144,11 @@ def _decode_problem(data: bytes, type_: Any) -> Any:
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """A file's bytes, refusing what cannot be a meeple file before reading it."""
-    p = Path(path)
+    """A record's or snapshot's bytes, read with :func:`~meeple.core.files.read_file`."""
     try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise InvalidFile(str(p), ["is a folder, not a file"])
-        if size > MAX_BYTES:
-            raise InvalidFile(
-                str(p),
-                [f"{size:,} bytes is larger than the {MAX_BYTES:,}-byte limit of a meeple file"],
-            )
-        return p.read_bytes()
-    except OSError as exc:
-        raise InvalidFile(str(p), [exc.strerror or str(exc)]) from None
+        return read_file(path, MAX_BYTES)
+    except UnreadableFile as exc:
+        raise InvalidFile(exc.path, [exc.reason]) from None
 
 
 def encode(value: Any) -> bytes:
