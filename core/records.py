@@ -22,7 +22,7 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -45,7 +45,12 @@ A = TypeVar("A")
 S = TypeVar("S")
 
 
-class Setup(msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True):
+Sha256 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class Setup(
+    msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """How a game was set up: everything needed to set it up again."""
 
     game: str
@@ -54,6 +59,9 @@ class Setup(msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True
     """Who plays each seat: a bot name, or ``human``."""
     seed: int
     options: O
+    files: dict[str, Sha256] = {}
+    """The SHA-256 of each file an option names (see :mod:`meeple.core.files`); a game
+    without such files writes none, so its files read as before."""
 
 
 class Record(msgspec.Struct, Generic[O, A], kw_only=True, forbid_unknown_fields=True):

@@ -1,15 +1,18 @@
-"""The one reader of untrusted files."""
+"""The one reader of untrusted files, and the digests that pin a saved game's option files."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import socket
 from pathlib import Path
 
+import msgspec
 import pytest
 
+from meeple.core import FilePath, files
 from meeple.core.errors import UnreadableFile
-from meeple.core.files import read_file
+from meeple.core.files import digests, file_options, read_file, unavailable
 
 
 def test_reads_a_regular_file(tmp_path: Path) -> None:
@@ -59,3 +62,62 @@ def test_reads_at_most_the_limit_whatever_stat_says(tmp_path: Path) -> None:
     assert read_file(status, 100_000).startswith(b"Name:")
     with pytest.raises(UnreadableFile, match="larger than the 10-byte limit"):
         read_file(status, 10)
+
+
+class Opts(msgspec.Struct, frozen=True):
+    cards: FilePath | None = None
+    tiles: FilePath | None = None
+    name: str | None = None
+    size: int = 0
+
+
+def test_file_options_are_found_by_their_declared_type() -> None:
+    assert file_options(Opts) == ("cards", "tiles")
+
+    class NoFiles(msgspec.Struct):
+        name: str = ""
+
+    assert file_options(NoFiles) == ()
+
+
+def test_digests_of_the_files_options_name(tmp_path: Path) -> None:
+    path = tmp_path / "c.json"
+    path.write_bytes(b"cards")
+    assert digests(Opts(cards=str(path), name="x")) == {
+        "cards": hashlib.sha256(b"cards").hexdigest()
+    }
+    assert digests(Opts()) == {}
+    with pytest.raises(UnreadableFile, match="No such file"):
+        digests(Opts(tiles=str(tmp_path / "gone.json")))
+
+
+def test_a_saved_game_plays_only_with_the_same_bytes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "c.json"
+    path.write_bytes(b"cards")
+    options = Opts(cards=str(path))
+    stored = digests(options)
+    assert unavailable(options, stored) == []
+    assert unavailable(Opts(), {}) == []
+    message = [
+        f"$.setup.options.cards: the file {str(path)!r} is not available as it was when this "
+        "game was played; put that same file (byte for byte) at that path"
+    ]
+    path.write_bytes(b"cards, edited")
+    assert unavailable(options, stored) == message
+    path.unlink()
+    assert unavailable(options, stored) == message  # missing: the same words
+    path.mkdir()
+    assert unavailable(options, stored) == message  # a folder: the same words
+    path.rmdir()
+    os.mkfifo(path)
+    assert unavailable(options, stored) == message  # a FIFO: the same words, at once
+    path.unlink()
+    path.write_bytes(b"cards")
+    assert unavailable(options, {}) == message  # no digest stored
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 4)
+    assert unavailable(options, stored) == message  # too big: the same words
+    assert unavailable(Opts(), stored) == [
+        "$.setup.files.cards: no file option 'cards' names a file in this setup"
+    ]
