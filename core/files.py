@@ -53,14 +53,14 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """
     where = os.fspath(path)
     try:
+        # What the path is, before opening it: opening a device can act (rewind a tape).
+        _regular(where, os.stat(where).st_mode)
         fd = os.open(where, _OPEN)
     except OSError as exc:
-        raise UnreadableFile(where, _open_problem(where, exc)) from None
+        raise UnreadableFile(where, exc.strerror or str(exc)) from None
     try:
-        # What was opened, not what the path named a moment before.
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise UnreadableFile(where, f"is {_kind(mode)}, not a regular file")
+        # What was opened, which may not be what the path named a moment before.
+        _regular(where, os.fstat(fd).st_mode)
         with open(fd, "rb", closefd=False) as f:
             data = f.read(limit + 1)
     except OSError as exc:
@@ -72,19 +72,10 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     return data
 
 
-def _kind(mode: int) -> str:
-    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
-
-
-def _open_problem(where: str, exc: OSError) -> str:
-    """Why ``where`` could not be opened; a socket's ``ENXIO`` is said as what it is."""
-    try:
-        mode = os.stat(where).st_mode
-    except OSError:
-        return exc.strerror or str(exc)
-    if stat.S_ISREG(mode):
-        return exc.strerror or str(exc)
-    return f"is {_kind(mode)}, not a regular file"
+def _regular(where: str, mode: int) -> None:
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in _KINDS if test(mode)), "something else")
+        raise UnreadableFile(where, f"is {kind}, not a regular file")
 
 
 @functools.cache
@@ -139,7 +130,7 @@ def unavailable(options: Any, stored: dict[str, str]) -> list[str]:
     ]
     for name, path in named.items():
         try:
-            same = stored.get(name) == digest(read_file(path, MAX_FILE_BYTES))
+            same = name in stored and stored[name] == digest(read_file(path, MAX_FILE_BYTES))
         except UnreadableFile:
             same = False
         if not same:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import signal
 import socket
+import stat
 from pathlib import Path
 
 import msgspec
@@ -40,6 +42,38 @@ def test_refuses_what_is_not_a_regular_file(tmp_path: Path, make, reason: str) -
         read_file(path, 100)
     assert err.value.path == str(path) and err.value.reason == reason
     assert str(err.value) == f"{path}: {reason}"
+
+
+def test_a_device_is_never_opened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening a device can act on it (a tape rewinds): the path is looked at first."""
+    opened: list[str] = []
+    monkeypatch.setattr(os, "open", lambda path, *args: opened.append(path))
+    with pytest.raises(UnreadableFile, match="is a device"):
+        read_file("/dev/zero", 100)
+    assert opened == []
+
+
+def test_what_was_opened_is_checked_and_a_fifo_never_waited_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A path swapped for a FIFO between the look and the open is refused, and at once."""
+    path = tmp_path / "swapped.json"
+    os.mkfifo(path)
+    regular = os.stat_result((stat.S_IFREG | 0o644, *[0] * 9))
+
+    def hung(*_: object) -> None:
+        raise TimeoutError("the open waited for a writer")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(5)
+    try:
+        with monkeypatch.context() as m:
+            m.setattr(os, "stat", lambda *_: regular)
+            with pytest.raises(UnreadableFile, match="is a named pipe"):
+                read_file(path, 100)
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_refuses_a_socket(tmp_path: Path) -> None:
