@@ -22,6 +22,7 @@ from rich.text import Text
 from meeple.core.bots import Bot
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
+from meeple.core.files import digests
 from meeple.core.game import Game, Options
 from meeple.core.plugins import BrokenPlugin, PluginManager, Registry, plugin_manager
 from meeple.core.records import Record, Setup
@@ -325,9 +326,14 @@ def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Sco
 
 
 def setup_of(game: Game[Any, Any], seats: Sequence[str], seed: int) -> Setup[Any]:
-    """The setup that, with the same plugins, sets this game up again."""
+    """The setup that, with the same plugins and files, sets this game up again."""
     return Setup(
-        game=game.id, version=game.version, seats=list(seats), seed=seed, options=game.options
+        game=game.id,
+        version=game.version,
+        seats=list(seats),
+        seed=seed,
+        options=game.options,
+        files=digests(game.options),
     )
 
 

@@ -40,6 +40,19 @@ class InvalidFile(MeepleError):
         super().__init__(f"{path}: " + "; ".join(problems))
 
 
+class UnreadableFile(MeepleError):
+    """A file meeple was asked to read is not a regular file it can read within its limit.
+
+    ``reason`` says why (missing, a folder, a device, a named pipe, too big),
+    so that a caller can name the file as it knows it and say how to fix it.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
 class PluginError(MeepleError):
     """A plugin's hook implementation raised; the original exception is the ``__cause__``.
 

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from meeple.core import records
+from meeple.core import files, records
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError, PluginError
 from meeple.core.game import Game
@@ -95,6 +95,10 @@ def load(path: str | os.PathLike[str], registry: Registry) -> Loaded:
             ],
         )
     value = records.decode(data, game_cls, kind, where)
+    # Before the game reads them: only the very files it was played with.
+    problems = files.unavailable(value.setup.options, value.setup.files)
+    if problems:
+        raise InvalidFile(where, problems)
     plugin = registry.game_plugin(game_id)
     try:
         game = game_cls(value.setup.options)
