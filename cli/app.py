@@ -6,8 +6,10 @@ import os
 import sys
 import traceback
 from importlib import metadata
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
 from meeple.cli import common
 from meeple.core.errors import MeepleError
@@ -36,24 +38,49 @@ def _show_version(value: bool) -> None:
         raise typer.Exit()
 
 
+class Meeple(TyperGroup):
+    """The root command: meeple's own commands at once, plugin commands when asked for.
+
+    Root ``--help`` and ``--version`` never load a plugin: help lists the
+    built-in commands and points at ``meeple plugins``, which lists the
+    commands plugins add. A command name that is not built in loads the
+    plugins and calls ``meeple_commands`` (see :meth:`Env.commands
+    <meeple.cli.common.Env.commands>`); a plugin cannot replace a built-in command.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.builtin = tuple(self.commands)  # Typer builds the group with meeple's own commands
+
+    # ``ctx`` and the result are click's types, which typer vendors without a public path.
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        if cmd_name not in self.commands:
+            for name, found in self.plugin_commands(ctx).items():
+                self.commands[name] = found.command
+        return self.commands.get(cmd_name)
+
+    def plugin_commands(self, ctx: Any) -> dict[str, common.PluginCommand]:
+        return common.env(ctx).commands(self.builtin)
+
+
 def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
     """The root app; ``pm`` replaces the default plugin manager (tests use it)."""
     import importlib
 
     app = typer.Typer(
         name="meeple",
+        cls=Meeple,
         no_args_is_help=True,
         rich_markup_mode="rich",
-        context_settings={"help_option_names": ["-h", "--help"]},
+        # The environment is the context's object from the start: a plugin command
+        # is looked up (which loads the plugins) before the root callback runs.
+        context_settings={"help_option_names": ["-h", "--help"], "obj": common.Env(pm)},
         pretty_exceptions_enable=False,
         epilog=EXIT_CODES,
     )
 
-    environment = common.Env(pm)
-
     @app.callback()
     def root(
-        ctx: typer.Context,
         version: bool = typer.Option(
             False,
             "--version",
@@ -64,13 +91,13 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
     ) -> None:
         """Play, simulate, replay and validate tabletop card games. Games are plugins.
 
+        Plugins may add commands of their own: `meeple plugins` lists them.
+
         Example: meeple play clonk --seats human,bot,bot --seed 7
         """
-        ctx.obj = environment
 
     for path in COMMANDS:
         app.add_typer(importlib.import_module(path).app)
-    environment.pm.hook.meeple_commands(app=app)
     return app
 
 

@@ -7,9 +7,18 @@ import typer
 from rich.table import Table
 
 from meeple.cli import common
+from meeple.cli.app import Meeple
 from meeple.core.plugins import list_plugins
 
 app = typer.Typer()
+
+
+class CommandInfo(msgspec.Struct, frozen=True):
+    """A command a plugin adds, for listings."""
+
+    name: str
+    plugin: str
+    help: str
 
 
 @app.command()
@@ -19,34 +28,61 @@ def plugins(
     hook: str | None = typer.Option(None, "--hook", help="Only plugins implementing this hook."),
     json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """List third-party plugins (--all: built-ins too) and the hooks each implements.
+    """List third-party plugins (--all: built-ins too), the hooks each implements, and the
+    commands plugins add.
 
-    Plugins that failed to load are listed as warnings; the others still work.
+    Plugins that failed to load or to register are listed as warnings, with
+    what is skipped and why; the others still work.
 
     Example: meeple plugins --all --hook meeple_games
     """
-    pm = common.env(ctx).pm
+    env = common.env(ctx)
+    env.report = False  # every broken plugin is reported below, in full
+    root = ctx.find_root().command
+    commands = root.plugin_commands(ctx) if isinstance(root, Meeple) else {}
+    pm = env.pm
     if hook is not None and not hasattr(pm.hook, hook):
         known = ", ".join(sorted(h for h in vars(pm.hook) if h.startswith("meeple_")))
         common.fail(f"--hook {hook!r}: no such hook (hooks: {known})")
     infos = [
         p for p in list_plugins(pm) if (all_ or not p.builtin) and (hook is None or hook in p.hooks)
     ]
+    added = [
+        CommandInfo(name, found.plugin, found.command.get_short_help_str(limit=200))
+        for name, found in sorted(commands.items())
+    ]
     if json:
-        common.echo_json(msgspec.json.encode({"plugins": infos, "broken": pm.broken}))
+        common.echo_json(
+            msgspec.json.encode({"plugins": infos, "commands": added, "broken": pm.broken})
+        )
         return
     for broken in pm.broken:
-        warning = f"plugin {broken.name!r} failed to load: {broken.error}"
-        common.err_console.print(common.error_line(warning, "warning:", "yellow"), soft_wrap=True)
+        common.warn(broken.describe())
+    if pm.broken:
+        names = ",".join(dict.fromkeys(b.name for b in pm.broken))
+        common.err_console.print(
+            common.plain(
+                "Fix or uninstall a broken plugin, or block it: "
+                f"MEEPLE_DISABLE_PLUGINS={names} silences these warnings."
+            ),
+            soft_wrap=True,
+        )
     if not infos:
         what = "plugins" if all_ else "third-party plugins"
         found = f"implement {hook}" if hook else "are installed"
         common.console.print(f"No {what} {found}." + ("" if all_ else " (--all: built-ins too)"))
-        return
-    table = Table(title="Plugins")
-    for column in ("name", "hooks", "distribution", "version", "built-in"):
-        table.add_column(column)
-    for p in infos:
-        cells = (p.name, ", ".join(p.hooks), p.distribution or "", p.version or "")
-        table.add_row(*map(common.plain, cells), "yes" if p.builtin else "")
-    common.console.print(table)
+    else:
+        table = Table(title="Plugins")
+        for column in ("name", "hooks", "distribution", "version", "built-in"):
+            table.add_column(column)
+        for p in infos:  # names and versions come from plugins: text, never markup
+            cells = (p.name, ", ".join(p.hooks), p.distribution or "", p.version or "")
+            table.add_row(*map(common.plain, cells), "yes" if p.builtin else "")
+        common.console.print(table)
+    if added:
+        table = Table(title="Commands added by plugins")
+        for column in ("command", "plugin", "help"):
+            table.add_column(column)
+        for c in added:
+            table.add_row(*map(common.plain, (c.name, c.plugin, c.help)))
+        common.console.print(table)

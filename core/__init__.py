@@ -6,6 +6,7 @@ subclass :class:`meeple.core.game.Game` and register it through the
 """
 
 from meeple.core.errors import IllegalAction, InvalidFile, MeepleError
+from meeple.core.files import FilePath
 from meeple.core.game import Game, Options
 from meeple.core.plugins import hookimpl
 from meeple.core.state import Action, Event, Frame, State
@@ -13,6 +14,7 @@ from meeple.core.state import Action, Event, Frame, State
 __all__ = [
     "Action",
     "Event",
+    "FilePath",
     "Frame",
     "Game",
     "IllegalAction",

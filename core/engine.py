@@ -15,27 +15,77 @@ from typing import Any
 import pluggy
 
 from meeple.core.bots import Bot, Prompt
-from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.errors import IllegalAction, MeepleError, PluginError
 from meeple.core.game import Game
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event, State
 
 
 class Hooks:
-    """Typed access to the lifecycle hooks, each ``None`` when nobody implements it."""
+    """Typed access to the lifecycle hooks, each ``None`` when nobody implements it.
+
+    A hook that some plugin implements is wrapped so that an exception from
+    an implementation becomes a :class:`~meeple.core.errors.PluginError`
+    naming the plugin whose implementation raised -- not the game being
+    played. The wrapper costs one call when the hook runs and nothing
+    otherwise.
+    """
 
     def __init__(self, pm: pluggy.PluginManager | None) -> None:
-        def caller(name: str) -> Any:
+        def caller(name: str) -> _Hook | None:
             if pm is None:
                 return None
             hook = getattr(pm.hook, name)
-            return hook if hook.get_hookimpls() else None
+            return _Hook(hook) if hook.get_hookimpls() else None
 
         self.setup = caller("meeple_setup")
         self.after_action = caller("meeple_after_action")
         self.game_over = caller("meeple_game_over")
         self.adjust_scores = caller("meeple_adjust_scores")
         self.validate_state = caller("meeple_validate_state")
+
+
+class _Hook:
+    """One hook caller whose failures name the plugin at fault."""
+
+    __slots__ = ("_caller",)
+
+    def __init__(self, caller: pluggy.HookCaller) -> None:
+        self._caller = caller
+
+    def __call__(self, **kwargs: Any) -> Any:
+        try:
+            return self._caller(**kwargs)
+        except Exception as exc:
+            raise PluginError(_raisers(self._caller, exc), self._caller.name, exc) from exc
+
+
+def _raisers(caller: pluggy.HookCaller, exc: BaseException) -> tuple[str, ...]:
+    """The plugin whose implementation of ``caller``'s hook raised ``exc``.
+
+    pluggy calls each implementation from its own loop, so the outermost
+    traceback frame running an implementation's code is the one pluggy
+    called. Two plugins may share that code (instances of one class); the
+    frame's ``self`` then tells them apart. Without such a frame (an
+    implementation that is not a Python function) every implementing plugin
+    is named.
+    """
+    impls = caller.get_hookimpls()
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        running = [i for i in impls if _code(i.function) is frame.f_code]
+        if running:
+            first = frame.f_code.co_varnames[:1]
+            owner = frame.f_locals.get(first[0]) if first else None
+            mine = [i for i in running if getattr(i.function, "__self__", None) is owner]
+            return ((mine or running)[0].plugin_name,)
+        tb = tb.tb_next
+    return tuple(i.plugin_name for i in reversed(impls))
+
+
+def _code(function: Callable[..., Any]) -> object:
+    return getattr(getattr(function, "__func__", function), "__code__", None)
 
 
 class TooLong(MeepleError):

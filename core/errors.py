@@ -4,6 +4,12 @@ Each one says what went wrong, where, and how to fix it; the CLI prints the
 message and exits with code 1 (never a traceback).
 """
 
+from __future__ import annotations
+
+import importlib
+import os
+import traceback
+
 
 class MeepleError(Exception):
     """Base class of every error a user can act on."""
@@ -32,3 +38,64 @@ class InvalidFile(MeepleError):
         self.path = path
         self.problems = problems
         super().__init__(f"{path}: " + "; ".join(problems))
+
+
+class UnreadableFile(MeepleError):
+    """A file meeple was asked to read is not a regular file it can read within its limit.
+
+    ``reason`` says why (missing, a folder, a device, a named pipe, too big),
+    so that a caller can name the file as it knows it and say how to fix it.
+    """
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
+class PluginError(MeepleError):
+    """A plugin's hook implementation raised; the original exception is the ``__cause__``.
+
+    The message names the plugin whose implementation raised, the hook, the
+    error and where it was raised. ``plugins`` holds several names only in
+    the rare case that the raising implementation could not be told apart
+    from the others (see :class:`meeple.core.engine.Hooks`).
+    """
+
+    def __init__(self, plugins: tuple[str, ...], hook: str, exc: BaseException) -> None:
+        self.plugins = plugins
+        self.hook = hook
+        names = ", ".join(map(repr, plugins))
+        who = f"plugin {names}" if len(plugins) == 1 else f"one of the plugins {names}"
+        block = "=" + plugins[0] if len(plugins) == 1 else ""
+        super().__init__(
+            f"{who} failed in {hook}: {explain(exc)}; "
+            f"block it with MEEPLE_DISABLE_PLUGINS{block} or report it to the plugin's authors"
+        )
+
+
+def explain(exc: BaseException) -> str:
+    """``exc`` in one line for a report about plugin code: type, message, where it was raised.
+
+    A :class:`MeepleError` is already phrased for a user: its message alone.
+    """
+    if isinstance(exc, MeepleError):
+        return str(exc)
+    text = f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, SyntaxError):  # its message already names the file and line
+        return text
+    # The line to show is the plugin's: the innermost outside the import system ("<frozen ...>"
+    # and importlib) and meeple's core. A module that is not there has no line of its own.
+    frames = [
+        f
+        for f in traceback.extract_tb(exc.__traceback__)
+        if not f.filename.startswith(("<", *_NOT_PLUGIN_CODE))
+    ]
+    if frames:
+        text += f" (in {frames[-1].filename}, line {frames[-1].lineno})"
+    return text
+
+
+_NOT_PLUGIN_CODE = tuple(
+    os.path.join(os.path.dirname(path), "") for path in (importlib.__file__, __file__)
+)

@@ -16,6 +16,10 @@ Hooks that run while a game is played (``meeple_after_action`` and the
 like) are looked up once per match: a hook that no plugin implements costs
 nothing in the hot loop.
 
+A plugin that raises in ``meeple_games`` or ``meeple_bots`` is skipped whole
+(see :class:`meeple.core.plugins.BrokenPlugin`); an exception in any other
+hook becomes a :class:`meeple.core.errors.PluginError` naming the plugin.
+
 Set ``MEEPLE_TRACE_HOOKS=1`` to print every hook call with its arguments and
 results.
 """
@@ -38,7 +42,7 @@ NAME = "meeple"
 hookspec = pluggy.HookspecMarker(NAME)
 
 
-# -- Registration hooks: called once, when the registry is built ---------------
+# -- Registration hooks: called once per plugin, when the registry is built ----
 
 
 @hookspec
@@ -77,10 +81,14 @@ def meeple_bots(register: Callable[..., None]) -> None:
 def meeple_commands(app: typer.Typer) -> None:
     """Add commands to the ``meeple`` command line.
 
-    Kind: collecting; return values are ignored. Called once when the CLI
-    app is built, after the built-in commands.
+    Kind: collecting; return values are ignored. Called only when plugin
+    commands are needed (a command name that is not built in, or
+    ``meeple plugins``), never for ``--help`` or ``--version``. Each plugin
+    gets an app of its own; a name meeple or another plugin already has, or
+    an exception, skips all of this plugin's commands.
 
-    :param app: the root Typer app; use ``@app.command()`` or ``app.add_typer``.
+    :param app: a Typer app whose commands join meeple's; use ``@app.command()``
+        or ``app.add_typer``.
     """
 
 

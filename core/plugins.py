@@ -5,7 +5,10 @@ There is no module-level manager: the CLI and each test build their own with
 register. The order follows pluggy's own host example: hookspecs, then
 third-party plugins from the ``meeple`` entry-point group, then the built-in
 plugins (which are ordinary plugins, registered by module path), then
-``check_pending`` so a misspelled hook fails at start-up.
+``check_pending`` so a misspelled hook fails at start-up. A third-party plugin
+that fails to load, or any plugin that raises in a registration hook, is
+skipped and recorded in ``pm.broken`` (:class:`BrokenPlugin`); the others
+keep working.
 
 Environment:
 
@@ -14,7 +17,8 @@ Environment:
 ``MEEPLE_DISABLE_PLUGINS=a,b``
     Block plugins by name (an entry-point name or a built-in module path).
 ``MEEPLE_TRACE_HOOKS=1``
-    Print every hook call and its result to standard error.
+    Print every hook call and its result to standard error, the registration
+    hooks included.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from typing import Any
 
@@ -31,7 +35,7 @@ import pluggy
 
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
-from meeple.core.errors import MeepleError, UnknownGame
+from meeple.core.errors import MeepleError, UnknownGame, explain
 from meeple.core.game import Game
 
 hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
@@ -55,10 +59,33 @@ class PluginInfo(msgspec.Struct, frozen=True):
 
 
 class BrokenPlugin(msgspec.Struct, frozen=True):
-    """A third-party plugin that failed to load; the rest still work."""
+    """A plugin that failed to load or to register; the other plugins still work.
+
+    A plugin that fails to import, implements a hook meeple does not know,
+    or raises in ``meeple_games`` or ``meeple_bots`` is skipped whole: it is
+    unregistered and nothing it registered is kept. One that raises in
+    ``meeple_commands`` loses its commands only, because that hook is called
+    only when plugin commands are needed.
+    """
 
     name: str
     error: str
+    """What went wrong, in one line: the exception, its message and where it was raised."""
+    stage: str = "import"
+    """``import``, or the registration hook that raised."""
+
+    @classmethod
+    def of(cls, name: str, stage: str, exc: BaseException) -> BrokenPlugin:
+        if isinstance(exc, pluggy.PluginValidationError):  # pluggy's own words; its frame is noise
+            return cls(name, f"{type(exc).__name__}: {exc}", stage)
+        return cls(name, explain(exc), stage)
+
+    def describe(self) -> str:
+        """What is skipped and why, for the full report of ``meeple plugins``."""
+        if self.stage == "meeple_commands":
+            return f"plugin {self.name!r}: its commands are skipped ({self.stage}): {self.error}"
+        skipped = "failed to load and is skipped" if self.stage == "import" else "is skipped"
+        return f"plugin {self.name!r} {skipped} ({self.stage}): {self.error}"
 
 
 class PluginManager(pluggy.PluginManager):
@@ -69,6 +96,24 @@ class PluginManager(pluggy.PluginManager):
         self.add_hookspecs(hookspecs)
         self.broken: list[BrokenPlugin] = []
         self.dists: dict[str, tuple[str, str]] = {}
+
+    def skip(self, name: str, stage: str, exc: BaseException) -> None:
+        """Unregister the plugin ``name`` (if it is registered) and record it as broken."""
+        if self.has_plugin(name):
+            self.unregister(name=name)
+        self.broken.append(BrokenPlugin.of(name, stage, exc))
+
+    def each_implementation(self, hook: str) -> Iterator[tuple[str, Callable[..., Any]]]:
+        """``(plugin name, call)`` for every plugin implementing ``hook``, in pluggy's call order.
+
+        ``call(**kwargs)`` calls that plugin's implementation alone, through
+        pluggy (so ``MEEPLE_TRACE_HOOKS`` traces it): a registration hook is
+        called plugin by plugin so that one failing plugin can be skipped.
+        """
+        impls = getattr(self.hook, hook).get_hookimpls()
+        for impl in reversed(impls):  # pluggy calls the last registered first
+            others = [i.plugin for i in impls if i.plugin is not impl.plugin]
+            yield impl.plugin_name, self.subset_hook_caller(hook, others)
 
 
 def plugin_manager(*, entry_points: bool | None = None, extra: Iterable[Any] = ()) -> PluginManager:
@@ -108,9 +153,7 @@ def _load_entry_points(pm: PluginManager) -> None:
             pm.register(plugin, name=ep.name)
             pm.check_pending()  # a misspelled hook makes this plugin broken, not the CLI
         except Exception as exc:  # a plugin's import may fail in any way
-            if pm.has_plugin(ep.name):  # registration may have stopped half-way
-                pm.unregister(name=ep.name)
-            pm.broken.append(BrokenPlugin(ep.name, f"{type(exc).__name__}: {exc}"))
+            pm.skip(ep.name, "import", exc)  # registration may have stopped half-way
             continue
         dist = ep.dist
         if dist is not None:
@@ -152,43 +195,68 @@ class BotSpec(msgspec.Struct, frozen=True):
 
 
 class Registry:
-    """The games and bots that the plugins of one manager register."""
+    """The games and bots that the plugins of one manager register.
+
+    Each plugin's ``meeple_games`` and ``meeple_bots`` are called on their
+    own; a plugin that raises in either (or registers a game id another
+    plugin has, or something that is not a game) is skipped whole -- see
+    :class:`BrokenPlugin` -- and keeps nothing it registered. Plugins are
+    called in pluggy's order, the last registered first, so a third-party
+    plugin that reuses a built-in game's id is the one skipped.
+    """
 
     def __init__(self, pm: PluginManager) -> None:
         self.pm = pm
         self.games: dict[str, type[Game[Any, Any]]] = {}
         self.bots: dict[str, list[BotSpec]] = {}
         self._game_plugins: dict[str, str] = {}
-        for impl in pm.hook.meeple_games.get_hookimpls():
-            impl.function(register=self._game_registrar(impl.plugin_name))
-        for impl in pm.hook.meeple_bots.get_hookimpls():
-            impl.function(register=self._bot_registrar(impl.plugin_name))
+        for plugin, call in pm.each_implementation("meeple_games"):
+            games: dict[str, type[Game[Any, Any]]] = {}
+            try:
+                call(register=self._game_registrar(plugin, games))
+            except Exception as exc:  # a plugin may fail in any way
+                pm.skip(plugin, "meeple_games", exc)
+                continue
+            self.games.update(games)
+            self._game_plugins.update(dict.fromkeys(games, plugin))
+        for plugin, call in pm.each_implementation("meeple_bots"):
+            bots: list[BotSpec] = []
+            try:
+                call(register=self._bot_registrar(plugin, bots))
+            except Exception as exc:
+                pm.skip(plugin, "meeple_bots", exc)
+                for game_id in [g for g, p in self._game_plugins.items() if p == plugin]:
+                    del self.games[game_id], self._game_plugins[game_id]
+                continue
+            for spec in bots:
+                self.bots.setdefault(spec.name, []).append(spec)
 
-    def _game_registrar(self, plugin: str) -> Callable[[type[Game[Any, Any]]], None]:
+    def _game_registrar(
+        self, plugin: str, games: dict[str, type[Game[Any, Any]]]
+    ) -> Callable[[type[Game[Any, Any]]], None]:
         def register(game: type[Game[Any, Any]]) -> None:
             if not (isinstance(game, type) and issubclass(game, Game)):
+                raise MeepleError(f"it registered {game!r}, which is not a Game subclass")
+            if game.id in self.games or game.id in games:
+                first = self._game_plugins.get(game.id, plugin)
                 raise MeepleError(
-                    f"plugin {plugin!r} registered {game!r}, which is not a Game subclass"
+                    f"game id {game.id!r} is registered by both {first!r} and {plugin!r}; "
+                    "uninstall one or block it with MEEPLE_DISABLE_PLUGINS"
                 )
-            if game.id in self.games:
-                raise MeepleError(
-                    f"game id {game.id!r} is registered by both {self._game_plugins[game.id]!r} "
-                    f"and {plugin!r}; uninstall one or block it with MEEPLE_DISABLE_PLUGINS"
-                )
-            self.games[game.id] = game
-            self._game_plugins[game.id] = plugin
+            games[game.id] = game
 
         return register
 
-    def _bot_registrar(self, plugin: str) -> Callable[..., None]:
+    def _bot_registrar(self, plugin: str, bots: list[BotSpec]) -> Callable[..., None]:
         def register(
             name: str,
             factory: Callable[..., Any],
             games: Iterable[str] | None = None,
             help: str = "",
         ) -> None:
-            spec = BotSpec(name, factory, tuple(games) if games is not None else None, help, plugin)
-            self.bots.setdefault(name, []).append(spec)
+            bots.append(
+                BotSpec(name, factory, tuple(games) if games is not None else None, help, plugin)
+            )
 
         return register
 

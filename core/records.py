@@ -18,14 +18,16 @@ renamed or retyped; an incompatible change bumps :data:`FORMAT`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
-from meeple.core.errors import InvalidFile
+from meeple.core.errors import InvalidFile, UnreadableFile
+from meeple.core.files import read_file
 from meeple.core.game import Game
 from meeple.core.scoring import Score
 
@@ -43,7 +45,12 @@ A = TypeVar("A")
 S = TypeVar("S")
 
 
-class Setup(msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True):
+Sha256 = Annotated[str, msgspec.Meta(pattern="^[0-9a-f]{64}$")]
+
+
+class Setup(
+    msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True, omit_defaults=True
+):
     """How a game was set up: everything needed to set it up again."""
 
     game: str
@@ -52,6 +59,9 @@ class Setup(msgspec.Struct, Generic[O], kw_only=True, forbid_unknown_fields=True
     """Who plays each seat: a bot name, or ``human``."""
     seed: int
     options: O
+    files: dict[str, Sha256] = {}
+    """The SHA-256 of each file an option names (see :mod:`meeple.core.files`); a game
+    without such files writes none, so its files read as before."""
 
 
 class Record(msgspec.Struct, Generic[O, A], kw_only=True, forbid_unknown_fields=True):
@@ -142,20 +152,11 @@ def _decode_problem(data: bytes, type_: Any) -> Any:
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """A file's bytes, refusing what cannot be a meeple file before reading it."""
-    p = Path(path)
+    """A record's or snapshot's bytes, read with :func:`~meeple.core.files.read_file`."""
     try:
-        size = p.stat().st_size
-        if p.is_dir():
-            raise InvalidFile(str(p), ["is a folder, not a file"])
-        if size > MAX_BYTES:
-            raise InvalidFile(
-                str(p),
-                [f"{size:,} bytes is larger than the {MAX_BYTES:,}-byte limit of a meeple file"],
-            )
-        return p.read_bytes()
-    except OSError as exc:
-        raise InvalidFile(str(p), [exc.strerror or str(exc)]) from None
+        return read_file(path, MAX_BYTES)
+    except UnreadableFile as exc:
+        raise InvalidFile(exc.path, [exc.reason]) from None
 
 
 def encode(value: Any) -> bytes:
@@ -179,10 +180,15 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     file it replaces, else the umask's), not the temporary file's private ones.
     """
     target = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=target.parent or ".", prefix=f".{target.name}.", suffix=".tmp")
+    folder = target.parent
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
-            os.fchmod(f.fileno(), _mode_for(target))
+            mode = _mode_for(target)
+            if hasattr(os, "fchmod"):
+                os.fchmod(f.fileno(), mode)
+            else:  # Windows before Python 3.13
+                os.chmod(tmp, mode)
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
@@ -190,3 +196,24 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    _sync_folder(folder)
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make the rename itself survive a crash, where the system can sync a folder.
+
+    POSIX syncs a folder through a descriptor opened on it; Windows cannot open
+    one that way (and has no ``O_DIRECTORY``). The file is in place by now, so
+    a file system that refuses the sync does not fail the save.
+    """
+    if not hasattr(os, "O_DIRECTORY"):
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)

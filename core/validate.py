@@ -23,9 +23,9 @@ from typing import Any, Protocol
 
 import msgspec
 
-from meeple.core import records
+from meeple.core import files, records
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import InvalidFile, MeepleError
+from meeple.core.errors import InvalidFile, MeepleError, PluginError
 from meeple.core.game import Game
 from meeple.core.plugins import Registry
 from meeple.core.state import Action, Event, State
@@ -95,6 +95,10 @@ def load(path: str | os.PathLike[str], registry: Registry) -> Loaded:
             ],
         )
     value = records.decode(data, game_cls, kind, where)
+    # Before the game reads them: only the very files it was played with.
+    problems = files.unavailable(value.setup.options, value.setup.files)
+    if problems:
+        raise InvalidFile(where, problems)
     plugin = registry.game_plugin(game_id)
     try:
         game = game_cls(value.setup.options)
@@ -187,6 +191,8 @@ def check_file(
             report.problems = _snapshot_problems(loaded, hooks)
     except InvalidFile as exc:
         report.problems = list(exc.problems)
+    except PluginError as exc:  # a score hook at the end of a replay
+        report.problems = [str(exc)]
     except Exception as exc:  # the contract: a report, never a traceback
         report.problems = [f"unexpected error while checking: {type(exc).__name__}: {exc}"]
     report.ok = not report.problems
@@ -212,6 +218,8 @@ def _checked(loaded: Loaded, where: str, state: State, hooks: Hooks) -> list[str
     """:func:`state_problems` with each located at ``where``, a crash being one more problem."""
     try:
         return _located(f"in {where}", state_problems(loaded.game, state, hooks))
+    except PluginError as exc:  # a hook's failure names its own plugin, not the game's
+        return [f"checking {where}: {exc}"]
     except Exception as exc:
         return [_crash(loaded.plugin, f"checking {where}", exc)]
 

@@ -15,11 +15,13 @@ game (or Clonk!, once registered) is covered without touching the tests.
 from __future__ import annotations
 
 import importlib
+import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -110,6 +112,62 @@ def tiny_path(monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PYTHONPATH", str(site))
     monkeypatch.delenv("MEEPLE_NO_ENTRYPOINTS", raising=False)
     return site
+
+
+@pytest.fixture
+def run(tiny_path: Path, tmp_path: Path) -> Callable[..., subprocess.CompletedProcess[str]]:
+    """``run(*args, env=None)``: run ``meeple`` in a new interpreter, in ``tmp_path``."""
+
+    def meeple(
+        *args: object, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [sys.executable, "-m", "meeple.cli", *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "COLUMNS": "200", **(env or {})},
+            timeout=120,
+        )
+        assert "Traceback" not in result.stderr, result.stderr
+        return result
+
+    return meeple
+
+
+@pytest.fixture
+def install_plugin(
+    tiny_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Callable[[str, str], None]]:
+    """``install_plugin(name, source)``: a distribution ``meeple-<name>`` whose module
+    ``meeple_<name>`` holds ``source`` and is the ``meeple`` entry point ``name``.
+
+    It is installed next to the tiny game, on ``sys.path`` and on
+    ``PYTHONPATH`` for the subprocesses of :func:`run`.
+    """
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(site), str(tiny_path)]))
+    modules: list[str] = []
+
+    def install(name: str, source: str) -> None:
+        module = f"meeple_{name}"
+        project = tmp_path / "projects" / name
+        (project / module).mkdir(parents=True)
+        (project / module / "__init__.py").write_text(source)
+        (project / "pyproject.toml").write_text(
+            f'[project]\nname = "meeple-{name}"\nversion = "1.0"\n\n'
+            f'[project.entry-points.meeple]\n{name} = "{module}"\n\n'
+            f'[tool.setuptools]\npackages = ["{module}"]\n'
+        )
+        write_fake_dist(project, site)
+        importlib.invalidate_caches()
+        modules.append(module)
+
+    yield install
+    for module in modules:
+        sys.modules.pop(module, None)
 
 
 @pytest.fixture

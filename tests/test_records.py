@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,7 @@ def test_read_bytes_refuses_what_cannot_be_a_file(tmp_path, monkeypatch):
     big.write_bytes(b"{}" * 100)
     assert records.read_bytes(big) == b"{}" * 100
     monkeypatch.setattr(records, "MAX_BYTES", 199)
-    with pytest.raises(InvalidFile, match="200 bytes is larger than the 199-byte limit"):
+    with pytest.raises(InvalidFile, match="is larger than the 199-byte limit"):
         records.read_bytes(big)
     with pytest.raises(InvalidFile, match="is a folder"):
         records.read_bytes(tmp_path)
@@ -62,6 +63,55 @@ def test_a_save_has_the_permissions_of_a_plain_write(tmp_path):
         assert fresh.stat().st_mode & 0o777 == 0o640
     finally:
         os.umask(umask)
+
+
+def test_a_save_without_fchmod_still_gets_its_mode(tmp_path, monkeypatch):
+    """Windows has ``os.fchmod`` only from Python 3.13: the temporary file is chmod-ed by path."""
+    monkeypatch.delattr(os, "fchmod")
+    target = tmp_path / "save.json"
+    target.write_bytes(b"old")
+    target.chmod(0o640)
+    records.write_atomic(target, b"new")
+    assert target.read_bytes() == b"new"
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_the_folder_is_synced_after_the_rename(tmp_path, monkeypatch):
+    """The rename is durable too: the folder is fsync-ed once the file is in place."""
+    synced: list[tuple[bool, list[str]]] = []
+    fsync = os.fsync
+
+    def record(fd: int) -> None:
+        synced.append((stat.S_ISDIR(os.fstat(fd).st_mode), sorted(os.listdir(tmp_path))))
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", record)
+    records.write_atomic(tmp_path / "save.json", b"{}")
+    assert [is_dir for is_dir, _ in synced] == [False, True]  # the file, then its folder
+    assert synced[-1][1] == ["save.json"]  # after the rename
+
+
+def test_a_folder_the_file_system_will_not_sync_does_not_fail_the_save(tmp_path, monkeypatch):
+    fsync = os.fsync
+
+    def refuse_folders(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            raise OSError(22, "Invalid argument")
+        fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", refuse_folders)
+    records.write_atomic(tmp_path / "save.json", b"{}")
+    assert (tmp_path / "save.json").read_bytes() == b"{}"
+
+
+def test_no_folder_sync_where_folders_cannot_be_opened(tmp_path, monkeypatch):
+    """Windows has no ``O_DIRECTORY`` and cannot sync a folder: the save is still made."""
+    monkeypatch.delattr(os, "O_DIRECTORY")
+    synced: list[int] = []
+    fsync = os.fsync
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or fsync(fd))
+    records.write_atomic(tmp_path / "save.json", b"{}")
+    assert len(synced) == 1 and (tmp_path / "save.json").read_bytes() == b"{}"
 
 
 @pytest.mark.parametrize("broken", ["fsync", "replace"])

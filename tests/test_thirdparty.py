@@ -9,34 +9,8 @@ fresh interpreter, as a user would run it.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-import pytest
 
 from meeple.core.plugins import BUILTIN_PLUGINS
-
-
-def meeple(
-    *args: object, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess:
-    result = subprocess.run(
-        [sys.executable, "-m", "meeple.cli", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-        timeout=120,
-    )
-    assert "Traceback" not in result.stderr, result.stderr
-    return result
-
-
-@pytest.fixture
-def run(tiny_path, tmp_path):
-    return lambda *args, **kw: meeple(*args, cwd=tmp_path, **kw)
 
 
 def test_the_game_is_not_built_in():

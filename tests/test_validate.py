@@ -244,12 +244,15 @@ def test_validate_state_hooks_add_problems(save, tiny_path):
     assert "after step" in problems(record, registry, hooks, check_every=1)
 
 
-def test_a_crashing_plugin_is_a_problem_not_a_traceback(save, tiny_path):
-    registry, hooks = _with(Broken())
+def test_a_crashing_plugin_is_a_problem_naming_it_not_a_traceback(save, tiny_path):
+    broken = Broken()
+    registry, hooks = _with(broken)
+    failed = f"plugin {registry.pm.get_name(broken)!r} failed in meeple_validate_state: "
     found = problems(save("snapshot"), registry, hooks)
-    assert "failed at checking $.state: ZeroDivisionError: boom" in found
+    assert f"checking $.state: {failed}ZeroDivisionError: boom" in found
+    assert "'tiny'" not in found  # the game's plugin is not blamed
     found = problems(save("record"), registry, hooks, check_every=2)
-    assert "failed at step 2: ZeroDivisionError: boom" in found
+    assert f"step 2: {failed}ZeroDivisionError: boom" in found
 
 
 def test_json_reports(save, cli):

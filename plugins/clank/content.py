@@ -19,12 +19,12 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Annotated, Literal, TypeVar
 
 import msgspec
 
-from meeple.core.errors import ContentError
+from meeple.core.errors import ContentError, UnreadableFile
+from meeple.core.files import read_file
 from meeple.plugins.clank.effects import (
     BASE_EFFECTS,
     AnyEffect,
@@ -272,10 +272,10 @@ def read_table(
             f"built-in {game} {builtin}"
         )
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        data = read_file(path, MAX_TABLE_BYTES)
+    except UnreadableFile as exc:
         raise ContentError(
-            f"cannot read the {game} {what} {path!r} ({exc.strerror}); "
+            f"cannot read the {game} {what} {path!r} ({exc.reason}); "
             f"give the path of a JSON file like seeds/{folder}/{builtin}"
         ) from None
     return data, f"{game} {what} {path}"
@@ -283,8 +283,6 @@ def read_table(
 
 def decode_table(data: bytes, where: str, kind: type[T]) -> T:
     """``data`` decoded strictly as ``kind``; a mistake names ``where`` and its ``$.path``."""
-    if len(data) > MAX_TABLE_BYTES:
-        raise ContentError(f"{where}: larger than {MAX_TABLE_BYTES} bytes; is this a table?")
     try:
         return msgspec.json.decode(data, type=kind)
     except msgspec.ValidationError as exc:

@@ -14,6 +14,7 @@ from typing import Literal
 import msgspec
 
 from meeple.core.bag import Bag
+from meeple.core.files import FilePath
 from meeple.core.game import Options
 from meeple.core.state import Action, Event, Frame, State
 from meeple.core.zones import Zone
@@ -34,9 +35,9 @@ class EngineOptions(Options, frozen=True):
     """An empty dragon bag after an attack (rules.md#empty-bag)."""
     teleport_locks: Literal["ignore", "key"] = "ignore"
     """Whether a teleport along a locked tunnel needs a Master Key (rules.md#teleport-locks)."""
-    cards: str | None = None
+    cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in one."""
-    tokens: str | None = None
+    tokens: FilePath | None = None
     """Path of a JSON token table to use instead of the built-in one."""
 
 
@@ -45,7 +46,7 @@ class ClankOptions(EngineOptions, frozen=True):
 
     board: Literal["front", "back"] = "front"
     """Which side of the board."""
-    board_file: str | None = None
+    board_file: FilePath | None = None
     """Path of a JSON board to use instead of the built-in side ``board``."""
 
 

@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from meeple.core.files import FilePath
 from meeple.core.state import Action, Event, Frame
 from meeple.core.zones import Zone
 from meeple.plugins.clank.effects import AnyEffect
@@ -35,7 +36,7 @@ class CatacombsOptions(EngineOptions, frozen=True):
     """Which side of the starting tile is up (rules.md#start-side)."""
     no_fit: Literal["place", "discard"] = "place"
     """A discovered tile no rotation of which the mover can use (rules.md#no-fit)."""
-    tiles: str | None = None
+    tiles: FilePath | None = None
     """Path of a JSON tile set to use instead of the built-in reconstruction."""
 
 

@@ -2,7 +2,8 @@
 
 The built-in table (``seeds/clonk/cards.json``) is a balanced reconstruction
 (see its ``note``); a user may load their own table of the same schema with
-the ``cards`` option. A table is decoded strictly by msgspec (errors name the
+the ``cards`` option, read through the core's reader of untrusted files. A
+table is decoded strictly by msgspec (errors name the
 ``$.path``), then its counts are checked. The state only ever holds card ids;
 every attribute is looked up here, in dicts built once per table.
 """
@@ -12,12 +13,12 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from importlib import resources
-from pathlib import Path
 from typing import Annotated
 
 import msgspec
 
-from meeple.core.errors import ContentError
+from meeple.core.errors import ContentError, UnreadableFile
+from meeple.core.files import read_file
 
 COPIES = 3
 """Copies of each colour/type pair."""
@@ -166,8 +167,6 @@ def check(table: Table) -> list[str]:
 
 def decode(data: bytes | str, where: str) -> Content:
     """Decode and check a table; :class:`ContentError` names ``where`` and the ``$.path``."""
-    if len(data) > MAX_TABLE_BYTES:
-        raise ContentError(f"{where}: larger than {MAX_TABLE_BYTES} bytes; is this a card table?")
     try:
         table = msgspec.json.decode(data, type=Table)
     except msgspec.ValidationError as exc:
@@ -180,17 +179,28 @@ def decode(data: bytes | str, where: str) -> Content:
     return Content(table)
 
 
-@functools.lru_cache(maxsize=8)
 def load(path: str | None = None) -> Content:
-    """The table at ``path`` (a JSON file), or the built-in one; loaded once per path."""
+    """The table at ``path`` (a JSON file), or the built-in one.
+
+    A file is read each time, so an edited table is seen; a table is decoded
+    once per content.
+    """
     if path is None:
-        data = resources.files("meeple.seeds").joinpath("clonk/cards.json").read_bytes()
-        return decode(data, "built-in Clonk! card table")
+        return _built_in()
     try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
+        data = read_file(path, MAX_TABLE_BYTES)
+    except UnreadableFile as exc:
         raise ContentError(
-            f"cannot read the Clonk! card table {path!r} ({exc.strerror}); "
+            f"cannot read the Clonk! card table {path!r} ({exc.reason}); "
             "give the path of a JSON file like seeds/clonk/cards.json"
         ) from None
-    return decode(data, f"card table {path}")
+    return _decoded(data, f"card table {path}")
+
+
+@functools.cache
+def _built_in() -> Content:
+    data = resources.files("meeple.seeds").joinpath("clonk/cards.json").read_bytes()
+    return decode(data, "built-in Clonk! card table")
+
+
+_decoded = functools.lru_cache(maxsize=8)(decode)

@@ -12,6 +12,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from meeple.core.files import FilePath
 from meeple.core.game import Options
 from meeple.core.state import Action, Event, Frame, State
 from meeple.core.zones import Zone
@@ -23,7 +24,7 @@ GALLERY = 4
 class ClonkOptions(Options, frozen=True):
     """Clonk! setup options; rules.md#decisions explains each reading."""
 
-    cards: str | None = None
+    cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in reconstruction."""
     start_seat: int = 0
     """The start player."""

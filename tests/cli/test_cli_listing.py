@@ -7,9 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+import typer
 from typer.testing import CliRunner, Result
 
 from meeple.cli.app import make_app
+from meeple.core import hookimpl
 from meeple.core.plugins import BUILTIN_PLUGINS, BrokenPlugin, PluginManager, plugin_manager
 
 Invoke = Callable[..., Result]
@@ -89,11 +91,80 @@ def test_broken_plugins_are_warnings(cli: Invoke, pm: PluginManager) -> None:
     pm.broken.append(BrokenPlugin("shaky", "ImportError: no module named shaky_rules"))
     result = cli("plugins")
     assert result.exit_code == 0
-    assert "warning" in result.stderr and "shaky" in result.stderr
+    assert result.stderr == (
+        "warning: plugin 'shaky' failed to load and is skipped (import): "
+        "ImportError: no module named shaky_rules\n"
+        "Fix or uninstall a broken plugin, or block it: "
+        "MEEPLE_DISABLE_PLUGINS=shaky silences these warnings.\n"
+    )
     assert "tiny" in result.stdout
     assert json.loads(cli("plugins", "--json").stdout)["broken"] == [
-        {"name": "shaky", "error": "ImportError: no module named shaky_rules"}
+        {"name": "shaky", "error": "ImportError: no module named shaky_rules", "stage": "import"}
     ]
+
+
+class Greeter:
+    """Adds the command ``hello``; counts how often meeple asks for its commands."""
+
+    def __init__(self, name: str = "hello") -> None:
+        self.name = name
+        self.calls = 0
+
+    @hookimpl
+    def meeple_commands(self, app: typer.Typer) -> None:
+        self.calls += 1
+
+        @app.command(self.name)
+        def hello() -> None:
+            """Say hello to the table."""
+            print("hello")
+
+
+def app_with(*plugins: object) -> Callable[..., Result]:
+    pm = plugin_manager(entry_points=False)
+    for n, plugin in enumerate(plugins):
+        pm.register(plugin, name=f"greeter{n}")
+    app = make_app(pm)
+    return lambda *args: CliRunner().invoke(app, list(args))
+
+
+def test_plugin_commands_load_only_when_asked_for() -> None:
+    greeter = Greeter()
+    invoke = app_with(greeter)
+    helped = invoke("--help")
+    assert "hello" not in helped.stdout and "`meeple plugins` lists them" in helped.stdout
+    assert invoke("games").exit_code == 0
+    assert greeter.calls == 0
+    assert invoke("hello").stdout == "hello\n"
+    assert greeter.calls == 1
+
+
+def test_plugins_lists_the_commands_plugins_add() -> None:
+    invoke = app_with(Greeter())
+    listed = invoke("plugins")
+    assert "Commands added by plugins" in listed.stdout
+    assert "hello" in listed.stdout and "Say hello to the table." in listed.stdout
+    added = json.loads(invoke("plugins", "--json").stdout)["commands"]
+    assert added == [{"name": "hello", "plugin": "greeter0", "help": "Say hello to the table."}]
+
+
+@pytest.mark.parametrize(("name", "owner"), [("play", "meeple"), ("hello", "plugin 'greeter1'")])
+def test_a_plugin_cannot_take_a_command_name(name: str, owner: str) -> None:
+    invoke = app_with(Greeter(name), Greeter())  # pluggy calls the last registered first
+    listed = invoke("plugins", "--json")
+    (broken,) = json.loads(listed.stdout)["broken"]
+    assert broken == {
+        "name": "greeter0",
+        "error": f"it adds the command {name!r}, which {owner} already has",
+        "stage": "meeple_commands",
+    }
+    assert invoke("hello").stdout == "hello\n"
+    assert "Example: meeple play" in invoke("play", "--help").stdout
+
+
+def test_plugin_text_is_printed_as_text_not_markup() -> None:
+    listed = app_with(Greeter("[bold]hi[/bold]"))("plugins")
+    assert "[bold]hi[/bold]" in listed.stdout
 
 
 def test_every_exit_code_is_documented(cli: Invoke) -> None:

@@ -70,6 +70,15 @@ def test_bad_table_gives_a_clear_error(tmp_path, change, message) -> None:
     assert message in str(err.value) and "bad.json" in str(err.value)
 
 
+def test_an_edited_table_is_read_again(tmp_path) -> None:
+    """Tables are cached by content, not by path: a file changed since is seen as it is now."""
+    path = table(tmp_path / "t.json", {"red-hammer-1": (1, 0)})
+    assert load(path).coins["red-hammer-1"] == 1
+    table(tmp_path / "t.json", {"red-hammer-1": (2, 0)})
+    assert load(path).coins["red-hammer-1"] == 2
+    assert load(path) is load(path)  # the same content is decoded once
+
+
 def test_unreadable_or_not_json_table(tmp_path) -> None:
     with pytest.raises(ContentError, match="cannot read"):
         load(str(tmp_path / "missing.json"))

@@ -9,7 +9,7 @@ import pytest
 from meeple.core import hookimpl
 from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match, TooLong
-from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.errors import IllegalAction, MeepleError, PluginError
 from meeple.core.plugins import PluginManager
 from meeple.core.rng import bot_stream
 
@@ -112,3 +112,89 @@ def test_prompt_view_is_lazy_and_for_the_seat(tiny: Any) -> None:
     assert prompt.view.hands[1].cards == state.hands[1].cards
     assert prompt.view is prompt.view
     assert calls == [1]
+
+
+class Innocent:
+    """Implements every lifecycle hook and never fails."""
+
+    @hookimpl
+    def meeple_setup(self) -> None:
+        pass
+
+    @hookimpl
+    def meeple_after_action(self) -> None:
+        pass
+
+    @hookimpl
+    def meeple_game_over(self) -> None:
+        pass
+
+    @hookimpl
+    def meeple_adjust_scores(self) -> None:
+        pass
+
+
+def explode(hook: str) -> None:
+    raise RuntimeError(f"{hook} broke")  # a frame below the implementation's own
+
+
+class Failing:
+    """Fails in one lifecycle hook, from a helper function."""
+
+    def __init__(self, hook: str) -> None:
+        self.hook = hook
+
+    def _maybe(self, hook: str) -> None:
+        if hook == self.hook:
+            explode(hook)
+
+    @hookimpl
+    def meeple_setup(self) -> None:
+        self._maybe("meeple_setup")
+
+    @hookimpl
+    def meeple_after_action(self) -> None:
+        self._maybe("meeple_after_action")
+
+    @hookimpl
+    def meeple_game_over(self) -> None:
+        self._maybe("meeple_game_over")
+
+    @hookimpl
+    def meeple_adjust_scores(self) -> None:
+        self._maybe("meeple_adjust_scores")
+
+
+@pytest.mark.parametrize(
+    "hook", ["meeple_setup", "meeple_after_action", "meeple_game_over", "meeple_adjust_scores"]
+)
+def test_a_failing_hook_names_the_plugin_whose_implementation_raised(tiny: Any, hook: str) -> None:
+    # Registered around the failing one, and two instances of one class: only ``self`` tells
+    # the failing implementation from the innocent one.
+    pm = PluginManager()
+    pm.register(Innocent(), name="first")
+    pm.register(Failing(hook), name="culprit")
+    pm.register(Failing("none"), name="twin")
+    pm.register(Innocent(), name="last")
+    with pytest.raises(PluginError) as raised:
+        Match.new(tiny, 2, 3, Hooks(pm)).run(bots(tiny, 2, 3))
+    error = raised.value
+    assert (error.plugins, error.hook) == (("culprit",), hook)
+    assert isinstance(error.__cause__, RuntimeError)
+    assert str(error).startswith(f"plugin 'culprit' failed in {hook}: RuntimeError: {hook} broke")
+    assert f"(in {__file__}, line " in str(error)  # the plugin's own line that raised
+    assert "block it with MEEPLE_DISABLE_PLUGINS=culprit" in str(error)
+
+
+def test_a_failure_in_no_implementation_s_frame_names_every_implementer(tiny: Any) -> None:
+    class NoYield:
+        @hookimpl(wrapper=True)
+        def meeple_after_action(self) -> Any:  # a wrapper that never yields: pluggy raises
+            return
+            yield
+
+    pm = PluginManager()
+    pm.register(Innocent(), name="innocent")
+    pm.register(NoYield(), name="wrapper")
+    with pytest.raises(PluginError, match=r"one of the plugins 'wrapper', 'innocent' failed in "):
+        Match.new(tiny, 2, 3, Hooks(pm)).run(bots(tiny, 2, 3))

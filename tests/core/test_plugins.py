@@ -123,10 +123,29 @@ def test_a_broken_entry_point_is_reported_and_others_still_load(site: Any) -> No
     site("meeple-bad", "bad", "meeple_bad_ep", "raise ImportError('needs libfoo')\n")
     site("meeple-dice", "dice", "meeple_dice_ok", GAME_PLUGIN.format(cls="Dice", game_id="dice"))
     pm = plugin_manager(entry_points=True)
-    broken = {b.name: b.error for b in pm.broken}
-    assert broken["bad"] == "ImportError: needs libfoo"
+    (bad,) = pm.broken
+    assert (bad.name, bad.stage) == ("bad", "import")
+    assert bad.error.startswith("ImportError: needs libfoo (in ")
+    assert bad.error.endswith("meeple_bad_ep.py, line 1)")  # the plugin's line, not meeple's
     assert "dice" in names(pm) and "bad" not in names(pm)
     assert "dice" in Registry(pm).games
+
+
+@pytest.mark.parametrize(
+    ("source", "error"),
+    [
+        (None, "ModuleNotFoundError: No module named 'meeple_gone_ep'"),
+        ("def meeple_games(:\n", "SyntaxError: invalid syntax (meeple_gone_ep.py, line 1)"),
+    ],
+)
+def test_an_import_error_names_no_line_of_the_import_system(
+    site: Any, tmp_path: Path, source: str | None, error: str
+) -> None:
+    site("meeple-gone", "gone", "meeple_gone_ep", source or "")
+    if source is None:  # an entry point naming a module that is not installed
+        (tmp_path / "meeple_gone_ep.py").unlink()
+    (broken,) = plugin_manager(entry_points=True).broken
+    assert broken.error == error
 
 
 def test_a_misspelled_hook_in_an_entry_point_is_reported(site: Any) -> None:
@@ -160,7 +179,7 @@ def test_check_pending_catches_a_misspelled_hook() -> None:
         plugin_manager(entry_points=False, extra=[typo])
 
 
-def test_duplicate_game_id_names_both_plugins(tiny_module: Any) -> None:
+def test_duplicate_game_id_skips_the_plugin_called_later(tiny_module: Any) -> None:
     class Again(tiny_module.Tiny):
         title = "Tiny again"
 
@@ -170,21 +189,30 @@ def test_duplicate_game_id_names_both_plugins(tiny_module: Any) -> None:
             register(Again)
 
     pm = plugin_manager(entry_points=False, extra=[tiny_module])
-    pm.register(Other(), name="other-tiny")
-    with pytest.raises(
-        MeepleError, match=r"game id 'tiny' is registered by both .* and 'other-tiny'"
-    ):
-        Registry(pm)
+    pm.register(Other(), name="other-tiny")  # registered last, so pluggy calls it first
+    registry = Registry(pm)
+    assert registry.games["tiny"] is Again
+    (broken,) = pm.broken
+    tiny = "meeple_tiny"
+    assert (broken.name, broken.stage) == (tiny, "meeple_games")
+    assert broken.error == (
+        f"game id 'tiny' is registered by both 'other-tiny' and '{tiny}'; "
+        "uninstall one or block it with MEEPLE_DISABLE_PLUGINS"
+    )
+    assert not pm.has_plugin(tiny)
 
 
-def test_registering_a_non_game_is_an_error() -> None:
+def test_registering_a_non_game_skips_the_plugin() -> None:
     class Bad:
         @hookimpl
         def meeple_games(self, register: Any) -> None:
             register("tiny")
 
-    with pytest.raises(MeepleError, match="registered 'tiny', which is not a Game subclass"):
-        Registry(plugin_manager(entry_points=False, extra=[Bad()]))
+    pm = plugin_manager(entry_points=False)
+    pm.register(Bad(), name="bad")
+    assert "random" in Registry(pm).bots
+    (broken,) = pm.broken
+    assert broken.error == "it registered 'tiny', which is not a Game subclass"
 
 
 def test_unknown_game_lists_the_installed_ones(tiny_module: Any) -> None:
@@ -214,3 +242,82 @@ def test_a_game_specific_bot_wins_over_a_generic_one(tiny_module: Any) -> None:
         MeepleError, match=r"no bot 'tinybot' plays other \(bots for other: .*random"
     ):
         registry.bot("tinybot", "other")
+
+
+class HalfGames:
+    """Registers a game, then fails: nothing of it may stay registered."""
+
+    def __init__(self, tiny_module: Any) -> None:
+        class Half(tiny_module.Tiny):
+            id = "half"
+
+        self.game = Half
+
+    @hookimpl
+    def meeple_games(self, register: Any) -> None:
+        register(self.game)
+        raise ValueError("the box is empty")
+
+    @hookimpl
+    def meeple_bots(self, register: Any) -> None:
+        register("halfbot", RandomBot)
+
+    @hookimpl
+    def meeple_after_action(self) -> None:
+        pass
+
+
+class HalfBots:
+    """Registers a game and a bot, then fails in ``meeple_bots``: its game goes too."""
+
+    def __init__(self, tiny_module: Any) -> None:
+        class Botless(tiny_module.Tiny):
+            id = "botless"
+
+        self.game = Botless
+
+    @hookimpl
+    def meeple_games(self, register: Any) -> None:
+        register(self.game)
+
+    @hookimpl
+    def meeple_bots(self, register: Any) -> None:
+        register("halfbot", RandomBot)
+        raise KeyError("no such strategy")
+
+
+@pytest.mark.parametrize(
+    ("plugin", "hook"), [(HalfGames, "meeple_games"), (HalfBots, "meeple_bots")]
+)
+def test_a_plugin_raising_in_a_registration_hook_is_skipped_whole(
+    tiny_module: Any, plugin: Any, hook: str
+) -> None:
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(plugin(tiny_module), name="half")
+    registry = Registry(pm)
+    assert set(registry.games) == {"tiny"}  # the other plugins' games all work
+    assert "halfbot" not in registry.bots and "random" in registry.bots
+    (broken,) = pm.broken
+    assert (broken.name, broken.stage) == ("half", hook)
+    assert broken.error.startswith(("ValueError: the box is empty (in ", "KeyError: 'no such"))
+    assert f"{Path(__file__).name}, line " in broken.error
+    assert not pm.has_plugin("half")  # so none of its other hooks runs
+    assert not pm.hook.meeple_after_action.get_hookimpls()
+    assert broken.describe().startswith(f"plugin 'half' is skipped ({hook}): ")
+
+
+def test_registration_hooks_are_called_last_registered_first(tiny_module: Any) -> None:
+    pm = PluginManager()
+    pm.register(tiny_module, name="first")
+    pm.register(HalfBots(tiny_module), name="second")
+    assert [name for name, _ in pm.each_implementation("meeple_games")] == ["second", "first"]
+
+
+def test_trace_hooks_covers_the_registration_hooks(
+    tiny_module: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MEEPLE_TRACE_HOOKS", "1")
+    Registry(plugin_manager(entry_points=False, extra=[tiny_module]))
+    err = capsys.readouterr().err
+    assert "meeple_games [hook]" in err and "finish meeple_games --> [] [hook]" in err
+    assert "meeple_bots [hook]" in err
