@@ -9,7 +9,6 @@ from importlib import metadata
 from typing import Any
 
 import typer
-from rich.text import Text
 from typer.core import TyperGroup
 
 from meeple.cli import common
@@ -25,6 +24,12 @@ COMMANDS = (
     "meeple.cli.schema",
 )
 """Built-in command modules; each defines ``app``, a Typer app with one command."""
+
+EXIT_CODES = (
+    "Exit codes: 0 success; 1 invalid input or a failed check (a bad file, an unknown game, "
+    "an illegal action, an unwritable --save); 2 a usage error (an unknown command or option); "
+    "130 interrupted (Ctrl-C) or the input ended, after saving a game that has --save."
+)
 
 
 def _show_version(value: bool) -> None:
@@ -71,6 +76,7 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
         # is looked up (which loads the plugins) before the root callback runs.
         context_settings={"help_option_names": ["-h", "--help"], "obj": common.Env(pm)},
         pretty_exceptions_enable=False,
+        epilog=EXIT_CODES,
     )
 
     @app.callback()
@@ -105,17 +111,19 @@ def main() -> None:
     try:
         make_app()(prog_name="meeple")
     except MeepleError as exc:
-        common.err_console.print(f"[bold red]error:[/] {exc}", soft_wrap=True)
+        common.err_console.print(common.error_line(common.message_of(exc)), soft_wrap=True)
         sys.exit(1)
+    except KeyboardInterrupt:  # before or after a command runs (a command exits 130 itself)
+        common.err_console.print("interrupted")
+        sys.exit(130)
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
             raise
         where = traceback.extract_tb(exc.__traceback__)[-1]
+        notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
         message = (
             f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
-            "run again with MEEPLE_DEBUG=1 for the traceback and report it"
+            f"run again with MEEPLE_DEBUG=1 for the traceback and report it{notes}"
         )
-        common.err_console.print(
-            Text.assemble(("internal error: ", "bold red"), message), soft_wrap=True
-        )
+        common.err_console.print(common.error_line(message, "internal error:"), soft_wrap=True)
         sys.exit(1)

@@ -1,21 +1,33 @@
-"""What every command shares: the plugin environment, consoles, failing cleanly,
-and the helpers that turn command-line text into a game (seats, options) and a
-finished game back into text (score table) and files (records)."""
+"""What every command shares: the plugin environment, consoles, printing outside
+text safely, failing cleanly, checking output paths, and the helpers that turn
+command-line text into a game (seats, options) and a finished game back into
+text (score table) and files (records).
+
+Outside text -- from a file, a plugin, the command line or the prompt -- is
+printed through :func:`plain` (or :func:`shown` for what a game draws): never
+read as Rich markup, and with every control character escaped, so that a file
+cannot draw a fake line or move the cursor.
+"""
 
 from __future__ import annotations
 
 import ast
 import inspect
 import itertools
+import re
+import stat
+import tempfile
 import textwrap
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
+from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 import msgspec
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
@@ -132,14 +144,87 @@ def env(ctx: typer.Context) -> Env:
     return root.obj
 
 
+# -- printing outside text ---------------------------------------------------
+
+# C0 but tab, DEL and C1: the codes a terminal may act on. Newline is kept only
+# where a text is made of lines (a message, a game's drawing); elsewhere a
+# newline from outside could start a line that looks like meeple's own.
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROLS_BUT_NEWLINE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def escaped(text: str, *, lines: bool = False) -> str:
+    """``text`` with each control character written as its escape (``\\x1b``).
+
+    Tabs are kept; newlines too when ``lines`` is true.
+    """
+    pattern = _CONTROLS_BUT_NEWLINE if lines else _CONTROLS
+    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def plain(text: str, style: str = "", *, lines: bool = False) -> Text:
+    """``text`` as Rich text, never markup, its control characters escaped (see :func:`escaped`)."""
+    return Text(escaped(text, lines=lines), style=style)
+
+
+class _Escaped:
+    """A game's drawing with every control character in its text escaped.
+
+    The game's own styles and markup are kept: they are the game's code. The
+    strings inside come from the state, which may come from a file, so the
+    escaping happens here, on what is about to reach the terminal, whatever
+    renderable the game built.
+    """
+
+    def __init__(self, renderable: RenderableType) -> None:
+        self.renderable = renderable
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        for segment in console.render(self.renderable, options):
+            # A control segment (cursor moves, screen clears) is dropped: a table has none.
+            if not segment.control:
+                yield Segment(escaped(segment.text, lines=True), segment.style)
+
+
+def shown(drawing: Any) -> RenderableType:
+    """What ``Game.render`` returned, made safe to print: a string as plain lines."""
+    if isinstance(drawing, str):
+        return plain(drawing, lines=True)
+    return _Escaped(drawing)
+
+
+def echo_json(data: bytes) -> None:
+    """Print encoded JSON, indented, with DEL and C1 characters as ``\\u`` escapes.
+
+    JSON itself escapes only C0; the result is still valid JSON of the same value.
+    """
+    text = msgspec.json.format(data, indent=2).decode()
+    typer.echo(re.sub("[\x7f-\x9f]", lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def error_line(message: str, label: str = "error:", style: str = "bold red") -> Text:
+    """``label`` in ``style``, then ``message`` as plain text.
+
+    A message may span lines (a list of options, notes); each line after the
+    first is indented, so that none -- even one from a file -- can pass for a
+    line of meeple's own.
+    """
+    return Text.assemble((label, style), " ", plain(message.replace("\n", "\n  "), lines=True))
+
+
+def message_of(exc: BaseException) -> str:
+    """An exception's message and its notes (what was done about it), one per line."""
+    return "\n".join([str(exc), *getattr(exc, "__notes__", ())])
+
+
 def warn(message: str) -> None:
     """Print ``message`` as a warning on standard error, as text (it may quote a plugin)."""
-    err_console.print(Text.assemble(("warning: ", "yellow"), message), soft_wrap=True)
+    err_console.print(error_line(message, "warning:", "yellow"), soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as an error and exit (1: bad input or failed check, 2: usage)."""
-    err_console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    err_console.print(error_line(message), soft_wrap=True)
     raise typer.Exit(code)
 
 
@@ -149,7 +234,42 @@ def errors() -> Iterator[None]:
     try:
         yield
     except MeepleError as exc:
-        fail(str(exc))
+        fail(message_of(exc))
+
+
+# -- output paths --------------------------------------------------------------
+
+
+def check_output(path: Path, option: str) -> None:
+    """Raise :class:`MeepleError` unless ``path`` can be written (before any work is done).
+
+    Its folder must exist and take a new file; ``path`` itself must be a
+    regular file or not exist yet (a FIFO would block the first write).
+    """
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise MeepleError(
+            f"{option} {path}: the folder {folder} {what}; create it or choose another"
+        )
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise MeepleError(f"{option} {path}: {exc.strerror or exc}") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        what = "a folder" if stat.S_ISDIR(mode) else "not a regular file"
+        raise MeepleError(f"{option} {path}: this is {what}; name a file to write")
+    # Trying is the only sure test: permissions, a read-only mount, root's rights.
+    try:
+        with tempfile.TemporaryFile(dir=folder, prefix=".meeple-"):
+            pass
+    except OSError as exc:
+        raise MeepleError(
+            f"{option} {path}: cannot write in {folder} ({exc.strerror or exc}); "
+            "choose a folder you can write to"
+        ) from None
 
 
 # -- seats -------------------------------------------------------------------
@@ -303,11 +423,11 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
 def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Scores") -> Table:
     """Seat, player, each score part, total and place; winners starred."""
     parts = list(dict.fromkeys(k for s in scores for k in s.parts))
-    table = Table(title=title, caption="★ winner (ties share the place)")
+    table = Table(title=plain(title), caption="★ winner (ties share the place)")
     table.add_column("seat", justify="right")
     table.add_column("player")
     for part in parts:  # spaced, so that a long name may wrap instead of being cut
-        table.add_column(part.replace("_", " "), justify="right")
+        table.add_column(plain(part.replace("_", " ")), justify="right")
     table.add_column("total", justify="right", style="bold")
     table.add_column("place", justify="right")
     notes = any(s.note for s in scores)
@@ -316,11 +436,11 @@ def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Sco
     for score, place in zip(scores, rank(scores), strict=True):
         table.add_row(
             str(score.seat),
-            seats[score.seat],
+            plain(seats[score.seat]),
             *(str(score.parts.get(p, "")) for p in parts),
             str(score.total),
             f"★ {place}" if place == 1 else str(place),
-            *([score.note] if notes else []),
+            *([plain(score.note)] if notes else []),
         )
     return table
 
@@ -337,13 +457,17 @@ def setup_of(game: Game[Any, Any], seats: Sequence[str], seed: int) -> Setup[Any
     )
 
 
-def record_of(match: Match, setup: Setup[Any]) -> Record[Any, Any]:
-    """The record of ``match`` so far; scores are included once it is over."""
+def record_of(match: Match, setup: Setup[Any], *, scored: bool = True) -> Record[Any, Any]:
+    """The record of ``match`` so far; scores are included once it is over, if ``scored``.
+
+    A record is complete without its scores (replays recompute them), which
+    is how a game whose score hook fails is still saved.
+    """
     over = match.over
     return Record(
         setup=setup,
         actions=list(match.actions),
         over=over,
         digest=match.game.digest(match.state),
-        scores=match.scores() if over else None,
+        scores=match.scores() if over and scored else None,
     )

@@ -35,7 +35,7 @@ def games(
         for g in sorted(registry.games.values(), key=lambda g: g.id)
     ]
     if json:
-        common.console.print_json(msgspec.json.encode(infos).decode())
+        common.echo_json(msgspec.json.encode(infos))
         return
     if not infos:
         common.console.print("No games are installed; `meeple plugins --all` shows what loaded.")
@@ -44,5 +44,6 @@ def games(
     for column in ("id", "title", "seats", "version", "plugin"):
         table.add_column(column)
     for i in infos:
-        table.add_row(i.id, i.title, f"{i.min_seats}-{i.max_seats}", i.version, i.plugin)
+        cells = (i.id, i.title, f"{i.min_seats}-{i.max_seats}", i.version, i.plugin)
+        table.add_row(*map(common.plain, cells))
     common.console.print(table)

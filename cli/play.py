@@ -4,6 +4,10 @@ A human seat sees only its own view (``game.render(game.view(state, seat))``)
 and answers each decision by number. The log shows every action as the one
 human at the table may know it -- or, with no human or several, as an
 onlooker would.
+
+No game is lost: the ``--save`` file is checked before the game starts, and
+whatever stops the game -- ``q``, Ctrl-C, the end of the input, an error in a
+bot, the rules or a hook -- saves it there first.
 """
 
 from __future__ import annotations
@@ -12,15 +16,14 @@ import contextlib
 import secrets
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.text import Text
 
 from meeple.cli import common
 from meeple.core import records
 from meeple.core.bots import Prompt
-from meeple.core.engine import Match
+from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError
 from meeple.core.records import Setup, Snapshot
 from meeple.core.state import Action, Event
@@ -33,11 +36,35 @@ class Quit(Exception):
     """A human typed ``q``."""
 
 
+def check_save(path: Path, game_id: str, force: bool) -> None:
+    """Raise :class:`MeepleError` unless ``game_id``'s game may be saved to ``path``.
+
+    The folder must take the file, and an existing file is overwritten only
+    if it is a record or snapshot of the same game (resuming saves back so)
+    or with ``force``.
+    """
+    common.check_output(path, "--save")
+    if force or not path.exists():
+        return
+    try:
+        _, saved_game, _ = records.header(records.read_bytes(path), str(path))
+    except InvalidFile:
+        saved_game = None
+    if saved_game != game_id:
+        what = f"a game of {saved_game}" if saved_game else "not a meeple record or snapshot"
+        raise MeepleError(
+            f"--save {path}: the file exists and is {what}; choose another file, "
+            "or add --force to overwrite it"
+        )
+
+
 class Table:
     """The game being played, and how to save it.
 
     A game started here or resumed from a record saves as a record; one
     resumed from a snapshot (whose earlier actions are unknown) as a snapshot.
+    The table asks each seat's player in turn (it is every seat's player for
+    the engine), so it knows when an action was chosen but not yet logged.
     """
 
     def __init__(
@@ -47,31 +74,72 @@ class Table:
         self.setup = setup
         self.save_path = save
         self.snapshot_step = snapshot_step
+        self.players: list[Any] = []
+        # Where the actions logged from now on start from, to rebuild the state
+        # after an action that was cut short (see ``settle``).
+        self.start = match.game.clone(match.state)
+        self.logged = len(match.actions)
+        self.chosen: int | None = None
+        """How many actions were logged when the last choice was made (``None``: choosing)."""
 
-    def encoded(self) -> bytes:
+    def choose(self, prompt: Prompt) -> Action:
+        self.chosen = None
+        action = self.players[prompt.seat].choose(prompt)
+        self.chosen = len(self.match.actions)
+        return action
+
+    def settle(self) -> None:
+        """Undo an action cut short by an error or Ctrl-C, which may have half-changed the state.
+
+        The state is rebuilt from the start by the logged actions alone;
+        observer hooks are not called again (they must not change a state).
+        """
+        match = self.match
+        if self.chosen != len(match.actions):
+            return
+        replayed = Match(match.game, match.game.clone(self.start), Hooks(None), match.seed)
+        for action in match.actions[self.logged :]:
+            replayed.step(action)
+        match.state = replayed.state
+        self.chosen = None
+
+    def encoded(self, *, scored: bool = True) -> bytes:
         match = self.match
         if self.snapshot_step is None:
-            return records.encode(common.record_of(match, self.setup))
+            return records.encode(common.record_of(match, self.setup, scored=scored))
         step = self.snapshot_step + len(match.actions)
         return records.encode(Snapshot(setup=self.setup, step=step, state=match.state))
 
-    def save(self, path: Path) -> None:
+    def save(self, path: Path, *, scored: bool = True) -> bool:
+        """Write the game to ``path``; say where, or why not."""
         try:
-            records.write_atomic(path, self.encoded())
+            records.write_atomic(path, self.encoded(scored=scored))
         except OSError as exc:
             common.err_console.print(
-                f"[bold red]could not save to {path}:[/] {exc.strerror or exc}"
+                common.error_line(f"could not save to {path}: {exc.strerror or exc}"),
+                soft_wrap=True,
             )
-            return
+            return False
         self.save_path = path
         say(f"saved to {path}")
+        return True
+
+    def save_as(self, name: str) -> None:
+        """Save to the file a person typed, if the game may go there."""
+        path = Path(name)
+        try:
+            check_save(path, self.match.game.id, force=False)
+        except MeepleError as exc:
+            common.err_console.print(common.error_line(str(exc)), soft_wrap=True)
+            return
+        self.save(path)
 
     def save_now(self) -> None:
         """Save where the game saves, asking for a file the first time."""
         if self.save_path is not None:
             self.save(self.save_path)
         elif name := ask("Save to which file? (Enter: cancel) ").strip():
-            self.save(Path(name))
+            self.save_as(name)
 
     def offer_save(self) -> None:
         """Ask whether (and where) to save before leaving."""
@@ -80,16 +148,66 @@ class Table:
             if answer in ("", "y", "yes"):
                 self.save(self.save_path)
         elif name := ask("Save to which file? (Enter: leave without saving) ").strip():
-            self.save(Path(name))
+            self.save_as(name)
+
+    def stop(self, stop: KeyboardInterrupt | EOFError) -> NoReturn:
+        """Leave after Ctrl-C or the end of the input: save if the game has a file, exit 130.
+
+        Without one, a person at a terminal is asked for a file.
+        """
+        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "input ended"
+        common.err_console.print(f"\n{why}")
+        with contextlib.suppress(KeyboardInterrupt, EOFError):
+            if self.save_path is not None:
+                self.settle()
+                self.save(self.save_path)
+            elif sys.stdin is not None and sys.stdin.isatty():
+                self.offer_save()
+            else:
+                common.err_console.print("not saved: give --save FILE to keep a game when it stops")
+        raise typer.Exit(130)
+
+    def rescue(self, error: Exception) -> None:
+        """Save the game after ``error`` stopped it, and note on ``error`` where it went."""
+        path = self.save_path
+        if path is None:
+            return
+        try:
+            self.settle()
+            try:
+                saved = self.save(path)
+            except Exception:  # a failing score hook: a record is whole without its scores
+                saved = self.save(path, scored=False)
+        except Exception as failure:
+            saved = False
+            error.add_note(f"saving failed too: {type(failure).__name__}: {failure}")
+        error.add_note(
+            f"the game so far is saved in {path}; `meeple play --resume {path}` continues it"
+            if saved
+            else f"the game so far could not be saved to {path}"
+        )
 
 
 def ask(prompt: str) -> str:
-    return common.console.input(Text(prompt))
+    """Read one line from the person at the table (``EOFError`` when the input ends)."""
+    return common.console.input(common.plain(prompt))
 
 
 def say(text: str) -> None:
-    """Print a plain line: game text may hold brackets that are not Rich markup."""
-    common.console.print(text, markup=False, soft_wrap=True)
+    """Print one line of outside text (see :func:`~meeple.cli.common.plain`)."""
+    common.console.print(common.plain(text), soft_wrap=True)
+
+
+def choice(answer: str, n: int) -> int | None:
+    """The index of the choice ``answer`` names among ``n`` (numbered from 1), or ``None``.
+
+    Any decimal digits count (``٣`` is 3); other digits (``²``) and numbers
+    too long to be a choice do not.
+    """
+    digits = answer.lstrip("0")  # bounded before int(): a pasted megabyte of digits is no choice
+    if answer.isdecimal() and 0 < len(digits) <= len(str(n)) and int(digits) <= n:
+        return int(digits) - 1
+    return None
 
 
 class Human:
@@ -102,24 +220,21 @@ class Human:
     def choose(self, prompt: Prompt) -> Action:
         game, view, legal, out = prompt.game, prompt.view, prompt.legal, common.console
         out.print()
-        shown = game.render(view, self.seat)
-        if isinstance(shown, str):
-            say(shown)
-        else:
-            out.print(shown)
+        out.print(common.shown(game.render(view, self.seat)))
         for i, action in enumerate(legal, 1):
             say(f"  {i:>3}. {game.describe_action(view, action)}")
         n = len(legal)
         while True:
             answer = ask(f"seat {self.seat}, your choice [1-{n}, s save, q quit]: ").strip().lower()
-            if answer.isdigit() and 1 <= int(answer) <= n:
-                return legal[int(answer) - 1]
+            if (index := choice(answer, n)) is not None:
+                return legal[index]
             if answer == "s":
                 self.table.save_now()
             elif answer == "q":
                 raise Quit
             else:
-                say(f"{answer!r} is not a choice: type 1-{n}, s to save or q to quit")
+                typed = answer if len(answer) <= 20 else answer[:20] + "…"
+                say(f"{typed!r} is not a choice: type 1-{n}, s to save or q to quit")
 
 
 class Narrator:
@@ -191,6 +306,10 @@ def play(
             help="Continue the game saved in this record or snapshot (and save back to it)."
         ),
     ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
+    ] = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No log; only prompts and scores.")
     ] = False,
@@ -198,7 +317,9 @@ def play(
     """Play a game at the terminal: humans pick from numbered legal actions.
 
     Default seats: one human, then the game's best bot for the other seats it
-    needs. Type s to save, q to quit; Ctrl-C offers to save too.
+    needs. Type s to save, q to quit. With --save, Ctrl-C, the end of the
+    input and an error all save the game first; without it, Ctrl-C at a
+    terminal asks for a file.
 
     Any game option may also be given as a flag of its own: --board back.
 
@@ -210,7 +331,7 @@ def play(
             option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
         elif ctx.args:
             raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
-        table = start(env, game_id, seats, seed, option or [], save, resume)
+        table = start(env, game_id, seats, seed, option or [], save, resume, force)
         run(env, table, quiet)
 
 
@@ -222,6 +343,7 @@ def start(
     option: list[str],
     save: Path | None,
     resume: Path | None,
+    force: bool = False,
 ) -> Table:
     registry = env.registry
     if resume is not None:
@@ -233,6 +355,7 @@ def start(
         game = table.match.game
         if game_id is not None and game_id != game.id:
             raise MeepleError(f"{resume} is a game of {game.id}, not {game_id}")
+        check_save(save or resume, game.id, force)
         if seats is not None:
             names = common.parse_seats(registry, type(game), seats)
             if len(names) != len(table.setup.seats):
@@ -247,6 +370,8 @@ def start(
         seats = ",".join([common.HUMAN] + [common.BOT] * max(1, game_cls.min_seats - 1))
     names = common.parse_seats(registry, game_cls, seats)
     game = game_cls(common.parse_options(game_cls, option))
+    if save is not None:
+        check_save(save, game.id, force)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
         say(f"seed {seed} (play this game again with --seed {seed})")
@@ -269,18 +394,20 @@ def run(env: common.Env, table: Table, quiet: bool) -> None:
         say(f"{match.game.title}, seats: {roster}")
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
+    table.players = players
     try:
-        scores = match.run(players, on_events=on_events)
+        scores = match.run([table] * len(players), on_events=on_events)
+        common.console.print(common.score_table(scores, names, f"{match.game.title}: final scores"))
     except Quit:
-        table.offer_save()
+        try:
+            table.offer_save()
+        except (KeyboardInterrupt, EOFError) as stop:
+            table.stop(stop)
         raise typer.Exit(0) from None
     except (KeyboardInterrupt, EOFError) as stop:
-        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "input ended"
-        common.err_console.print(f"\n{why}")
-        if sys.stdin is not None and sys.stdin.isatty():
-            with contextlib.suppress(KeyboardInterrupt, EOFError):
-                table.offer_save()
-        raise typer.Exit(130) from None
-    common.console.print(common.score_table(scores, names, f"{match.game.title}: final scores"))
-    if table.save_path is not None:
-        table.save(table.save_path)
+        table.stop(stop)
+    except Exception as error:  # a bot, the rules or a hook: save first, then show the error
+        table.rescue(error)
+        raise
+    if table.save_path is not None and not table.save(table.save_path):
+        raise typer.Exit(1)  # the game was played, but it is not where the user asked

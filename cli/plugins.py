@@ -5,7 +5,6 @@ from __future__ import annotations
 import msgspec
 import typer
 from rich.table import Table
-from rich.text import Text
 
 from meeple.cli import common
 from meeple.cli.app import Meeple
@@ -53,8 +52,8 @@ def plugins(
         for name, found in sorted(commands.items())
     ]
     if json:
-        common.console.print_json(
-            msgspec.json.encode({"plugins": infos, "commands": added, "broken": pm.broken}).decode()
+        common.echo_json(
+            msgspec.json.encode({"plugins": infos, "commands": added, "broken": pm.broken})
         )
         return
     for broken in pm.broken:
@@ -62,7 +61,7 @@ def plugins(
     if pm.broken:
         names = ",".join(dict.fromkeys(b.name for b in pm.broken))
         common.err_console.print(
-            Text(
+            common.plain(
                 "Fix or uninstall a broken plugin, or block it: "
                 f"MEEPLE_DISABLE_PLUGINS={names} silences these warnings."
             ),
@@ -77,18 +76,13 @@ def plugins(
         for column in ("name", "hooks", "distribution", "version", "built-in"):
             table.add_column(column)
         for p in infos:  # names and versions come from plugins: text, never markup
-            table.add_row(
-                Text(p.name),
-                ", ".join(p.hooks),
-                Text(p.distribution or ""),
-                Text(p.version or ""),
-                "yes" if p.builtin else "",
-            )
+            cells = (p.name, ", ".join(p.hooks), p.distribution or "", p.version or "")
+            table.add_row(*map(common.plain, cells), "yes" if p.builtin else "")
         common.console.print(table)
     if added:
         table = Table(title="Commands added by plugins")
         for column in ("command", "plugin", "help"):
             table.add_column(column)
         for c in added:
-            table.add_row(Text(c.name), Text(c.plugin), Text(c.help))
+            table.add_row(*map(common.plain, (c.name, c.plugin, c.help)))
         common.console.print(table)

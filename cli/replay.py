@@ -40,7 +40,7 @@ class Log:
     def after(self, step: int, state: State, events: list[Event]) -> None:
         describe, viewer = self.game.describe_event, self.viewer
         seen = [text for e in events if (text := describe(e, viewer))]
-        common.console.print(self.line + "".join(f" — {s}" for s in seen), markup=False)
+        common.console.print(common.plain(self.line + "".join(f" — {s}" for s in seen)))
 
 
 @app.command()
@@ -77,18 +77,15 @@ def replay(
         common.fail(f"--to {to}: the record holds {len(actions)} actions", code=2)
     game = loaded.game
     common.console.print(
-        f"{game.title}: {len(seats)} seats ({', '.join(seats)}), seed {loaded.setup.seed}, "
-        f"{len(actions)} actions",
-        markup=False,
+        common.plain(
+            f"{game.title}: {len(seats)} seats ({', '.join(seats)}), seed {loaded.setup.seed}, "
+            f"{len(actions)} actions"
+        )
     )
     with common.errors():
         match = validate.replay(loaded, env.hooks, to=to, narration=Log(game, seats, seat))
     if match.over:
         common.console.print(common.score_table(match.scores(), seats))
         return
-    common.console.print(f"after {len(match.actions)} of {len(actions)} actions:", markup=False)
-    shown = game.render(game.view(match.state, seat), seat)
-    if isinstance(shown, str):
-        common.console.print(shown, markup=False)
-    else:
-        common.console.print(shown)
+    common.console.print(f"after {len(match.actions)} of {len(actions)} actions:")
+    common.console.print(common.shown(game.render(game.view(match.state, seat), seat)))

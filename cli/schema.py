@@ -47,4 +47,4 @@ def schema(
         f"(rules version {game.version}, file format {records.FORMAT})",
         **document,
     }
-    typer.echo(msgspec.json.format(msgspec.json.encode(document), indent=2))
+    common.echo_json(msgspec.json.encode(document))

@@ -1,22 +1,29 @@
-"""``meeple simulate``: many seeded bot games, summed up per seat and per bot."""
+"""``meeple simulate``: many seeded bot games, summed up per seat and per bot.
+
+Each finished game is written to ``--jsonl`` at once, so a run that is
+interrupted (Ctrl-C: exit 130, with the summary of the games that finished) or
+that fails keeps every game that finished.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated, Any
 
 import msgspec
 import typer
+from rich.markup import escape
 from rich.progress import Progress
 from rich.table import Table
 
 from meeple.cli import common
-from meeple.core import records
 from meeple.core.engine import Match
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.scoring import Score, rank
 
 app = typer.Typer()
@@ -76,32 +83,71 @@ def simulate(
             raise MeepleError("--seats: simulate plays bots only; use `meeple play` to join a game")
         flags = common.option_flags(ctx, game_cls)
         game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
+        if jsonl is not None:
+            common.check_output(jsonl, "--jsonl")
         results: list[GameResult] = []
+        interrupted = False
         started = time.perf_counter()
         out = common.err_console
-        with Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar:
-            task = bar.add_task(f"{game.title} games", total=n)
-            for i, game_seed in enumerate(range(seed, seed + n)):
-                seated = names[-i % len(names) :] + names[: -i % len(names)] if rotate else names
-                match = Match.new(game, len(names), game_seed, env.hooks)
-                bots = common.make_bots(registry, game, seated, game_seed)
-                scores = match.run([b for b in bots if b is not None])  # no human seats here
-                results.append(
-                    GameResult(
-                        seed=game_seed,
-                        seats=seated,
-                        scores=scores,
-                        places=rank(scores),
-                        decisions=len(match.actions),
-                        rounds=match.state.turns.round,
-                        digest=game.digest(match.state),
-                    )
-                )
-                bar.advance(task)
+        # Markup is escaped, not avoided: the bar's description column reads markup.
+        title = escape(common.escaped(f"{game.title} games"))
+        with (
+            lines_to(jsonl) as sink,
+            Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar,
+        ):
+            task = bar.add_task(title, total=n)
+            try:
+                for result in played(env, game, names, range(seed, seed + n), rotate):
+                    # Written first: every game the summary counts is in the file.
+                    if sink is not None:
+                        sink.write(msgspec.json.encode(result) + b"\n")
+                        sink.flush()
+                    results.append(result)
+                    bar.advance(task)
+            except KeyboardInterrupt:
+                interrupted = True
+                kept = f"; {jsonl} holds their lines" if jsonl is not None and results else ""
+                said = common.plain(f"interrupted after {len(results)} of {n} games{kept}")
+                out.print(said, soft_wrap=True)
         elapsed = time.perf_counter() - started
-        if jsonl is not None:
-            records.write_atomic(jsonl, b"".join(msgspec.json.encode(r) + b"\n" for r in results))
+    if results:
         summarize(game.title, names if not rotate else None, results, elapsed)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def played(
+    env: common.Env, game: Game[Any, Any], names: list[str], seeds: range, rotate: bool
+) -> Iterator[GameResult]:
+    """Play one game of bots ``names`` per seed, each seating rotated by its index if ``rotate``."""
+    for i, game_seed in enumerate(seeds):
+        seated = names[-i % len(names) :] + names[: -i % len(names)] if rotate else names
+        match = Match.new(game, len(names), game_seed, env.hooks)
+        bots = common.make_bots(env.registry, game, seated, game_seed)
+        scores = match.run([b for b in bots if b is not None])  # no human seats here
+        yield GameResult(
+            seed=game_seed,
+            seats=seated,
+            scores=scores,
+            places=rank(scores),
+            decisions=len(match.actions),
+            rounds=match.state.turns.round,
+            digest=game.digest(match.state),
+        )
+
+
+@contextlib.contextmanager
+def lines_to(path: Path | None) -> Iterator[IO[bytes] | None]:
+    """The ``--jsonl`` file, emptied and open for one line per finished game (``None``: none)."""
+    if path is None:
+        yield None
+        return
+    try:
+        sink = path.open("wb")
+    except OSError as exc:
+        raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
+    with sink:
+        yield sink
 
 
 def outcomes(results: list[GameResult], bots: list[str]) -> None:
@@ -116,10 +162,10 @@ def outcomes(results: list[GameResult], bots: list[str]) -> None:
     t = Table(title="outcomes by bot", caption="share of the bot's seats that ended so")
     t.add_column("bot")
     for note in notes:
-        t.add_column(note, justify="right")
+        t.add_column(common.plain(note), justify="right")
     for bot in bots:
         seen = sum(counts[bot].values())
-        t.add_row(bot, *(f"{counts[bot][note] / seen:.1%}" for note in notes))
+        t.add_row(common.plain(bot), *(f"{counts[bot][note] / seen:.1%}" for note in notes))
     common.console.print(t)
 
 
@@ -150,12 +196,15 @@ def summarize(
 
     def table(heading: str, rows: dict[str, str], label: str) -> Table:
         """``rows`` maps each player key to the label its row shows."""
-        t = Table(title=heading, caption="a shared victory counts 1/k for each of its k winners")
+        t = Table(
+            title=common.plain(heading),
+            caption="a shared victory counts 1/k for each of its k winners",
+        )
         for column in (label, "games", "wins", "win rate", "mean score", "min", "max"):
             t.add_column(column, justify="left" if column == label else "right")
         for key, shown in rows.items():
             t.add_row(
-                shown,
+                common.plain(shown),
                 str(played[key]),
                 f"{wins[key]:g}" if wins[key].is_integer() else f"{wins[key]:.2f}",
                 f"{wins[key] / played[key]:.1%}",

@@ -35,7 +35,7 @@ def validate(
     env = common.env(ctx)
     reports = [check_file(f, env.registry, env.hooks, check_every=check_every) for f in files]
     if json:
-        typer.echo(msgspec.json.format(msgspec.json.encode(reports), indent=2))
+        common.echo_json(msgspec.json.encode(reports))
     else:
         for report in reports:
             show(report)
@@ -50,7 +50,9 @@ def show(report: Report) -> None:
     if report.steps is not None:
         what += f", {report.steps} steps" if kind == "record" else f" at step {report.steps}"
     status = ("OK     ", "green") if report.ok else ("INVALID", "bold red")
-    line = Text.assemble(status, " ", report.path, f" ({what})" if what else "")
+    line = Text.assemble(status, " ", common.plain(report.path))
+    if what:
+        line.append_text(common.plain(f" ({what})"))
     common.console.print(line, soft_wrap=True)
     for problem in report.problems:
-        common.console.print(f"  - {problem}", markup=False, soft_wrap=True)
+        common.console.print(common.plain(f"  - {problem}"), soft_wrap=True)

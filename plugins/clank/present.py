@@ -318,9 +318,9 @@ def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
             flags.append(f"only {card.where}")
         if card.reserve:
             flags.append("reserve")
-        row.add_row(
-            card.name, card.kind, str(card.cost), str(card.points), card_text(card), " ".join(flags)
-        )
+        # Text, not markup: a card table may come from the user's file (--cards).
+        cells = (card.name, card.kind, str(card.cost), str(card.points), card_text(card))
+        row.add_row(*map(Text, cells), " ".join(flags))
     parts.append(row)
     if seat is not None:
         p = view.players[seat]

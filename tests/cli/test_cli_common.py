@@ -103,3 +103,18 @@ def test_a_bug_in_a_plugin_is_one_line_not_a_traceback(
     monkeypatch.setenv("MEEPLE_DEBUG", "1")
     with pytest.raises(ValueError):
         app.main()
+
+
+def test_ctrl_c_outside_a_command_exits_130_without_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meeple.cli import app
+
+    def loading_plugins() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app, "make_app", loading_plugins)
+    with pytest.raises(SystemExit) as stop:
+        app.main()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "interrupted\n"

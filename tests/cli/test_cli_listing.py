@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 import typer
@@ -164,3 +165,11 @@ def test_a_plugin_cannot_take_a_command_name(name: str, owner: str) -> None:
 def test_plugin_text_is_printed_as_text_not_markup() -> None:
     listed = app_with(Greeter("[bold]hi[/bold]"))("plugins")
     assert "[bold]hi[/bold]" in listed.stdout
+
+
+def test_every_exit_code_is_documented(cli: Invoke) -> None:
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    shown = " ".join(cli("--help").stdout.split())
+    for code in ("0 success", "1 invalid input", "2 a usage error", "130 interrupted"):
+        assert code in shown
+        assert f"`{code.split()[0]}` {code.split(' ', 1)[1]}" in readme

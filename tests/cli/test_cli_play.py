@@ -224,3 +224,37 @@ def test_python_m_runs_the_cli() -> None:
         check=False,
     )
     assert done.returncode == 0 and done.stdout.startswith("meeple ")
+
+
+@pytest.mark.parametrize(
+    ("answer", "n", "index"),
+    [
+        ("1", 3, 0),
+        ("3", 3, 2),
+        ("03", 3, 2),
+        ("٣", 3, 2),  # Arabic-Indic three: a decimal digit
+        ("²", 3, None),  # a digit, but not a decimal one: int() refuses it
+        ("4", 3, None),
+        ("0", 3, None),
+        ("", 3, None),
+        ("-1", 3, None),
+        ("9" * 5000, 3, None),  # past int()'s digit limit
+        ("0" * 5000 + "1", 3, 0),
+    ],
+)
+def test_choice_reads_decimal_numbers_in_range(answer: str, n: int, index: int | None) -> None:
+    from meeple.cli.play import choice
+
+    assert choice(answer, n) == index
+
+
+def test_any_typed_line_asks_again(cli: Invoke, tmp_path: Path) -> None:
+    """Unicode digits, blank lines and very long lines are answered, never a crash."""
+    typed = "²\n\n" + "9" * 100_000 + "\n" + "x" * 100_000 + "\n" + "\x1b[2J\n" + "1\n" * 20
+    result = human_game(cli, tmp_path / "g.json", typed)
+    assert result.exit_code == 0, result.output
+    out = result.stdout
+    assert "'²' is not a choice" in out and "'' is not a choice" in out
+    assert "'99999999999999999999…' is not a choice" in out
+    assert "'\\x1b[2j' is not a choice" in out and "\x1b" not in out
+    assert "final scores" in out

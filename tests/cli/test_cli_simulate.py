@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
+import pytest
 from typer.testing import Result
 
 from meeple.cli.simulate import GameResult
+from meeple.core.engine import Match
 
 Invoke = Callable[..., Result]
 
@@ -98,3 +105,95 @@ def test_outcomes_table_from_score_notes(cli: Invoke) -> None:
     assert result.exit_code == 0, result.output
     assert "outcomes by bot" in result.stdout and "escaped" in result.stdout
     assert "outcomes by bot" not in cli("simulate", "tiny", "-n", "2", "--quiet").stdout
+
+
+def test_a_bad_jsonl_path_stops_before_the_first_game(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_game(*_: object) -> None:
+        raise AssertionError("a game started")
+
+    monkeypatch.setattr(Match, "new", no_game)
+    for target, message in (
+        (tmp_path / "missing" / "g.jsonl", "does not exist"),
+        (tmp_path, "this is a folder"),
+    ):
+        result = cli("simulate", "tiny", "-n", "3", "--jsonl", str(target))
+        assert result.exit_code == 1
+        assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_ctrl_c_keeps_the_finished_games(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
+    args = ["simulate", "tiny", "--seats", "random,random", "--seed", "9", "--quiet"]
+    assert cli(*args, "-n", "3", "--jsonl", str(full)).exit_code == 0
+    run, calls = Match.run, [0]
+
+    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 4:
+            raise KeyboardInterrupt
+        return run(self, *a, **kw)
+
+    monkeypatch.setattr(Match, "run", interrupted)
+    result = cli(*args, "-n", "10", "--jsonl", str(cut))
+    assert result.exit_code == 130
+    assert f"interrupted after 3 of 10 games; {cut} holds their lines" in result.stderr
+    assert "Tiny: 3 games, by seat" in result.stdout  # the summary of what finished
+    assert cut.read_bytes() == full.read_bytes()
+
+
+def test_ctrl_c_before_any_game_finished(cli: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Match, "run", interrupted)
+    result = cli("simulate", "tiny", "-n", "5")
+    assert result.exit_code == 130
+    assert "interrupted after 0 of 5 games" in result.stderr and "by seat" not in result.stdout
+
+
+def test_a_real_sigint_keeps_every_finished_line(
+    cli: Invoke, tmp_path: Path, tiny_path: Path
+) -> None:
+    """SIGINT at any moment: each line in the file is whole, and the same as a full run's."""
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "tiny", "--seats", "random,random", "--seed", "5", "--quiet"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000", "--jsonl", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 30
+    while (not out.exists() or out.read_bytes().count(b"\n") < 20) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    lines = out.read_bytes()
+    finished = lines.count(b"\n")
+    assert finished >= 20 and lines.endswith(b"\n")
+    # The signal may land between writing a game's line and counting the game.
+    counted = int(stderr.split(b"interrupted after ")[1].split(b" ")[0])
+    assert counted in (finished, finished - 1)
+    assert f"Tiny: {counted} games, by seat".encode() in stdout
+    again = tmp_path / "again.jsonl"
+    assert cli(*args, "-n", str(finished), "--jsonl", str(again)).exit_code == 0
+    assert again.read_bytes() == lines
+
+
+def test_each_game_is_written_as_it_finishes(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "g.jsonl"
+    run, seen = Match.run, []
+
+    def watched(self: Match, *a: Any, **kw: Any) -> Any:
+        seen.append(out.read_bytes().count(b"\n"))  # lines on disk as each game starts
+        return run(self, *a, **kw)
+
+    monkeypatch.setattr(Match, "run", watched)
+    assert cli("simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet").exit_code == 0
+    assert seen == [0, 1, 2, 3]
