@@ -181,7 +181,8 @@ def write_atomic(path: str | os.PathLike[str], data: bytes) -> None:
     """
     target = Path(path)
     folder = target.parent
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{target.name}.", suffix=".tmp")
+    # A short temporary name: the target's own may be near the 255-byte limit already.
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".meeple-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as f:
             mode = _mode_for(target)

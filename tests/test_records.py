@@ -201,3 +201,10 @@ def test_help_shows_an_example(cli, command):
     result = cli(command, "--help")
     assert result.exit_code == 0
     assert f"Example: meeple {command}" in result.stdout
+
+
+def test_a_save_whose_name_is_at_the_length_limit_is_written(tmp_path):
+    target = tmp_path / ("g" * 250 + ".json")
+    records.write_atomic(target, b"{}\n")
+    assert target.read_bytes() == b"{}\n"
+    assert [p.name for p in tmp_path.iterdir()] == [target.name]
