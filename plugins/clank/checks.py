@@ -7,19 +7,19 @@ message a person can act on.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meeple.plugins.clank.dragon import COLOURS, DRAGON
-from meeple.plugins.clank.state import ClankState, Turn
+from meeple.plugins.clank.state import EngineState, Turn
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.rules import Clank
+    from meeple.plugins.clank.rules import ClankEngine
 
 CARD_ZONES = ("deck", "hand", "play", "discard")
 TOKEN_ZONES = ("held",)
 
 
-def check(game: Clank, state: ClankState) -> list[str]:
+def check(game: ClankEngine[Any], state: EngineState[Any]) -> list[str]:
     cat = game.cat
     t = cat.tables
     graph = game.graph(state)
@@ -91,7 +91,7 @@ def check(game: Clank, state: ClankState) -> list[str]:
     return problems
 
 
-def check_stack(state: ClankState) -> list[str]:
+def check_stack(state: EngineState[Any]) -> list[str]:
     """The pending decisions: a turn at the bottom, every frame the turn seat's, a seat in."""
     stack = state.stack
     if not stack:

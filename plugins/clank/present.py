@@ -15,10 +15,10 @@ from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.rules import Clank
+    from meeple.plugins.clank.rules import ClankEngine
 
 
-def name(game: Clank, piece: str) -> str:
+def name(game: ClankEngine[Any], piece: str) -> str:
     """A piece's printed name (``Orc Grunt``), or ``a face-down minor`` for a hidden one."""
     if piece.startswith(HIDDEN):
         return f"a face-down {piece[len(HIDDEN) :] or 'card'}"
@@ -31,7 +31,7 @@ def name(game: Clank, piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(game: Clank, state: st.ClankState, tunnel: int) -> str:
+def tunnel_text(game: ClankEngine[Any], state: st.EngineState[Any], tunnel: int) -> str:
     t = game.graph(state).tunnels[tunnel]
     marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
     if t.monsters:
@@ -43,7 +43,7 @@ def tunnel_text(game: Clank, state: st.ClankState, tunnel: int) -> str:
     return ", ".join(marks)
 
 
-def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
+def describe_action(game: ClankEngine[Any], state: st.EngineState[Any], action: Any) -> str:
     kind = type(action)
     if kind is st.Play:
         return f"play {name(game, action.card)}"
@@ -79,7 +79,7 @@ def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
     return repr(action)
 
 
-def _option(state: st.ClankState, i: int) -> str:
+def _option(state: st.EngineState[Any], i: int) -> str:
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, st.ChooseOne) and i < len(frame.options):
         return ": " + effects_text(frame.options[i])
@@ -234,7 +234,7 @@ def card_text(card: Card) -> str:
     return " / ".join(said)
 
 
-def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
+def describe_event(game: ClankEngine[Any], event: Event, viewer: int | None) -> str | None:
     who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
     match event:
         case st.Drew(cards=cards):
@@ -281,7 +281,7 @@ def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
     return repr(event)
 
 
-def seat_line(game: Clank, state: st.ClankState, seat: int) -> str:
+def seat_line(game: ClankEngine[Any], state: st.EngineState[Any], seat: int) -> str:
     p = state.players[seat]
     held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
     return (
@@ -290,11 +290,11 @@ def seat_line(game: Clank, state: st.ClankState, seat: int) -> str:
     )
 
 
-def seat_summary(game: Clank, state: st.ClankState) -> list[str]:
+def seat_summary(game: ClankEngine[Any], state: st.EngineState[Any]) -> list[str]:
     return [seat_line(game, state, s) for s in range(state.seats)]
 
 
-def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
+def render(game: ClankEngine[Any], view: st.EngineState[Any], seat: int | None) -> Any:
     """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
     cat = game.cat
     graph = game.graph(view)

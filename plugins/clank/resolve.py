@@ -1,6 +1,6 @@
 """Interpreting the effect vocabulary: one handler per effect type.
 
-:class:`Effects` is a mixin of the Clank! game. Effects wait in the turn's
+:class:`Effects` is the engine's part that interprets effects. Effects wait in the turn's
 queue (``state.pool.queue``) and resolve in order whenever no decision is
 pending; an effect that needs a choice pushes a frame and the queue resumes
 once it is answered. :meth:`Effects.handlers` maps each effect type to its
@@ -9,18 +9,18 @@ handler: a game on the engine adds its own effects by extending that mapping.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.part import Part, S
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
     ChooseOne,
     Clanked,
-    ClankState,
     DiscardCard,
     DiscardOne,
     Drew,
@@ -35,20 +35,14 @@ from meeple.plugins.clank.state import (
     Turn,
 )
 
-if TYPE_CHECKING:
-    from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import EngineOptions
-
-Handler = Callable[[ClankState, int, Any, "str | None", list[Event]], None]
+Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
 
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
 
 
-class Effects:
-    cat: Catalog
-    options: EngineOptions
-    _handlers: dict[type, Handler]
+class Effects(Part[S]):
+    _handlers: dict[type, Handler[S]]
     _pick: list[Pick]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
@@ -57,7 +51,7 @@ class Effects:
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
 
-    def handlers(self) -> dict[type, Handler]:
+    def handlers(self) -> dict[type, Handler[S]]:
         """The handler of each effect type (extend in a subclass for new effects)."""
         return {
             fx.Gain: self.gain,
@@ -75,13 +69,9 @@ class Effects:
             fx.Buy: self.buy_cards,
         }
 
-    @staticmethod
-    def pending(effects: Iterable[Any], card: str | None) -> list[Pending]:
-        return [Pending(e, card) for e in effects]
-
     # -- the queue -----------------------------------------------------------
 
-    def settle(self, state: ClankState, events: list[Event]) -> None:
+    def settle(self, state: S, events: list[Event]) -> None:
         """Resolve queued effects and fire conditions until a decision is pending or all is done.
 
         rules.md#conditions: every pending ``if`` is checked after each step.
@@ -100,7 +90,7 @@ class Effects:
             elif not (pool.ifs and self.fire_ifs(state, seat)):
                 return
 
-    def fire_ifs(self, state: ClankState, seat: int) -> bool:
+    def fire_ifs(self, state: S, seat: int) -> bool:
         pool = state.pool
         fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]  # type: ignore[union-attr]
         for item in fired:
@@ -108,7 +98,7 @@ class Effects:
             pool.queue.extend(self.pending(item.effect.then, item.card))  # type: ignore[union-attr]
         return bool(fired)
 
-    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
+    def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         """rules.md#conditions: what an ``if`` asks of the seat."""
         p = state.players[seat]
         if cond == "companion-in-play":
@@ -122,9 +112,7 @@ class Effects:
 
     # -- resources -----------------------------------------------------------
 
-    def gain(
-        self, state: ClankState, seat: int, e: fx.Gain, card: str | None, events: list[Event]
-    ) -> None:
+    def gain(self, state: S, seat: int, e: fx.Gain, card: str | None, events: list[Event]) -> None:
         pool = state.pool
         pool.skill += e.skill
         pool.skill_gained += e.skill
@@ -142,11 +130,11 @@ class Effects:
         if e.draw:
             self.draw(state, seat, e.draw, events)
         if e.heal:
-            self.heal(state, seat, e.heal, events)  # type: ignore[attr-defined]
+            self.heal(state, seat, e.heal, events)
         if e.rage:
-            self.raise_rage(state, e.rage, events)  # type: ignore[attr-defined]
+            self.raise_rage(state, e.rage, events)
 
-    def make_clank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
         p = state.players[seat]
         if p.status != "in":
@@ -167,7 +155,7 @@ class Effects:
             pool.added += n
             pool.skill += n * pool.mods.count(SKILL_PER_CLANK)
 
-    def unclank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: own cubes back from the Clank! area; the rest banked for the turn."""
         p = state.players[seat]
         back = min(n, p.clank)
@@ -177,7 +165,7 @@ class Effects:
         if back:
             events.append(Clanked(seat=seat, n=-back))
 
-    def draw(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
         p = state.players[seat]
         drawn = draw(p.deck, n, state.rng, reshuffle=p.discard)
@@ -186,20 +174,20 @@ class Effects:
             events.append(Drew(seat=seat, cards=drawn))
 
     def others_clank(
-        self, state: ClankState, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
             if other != seat:
                 self.make_clank(state, other, e.n, events)
 
     def all_clank(
-        self, state: ClankState, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
             self.make_clank(state, other, e.n, events)
 
     def this_turn(
-        self, state: ClankState, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank."""
         pool = state.pool
@@ -207,34 +195,32 @@ class Effects:
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
 
-    def when(
-        self, state: ClankState, seat: int, e: fx.If, card: str | None, events: list[Event]
-    ) -> None:
+    def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
         state.pool.ifs.append(Pending(e, card))
 
     def dragon_attack(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
-        self.attack(state, events)  # type: ignore[attr-defined]
+        self.attack(state, events)
 
     def return_cubes(
         self,
-        state: ClankState,
+        state: S,
         seat: int,
         e: fx.ReturnDragonCubes,
         card: str | None,
         events: list[Event],
     ) -> None:
-        self.return_dragon_cubes(state, e.n)  # type: ignore[attr-defined]
+        self.return_dragon_cubes(state, e.n)
 
     # -- effects that ask -----------------------------------------------------
 
     def choose(
-        self, state: ClankState, seat: int, e: fx.Choose, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Choose, card: str | None, events: list[Event]
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(self, state: ClankState, seat: int, effects: list[Any]) -> bool:
+    def feasible(self, state: S, seat: int, effects: list[Any]) -> bool:
         """rules.md#choices: an option the seat cannot carry out may not be picked."""
         p = state.players[seat]
         for e in effects:
@@ -243,7 +229,7 @@ class Effects:
         return True
 
     def trash(
-        self, state: ClankState, seat: int, e: fx.Trash, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Trash, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#trash: from the play area or discard pile; with none there, nothing happens."""
         if self.trashable(state.players[seat], e.name):
@@ -257,26 +243,26 @@ class Effects:
         return [c for c in cards if defs[c].id == name]
 
     def discard_then(
-        self, state: ClankState, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#choices: discard a hand card first, or nothing happens."""
         if state.players[seat].hand.cards:
             state.stack.append(DiscardOne(seat=seat, then=e.then, card=card))
 
     def replace_row_card(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         if state.row.cards:
             state.stack.append(ReplaceOne(seat=seat))
 
     def take_adjacent_secret(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         room = state.players[seat].room
-        if self.adjacent_secrets(state, room):  # type: ignore[attr-defined]
+        if self.adjacent_secrets(state, room):
             state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
 
-    def reserve_pile(self, state: ClankState, kind: str) -> Any:
+    def reserve_pile(self, state: S, kind: str) -> Any:
         """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
         defs = self.cat.card
         for zone in state.reserve:
@@ -285,7 +271,7 @@ class Effects:
         return None
 
     def buy_cards(
-        self, state: ClankState, seat: int, e: fx.Buy, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Buy, card: str | None, events: list[Event]
     ) -> None:
         """Underworld Dealing: gold for Reserve cards, straight into the discard pile."""
         p = state.players[seat]
@@ -302,7 +288,7 @@ class Effects:
 
     # -- answers to the frames ----------------------------------------------
 
-    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
+    def frame_actions(self, state: S, frame: Any) -> list[Any]:
         """The answers to a pending choice other than the turn itself."""
         kind = type(frame)
         p = state.players[frame.seat]
@@ -321,4 +307,4 @@ class Effects:
             return [*(self._discard[c] for c in self.cat.distinct(p.hand.cards)), SKIP]
         if kind is ReplaceOne:
             return [self._replace[c] for c in state.row.cards] or [SKIP]
-        return self.token_actions(state, frame)  # type: ignore[attr-defined]
+        return self.token_actions(state, frame)

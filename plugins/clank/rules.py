@@ -1,9 +1,11 @@
-"""Clank! rules: the :class:`Clank` game, one method per rule.
+"""Clank! rules: the generic :class:`ClankEngine` and the :class:`Clank` game on it.
 
 Each rule's docstring names its section of ``seeds/clank/rules.md``. The
-map (:mod:`.map`), the effect interpreter (:mod:`.resolve`) and the dragon
-(:mod:`.dragon`) are mixins over one catalog, so a game on the same engine
-(Clank! Catacombs) subclasses :class:`Clank` and swaps or extends each part.
+engine is assembled from parts over one catalog and one state type -- the map
+(:mod:`.map`), the effect interpreter (:mod:`.resolve`), the dragon
+(:mod:`.dragon`), typed against each other by :class:`~.part.Part` -- so a
+game on it (Clank!, Clank! Catacombs) subclasses ``ClankEngine[ItsState]``
+and swaps or extends each part.
 The hot path hands out pre-built (or lazily cached) action values and reads
 definitions from dictionaries built once per set of tables; every map
 question goes through :meth:`~.map.Movement.graph`, which receives the state.
@@ -16,7 +18,6 @@ from functools import cache
 from typing import Any, ClassVar
 
 from meeple.core.bag import Bag
-from meeple.core.game import Game
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
@@ -26,6 +27,7 @@ from meeple.plugins.clank import checks, content, present
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
+from meeple.plugins.clank.part import S
 from meeple.plugins.clank.resolve import Effects
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -45,6 +47,7 @@ from meeple.plugins.clank.state import (
     DiscardOne,
     EndTurn,
     EngineOptions,
+    EngineState,
     Fight,
     Move,
     Pick,
@@ -77,17 +80,15 @@ def catalog(o: ClankOptions) -> Catalog:
     return Catalog(t.cards, t.tokens, t.board)
 
 
-class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
-    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+class ClankEngine(Movement[S], Effects[S], Dragon[S]):
+    """The Clank! engine over its state type ``S``: everything the games on it share.
 
-    id = "clank"
-    title = "Clank!"
-    version = "1"
+    A game subclasses ``ClankEngine[ItsState]`` and declares its id, options,
+    state, catalog and set-up; its rules extend the engine's.
+    """
+
     min_seats = 2
     max_seats = 4
-    # Declared as the engine's types, so a game on the engine can name its own.
-    Options: ClassVar[type[EngineOptions]] = ClankOptions
-    State: ClassVar[type[ClankState]] = ClankState
     Action = ClankAction
     Event = ClankEvent
     zones = {
@@ -107,12 +108,6 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         "trash": PUBLIC,
         "spent": PUBLIC,
     }
-    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
-        {},
-        {"board": "back"},
-        {"variant": "klank", "teleport_locks": "key"},
-        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
-    )
     options: EngineOptions
 
     def __init__(self, options: EngineOptions | None = None, cat: Catalog | None = None) -> None:
@@ -155,21 +150,9 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
-        return catalog(self.options)
+        raise NotImplementedError
 
     # -- set-up ----------------------------------------------------------------
-
-    def setup(self, seats: int, seed: int) -> ClankState:
-        """rules.md#setup, steps 1-14."""
-        cat = self.cat
-        graph = cat.graph
-        rng = Rng(seed=seed)
-        box = Zone(kind="box")
-        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
-        self.place_tokens(rng, seats, rooms, box)
-        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
-        self.begin(state)
-        return state
 
     def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> dict[str, Any]:
         """The state fields every game on the engine sets up alike: decks, cubes, the
@@ -218,7 +201,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             "spent": Zone(kind="spent"),
         }
 
-    def begin(self, state: ClankState) -> None:
+    def begin(self, state: S) -> None:
         """rules.md#setup, the last steps: the opening row, hands, starting clank, arrivals."""
         t = self.cat.tables
         seats = state.seats
@@ -239,35 +222,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """The token ids of token kind id ``kind``, most valuable first."""
         return [tid for tid, tok in self.cat.token.items() if tok.id == kind]
 
-    def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
-        """rules.md#setup steps 2, 3 and 5: artifacts, secrets and idols onto their rooms."""
-        cat = self.cat
-        graph = cat.graph
-        artifacts = list(cat.by_kind.get("artifact", []))
-        shuffle(rng, artifacts)
-        for _ in range(cat.tables.artifacts_removed.get(str(seats), 0)):
-            box.add(artifacts.pop())
-        value = {cat.points[a]: a for a in artifacts}
-        secrets = {k: list(cat.by_kind.get(k, [])) for k in ("major", "minor")}
-        for pile in secrets.values():
-            shuffle(rng, pile)
-        idols = list(cat.by_kind.get("idol", []))
-        for i, rid in enumerate(graph.order):
-            room = graph.rooms[rid]
-            zone = rooms[i]
-            for kind, n in (("major", room.major), ("minor", room.minor)):
-                for _ in range(n):
-                    if secrets[kind]:
-                        zone.add(secrets[kind].pop(), False)
-            if room.artifact is not None and room.artifact in value:
-                zone.add(value.pop(room.artifact), True)
-            for _ in range(room.idols):
-                if idols:
-                    zone.add(idols.pop(0), True)
-        for tid in (*secrets["major"], *secrets["minor"], *value.values(), *idols):
-            box.add(tid)
-
-    def opening_row(self, state: ClankState) -> None:
+    def opening_row(self, state: S) -> None:
         """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
         defs = self.cat.card
         row, deck = state.row, state.dungeon.cards
@@ -281,7 +236,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     # -- legal actions -----------------------------------------------------------
 
-    def legal_actions(self, state: ClankState) -> list[Any]:
+    def legal_actions(self, state: S) -> list[Any]:
         stack = state.stack
         if not stack:
             return []
@@ -290,7 +245,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             return self.turn_actions(state, frame.seat)
         return self.frame_actions(state, frame)
 
-    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
+    def turn_actions(self, state: S, seat: int) -> list[Any]:
         """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end."""
         p = state.players[seat]
         pool = state.pool
@@ -311,9 +266,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             out.append(END_TURN)
         return out
 
-    def card_actions(
-        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
-    ) -> None:
+    def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         defs = self.cat.card
         graph = self.graph(state)
@@ -333,7 +286,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
                 out.append(self._acquire[c])
 
     @staticmethod
-    def skill_price(state: ClankState, card: Any) -> int:
+    def skill_price(state: EngineState[Any], card: Any) -> int:
         """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
@@ -343,7 +296,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
         return room in (graph.depths if where == "depths" else graph.caves)
 
-    def market_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+    def market_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
         token = self.cat.token
         seen: set[str] = set()
@@ -357,12 +310,12 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         """Whether the seat meets a market item's condition beyond its price (none here)."""
         return True
 
-    def resolve(self, state: ClankState, action: Any) -> list[Event]:
+    def resolve(self, state: S, action: Any) -> list[Event]:
         return self._apply[type(action)](state, action)
 
     # -- the turn's actions --------------------------------------------------------
 
-    def proceed(self, state: ClankState, events: list[Event]) -> None:
+    def proceed(self, state: S, events: list[Event]) -> None:
         """After every action: resolve what waits; a knock-out or a chosen end ends the turn."""
         self.settle(state, events)
         stack = state.stack
@@ -375,7 +328,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         ):
             self.finish_turn(state, events)
 
-    def play_card(self, state: ClankState, action: Play) -> list[Event]:
+    def play_card(self, state: S, action: Play) -> list[Event]:
         """rules.md#turn: the card goes to the play area and its effects happen."""
         seat = state.stack[-1].seat
         p = state.players[seat]
@@ -387,7 +340,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def take_card(self, state: ClankState, card: str) -> None:
+    def take_card(self, state: S, card: str) -> None:
         """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
         if card in state.row.cards:
             state.row.remove(card)
@@ -397,7 +350,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
                 zone.draw()
                 return
 
-    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
+    def acquire(self, state: S, action: Acquire) -> list[Event]:
         """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
@@ -409,7 +362,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
+    def use_device(self, state: S, action: UseDevice) -> list[Event]:
         """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
@@ -421,7 +374,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def fight(self, state: ClankState, action: Fight) -> list[Event]:
+    def fight(self, state: S, action: Fight) -> list[Event]:
         """rules.md#fight: pay swords, the defeat reward; the Goblin never leaves."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
@@ -434,7 +387,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def buy(self, state: ClankState, action: Buy) -> list[Event]:
+    def buy(self, state: S, action: Buy) -> list[Event]:
         """rules.md#market: the most valuable item of that kind left, for its price in gold."""
         seat = state.stack[-1].seat
         p = state.players[seat]
@@ -447,7 +400,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def use_token(self, state: ClankState, action: UseToken) -> list[Event]:
+    def use_token(self, state: S, action: UseToken) -> list[Event]:
         """rules.md#tokens: a potion is spent on its holder's turn."""
         seat = state.stack[-1].seat
         state.players[seat].held.remove(action.token)
@@ -457,14 +410,14 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def skip(self, state: ClankState, action: Skip) -> list[Event]:
+    def skip(self, state: S, action: Skip) -> list[Event]:
         """Decline the pending choice."""
         state.stack.pop()
         events: list[Event] = []
         self.proceed(state, events)
         return events
 
-    def pick(self, state: ClankState, action: Pick) -> list[Event]:
+    def pick(self, state: S, action: Pick) -> list[Event]:
         """rules.md#choices: the chosen option's effects happen next."""
         frame = state.stack.pop()
         assert isinstance(frame, ChooseOne)
@@ -474,7 +427,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def trash_card(self, state: ClankState, action: TrashCard) -> list[Event]:
+    def trash_card(self, state: S, action: TrashCard) -> list[Event]:
         """rules.md#trash: the card leaves the game."""
         seat = state.stack.pop().seat
         p = state.players[seat]
@@ -484,7 +437,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def discard_card(self, state: ClankState, action: DiscardCard) -> list[Event]:
+    def discard_card(self, state: S, action: DiscardCard) -> list[Event]:
         """rules.md#choices: the discard, then what it pays for."""
         frame = state.stack.pop()
         assert isinstance(frame, DiscardOne)
@@ -496,7 +449,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def replace(self, state: ClankState, action: Replace) -> list[Event]:
+    def replace(self, state: S, action: Replace) -> list[Event]:
         """rules.md#arrive: a row card to the dungeon discard, a new one at once, no attack."""
         seat = state.stack.pop().seat
         state.row.remove(action.card)
@@ -512,11 +465,12 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     # -- end of turn ---------------------------------------------------------------
 
-    def end_turn(self, state: ClankState, action: EndTurn) -> list[Event]:
+    def end_turn(self, state: S, action: EndTurn) -> list[Event]:
         """rules.md#end-of-turn step 1: tokens' end-of-turn effects (Magic Spring) first."""
         frame = state.stack[-1]
+        assert isinstance(frame, Turn)
         seat = frame.seat
-        frame.ending = True  # type: ignore[union-attr]
+        frame.ending = True
         p = state.players[seat]
         token = self.cat.token
         for tid in [t for t in p.held.cards if token[t].end_of_turn]:
@@ -527,7 +481,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.proceed(state, events)
         return events
 
-    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
+    def finish_turn(self, state: S, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
         seat = state.turns.current
         p = state.players[seat]
@@ -541,7 +495,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self.refill(state, events)
         self.next_turn(state, events)
 
-    def deal_dungeon(self, state: ClankState, events: list[Event]) -> str | None:
+    def deal_dungeon(self, state: S, events: list[Event]) -> str | None:
         """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
         if not state.dungeon and self.options.empty_dungeon == "end":
             self.knock_out_all(state, events)
@@ -549,7 +503,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
         return drawn[0] if drawn else None
 
-    def refill(self, state: ClankState, events: list[Event]) -> None:
+    def refill(self, state: S, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""
         row = state.row
         defs = self.cat.card
@@ -568,14 +522,14 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         if any(defs[c].dragon for c in new):
             self.attack(state, events)
 
-    def arrive(self, state: ClankState, card: str, events: list[Event]) -> None:
+    def arrive(self, state: S, card: str, events: list[Event]) -> None:
         """rules.md#arrive: a row card's arrive effects, as it is placed."""
         handle = self._handlers
         seat = state.turns.current
         for e in self.cat.card[card].arrive:
             handle[type(e)](state, seat, e, card, events)
 
-    def next_turn(self, state: ClankState, events: list[Event]) -> None:
+    def next_turn(self, state: S, events: list[Event]) -> None:
         """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
         players = state.players
         turns = state.turns
@@ -596,7 +550,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     # -- scoring -------------------------------------------------------------------
 
-    def tally(self, state: ClankState, seat: int) -> dict[str, int]:
+    def tally(self, state: S, seat: int) -> dict[str, int]:
         """rules.md#scoring: artifacts, other tokens, gold, cards with their bonuses."""
         cat = self.cat
         p = state.players[seat]
@@ -627,7 +581,7 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             return int(any(token[t].kind == "mastery" for t in held))
         return int(sum(token[t].id in bonus.of for t in held) >= 2)
 
-    def scores(self, state: ClankState) -> list[Score]:
+    def scores(self, state: S) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
         out = []
         points, token = self.cat.points, self.cat.token
@@ -645,34 +599,97 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
 
     # -- what the core needs to know ---------------------------------------------------
 
-    def cards(self, state: ClankState) -> Iterable[str]:
+    def cards(self, state: S) -> Iterable[str]:
         return self.cat.pieces(state.seats)
 
     def back(self, card: str) -> str:
         return self.cat.back.get(card, "")
 
-    def validate_state(self, state: ClankState) -> list[str]:
+    def validate_state(self, state: S) -> list[str]:
         return checks.check(self, state)
 
     def bag_colours(self, seats: int) -> set[str]:
         """The cube colours the dragon bag may hold."""
         return {DRAGON, *COLOURS[:seats]}
 
-    def cubes_placed(self, state: ClankState, seat: int) -> int:
+    def cubes_placed(self, state: S, seat: int) -> int:
         """The seat's cubes on the map rather than in its areas (none in Clank!)."""
         return 0
 
-    def describe_action(self, state: ClankState, action: Any) -> str:
+    def describe_action(self, state: S, action: Any) -> str:
         return present.describe_action(self, state, action)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
         return present.describe_event(self, event, viewer)
 
-    def render(self, view: ClankState, seat: int | None) -> Any:
+    def render(self, view: S, seat: int | None) -> Any:
         return present.render(self, view, seat)
 
-    def seat_summary(self, state: ClankState) -> Sequence[str]:
+    def seat_summary(self, state: S) -> Sequence[str]:
         return present.seat_summary(self, state)
 
 
-__all__ = ["COLOURS", "Clank"]
+class Clank(ClankEngine[ClankState]):
+    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+
+    id = "clank"
+    title = "Clank!"
+    version = "1"
+    Options = ClankOptions
+    State = ClankState
+    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
+        {},
+        {"board": "back"},
+        {"variant": "klank", "teleport_locks": "key"},
+        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
+    )
+    options: ClankOptions
+
+    def make_catalog(self) -> Catalog:
+        """The catalog of the tables the options name."""
+        return catalog(self.options)
+
+    # -- set-up ----------------------------------------------------------------
+
+    def setup(self, seats: int, seed: int) -> ClankState:
+        """rules.md#setup, steps 1-14."""
+        cat = self.cat
+        graph = cat.graph
+        rng = Rng(seed=seed)
+        box = Zone(kind="box")
+        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
+        self.place_tokens(rng, seats, rooms, box)
+        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        self.begin(state)
+        return state
+
+    def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
+        """rules.md#setup steps 2, 3 and 5: artifacts, secrets and idols onto their rooms."""
+        cat = self.cat
+        graph = cat.graph
+        artifacts = list(cat.by_kind.get("artifact", []))
+        shuffle(rng, artifacts)
+        for _ in range(cat.tables.artifacts_removed.get(str(seats), 0)):
+            box.add(artifacts.pop())
+        value = {cat.points[a]: a for a in artifacts}
+        secrets = {k: list(cat.by_kind.get(k, [])) for k in ("major", "minor")}
+        for pile in secrets.values():
+            shuffle(rng, pile)
+        idols = list(cat.by_kind.get("idol", []))
+        for i, rid in enumerate(graph.order):
+            room = graph.rooms[rid]
+            zone = rooms[i]
+            for kind, n in (("major", room.major), ("minor", room.minor)):
+                for _ in range(n):
+                    if secrets[kind]:
+                        zone.add(secrets[kind].pop(), False)
+            if room.artifact is not None and room.artifact in value:
+                zone.add(value.pop(room.artifact), True)
+            for _ in range(room.idols):
+                if idols:
+                    zone.add(idols.pop(0), True)
+        for tid in (*secrets["major"], *secrets["minor"], *value.values(), *idols):
+            box.add(tid)
+
+
+__all__ = ["COLOURS", "Clank", "ClankEngine"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -25,13 +25,12 @@ from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_EXHAUST, NO_MONSTERS
-from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
     Acquire,
     Acquired,
     Bought,
-    ClankState,
     Move,
     Moved,
     Pick,
@@ -103,7 +102,7 @@ def catalog(o: CatacombsOptions) -> TileCatalog:
     return TileCatalog(content.read_tables(cards=o.cards, tokens=o.tokens, tiles=o.tiles))
 
 
-class CatacombsGame(Clank):
+class CatacombsGame(ClankEngine[CatacombsState]):
     """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile."""
 
     id = "clank-catacombs"
@@ -112,7 +111,7 @@ class CatacombsGame(Clank):
     Options = CatacombsOptions
     State = CatacombsState
     Action = (
-        Clank.Action
+        ClankEngine.Action
         | Explore
         | Rotate
         | PlaceTile
@@ -125,7 +124,7 @@ class CatacombsGame(Clank):
     )
     Event = CatacombsEvent
     zones = {
-        **Clank.zones,
+        **ClankEngine.zones,
         "tiles": PUBLIC,
         "drawn": PUBLIC,
         "tile-stack": SECRET,
@@ -174,9 +173,9 @@ class CatacombsGame(Clank):
 
     # -- the map -------------------------------------------------------------
 
-    def graph(self, state: ClankState) -> TileGraph:
+    def graph(self, state: CatacombsState) -> TileGraph:
         """rules.md#discovery: the graph of the placed tiles, built once per placement."""
-        key = tuple(state.tiles)  # type: ignore[attr-defined]
+        key = tuple(state.tiles)
         graph = self._graphs.get(key)
         if graph is None:
             graph = self._graphs[key] = build(key, self.cat.tiles)
@@ -246,10 +245,9 @@ class CatacombsGame(Clank):
         self.begin(state)
         return state
 
-    def cards(self, state: ClankState) -> Iterable[str]:
-        s: CatacombsState = state  # type: ignore[assignment]
+    def cards(self, state: CatacombsState) -> Iterable[str]:
         pieces = list(self.cat.pieces(state.seats))
-        return [*pieces, s.tiles[0].tile, *self.cat.square]
+        return [*pieces, state.tiles[0].tile, *self.cat.square]
 
     # -- placing tiles -----------------------------------------------------------
 
@@ -289,11 +287,11 @@ class CatacombsGame(Clank):
 
     # -- legal actions -------------------------------------------------------------
 
-    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
+    def turn_actions(self, state: CatacombsState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)
         p = state.players[seat]
         if p.status == "in":
-            self.room_actions(state, seat, p, out)  # type: ignore[arg-type]
+            self.room_actions(state, seat, p, out)
         return out
 
     def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
@@ -331,7 +329,7 @@ class CatacombsGame(Clank):
         return p.damage >= self.cat.token[tid].need_damage
 
     def card_actions(
-        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
+        self, state: CatacombsState, p: Player, skill: int, swords: int, out: list[Any]
     ) -> None:
         """rules.md#device: a device's gold or Lockpick price must be payable too."""
         before = len(out)
@@ -344,22 +342,21 @@ class CatacombsGame(Clank):
         c = self.cat.card[card]
         return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
 
-    def passable(self, state: ClankState, p: Player, e: Exit, teleport: bool) -> bool:
+    def passable(self, state: CatacombsState, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#locks: a Lockpick for each lock not yet open; a teleport ignores locks."""
         if teleport:
             return True
-        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))  # type: ignore[arg-type]
+        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))
 
     def locks_to_open(self, state: CatacombsState, tunnel: int) -> int:
         return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
 
-    def move_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+    def move_actions(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
         """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest."""
         super().move_actions(state, p, out)
-        s: CatacombsState = state  # type: ignore[assignment]
-        if p.status != "in" or not s.tile_stack.cards:
+        if p.status != "in" or not state.tile_stack.cards:
             return
-        opens = self.graph(s).opens.get(p.room)
+        opens = self.graph(state).opens.get(p.room)
         if not opens:
             return
         pool = state.pool
@@ -367,12 +364,12 @@ class CatacombsGame(Clank):
         picks = len(self.lockpicks(p))
         tiles = self.cat.tiles
         for o in opens:
-            half = tiles[s.tiles[o.place].tile].edges[o.half]
+            half = tiles[state.tiles[o.place].tile].edges[o.half]
             if (
                 walk
                 and pool.boots >= (2 if half.footprints else 1)
                 and half.arrow != "in"
-                and (not half.lock or f"{o.place}/e{o.half}" in s.picked or picks)
+                and (not half.lock or f"{o.place}/e{o.half}" in state.picked or picks)
             ):
                 out.append(self.explore_action(o.place, o.half, False))
             if pool.teleports:
@@ -398,15 +395,14 @@ class CatacombsGame(Clank):
             action = self._goto[room] = GoTo(room=room)
         return action
 
-    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
-        s: CatacombsState = state  # type: ignore[assignment]
+    def frame_actions(self, state: CatacombsState, frame: Any) -> list[Any]:
         kind = type(frame)
         if kind is Discover:
-            return self.rotations(s, frame)
+            return self.rotations(state, frame)
         if kind is PlaceAnywhere:
             return [
                 PlaceTile(x=x, y=y, turn=t)
-                for x, y in self.free_cells(s, frame.seat)
+                for x, y in self.free_cells(state, frame.seat)
                 for t in range(4)
             ]
         if kind is ChooseRoom:
@@ -422,9 +418,9 @@ class CatacombsGame(Clank):
             ]
             return picks or [SKIP]
         if kind is FreeCard:
-            return [*self.free_cards(s, frame.seat), SKIP]
+            return [*self.free_cards(state, frame.seat), SKIP]
         if kind is Spin:
-            return [self._turn_tile[t] for t in self.spins(s, frame.places[0])]
+            return [self._turn_tile[t] for t in self.spins(state, frame.places[0])]
         return super().frame_actions(state, frame)
 
     # -- discovery -------------------------------------------------------------------
@@ -562,11 +558,10 @@ class CatacombsGame(Clank):
         self.proceed(state, events)
         return events
 
-    def skip(self, state: ClankState, action: Skip) -> list[Event]:
+    def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
         """rules.md#no-fit: a declined discovery puts the tile under the stack."""
-        s: CatacombsState = state  # type: ignore[assignment]
         if type(state.stack[-1]) is Discover:
-            s.tile_stack.put_under(s.drawn.draw())
+            state.tile_stack.put_under(state.drawn.draw())
         return super().skip(state, action)
 
     @staticmethod
@@ -602,43 +597,41 @@ class CatacombsGame(Clank):
 
     # -- moving ------------------------------------------------------------------------
 
-    def move(self, state: ClankState, action: Move) -> list[Event]:
+    def move(self, state: CatacombsState, action: Move) -> list[Event]:
         """rules.md#locks and rules.md#portal: Lockpicks on the locks, a portal trip noted."""
-        s: CatacombsState = state  # type: ignore[assignment]
         p = state.players[state.stack[-1].seat]
-        graph = self.graph(s)
+        graph = self.graph(state)
         events: list[Event] = []
         for key in graph.locks[action.tunnel]:
-            if key not in s.picked:
-                self.leave_pick(s, p, key, events)
+            if key not in state.picked:
+                self.leave_pick(state, p, key, events)
         if action.to not in graph.ends[action.tunnel]:
             state.pool.done.append("used-portal")
         return events + super().move(state, action)
 
-    def teleport(self, state: ClankState, action: Teleport) -> list[Event]:
+    def teleport(self, state: CatacombsState, action: Teleport) -> list[Event]:
         if action.to not in self.graph(state).ends[action.tunnel]:
             state.pool.done.append("used-portal")
         return super().teleport(state, action)
 
-    def offer_tokens(self, state: ClankState, seat: int, room: int) -> None:
+    def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:
         """rules.md#take-artifact: tokens are taken as a room action, not on entry."""
 
-    def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
+    def enter(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
         """rules.md#reward-rooms: a reward room's reward, once per seat per turn."""
         super().enter(state, seat, room, events)
-        s: CatacombsState = state  # type: ignore[assignment]
         p = state.players[seat]
-        f = self.graph(s).features[room]
-        if p.status != "in" or f.reward is None or room in s.rewarded:
+        f = self.graph(state).features[room]
+        if p.status != "in" or f.reward is None or room in state.rewarded:
             return
-        s.rewarded.append(room)
+        state.rewarded.append(room)
         if f.reward == "minor":
-            if s.minors.cards:
-                self.found(s, seat, s.minors.draw(), events)
+            if state.minors.cards:
+                self.found(state, seat, state.minors.draw(), events)
         elif f.reward == "idol":
-            zone = s.rooms[room]
+            zone = state.rooms[room]
             if zone.cards:
-                self.found(s, seat, zone.draw(), events)
+                self.found(state, seat, zone.draw(), events)
         elif f.reward == "gold":
             p.gold += f.reward_n
             state.pool.gold_gained += f.reward_n
@@ -704,25 +697,24 @@ class CatacombsGame(Clank):
         self.proceed(state, events)
         return events
 
-    def buy(self, state: ClankState, action: Any) -> list[Event]:
+    def buy(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
         events = super().buy(state, action)
-        take = self.cat.token[events[0].token].take  # type: ignore[attr-defined]
+        take = self.cat.token[cast(Bought, events[0]).token].take
         if take:
             state.pool.queue.extend(self.pending(take, None))
             self.proceed(state, events)
         return events
 
-    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
+    def acquire(self, state: CatacombsState, action: Acquire) -> list[Event]:
         """rules.md#grand-theft: a free acquire waives the Skill only."""
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
             state.pool.skill += self.skill_price(state, self.cat.card[action.card])
         return super().acquire(state, action)
 
-    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
+    def use_device(self, state: CatacombsState, action: UseDevice) -> list[Event]:
         """rules.md#device: gold and Lockpicks besides the Skill (a free use waives the Skill)."""
-        s: CatacombsState = state  # type: ignore[assignment]
         card = self.cat.card[action.card]
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
@@ -731,10 +723,10 @@ class CatacombsGame(Clank):
         p.gold -= card.use_gold
         for tid in self.lockpicks(p)[: card.use_lockpick]:
             p.held.remove(tid)
-            s.bank.add(tid)
+            state.bank.add(tid)
         return super().use_device(state, action)
 
-    def fight(self, state: ClankState, action: Any) -> list[Event]:
+    def fight(self, state: CatacombsState, action: Any) -> list[Event]:
         if not self.cat.card[action.card].never_leaves:
             state.pool.done.append("defeated-row-monster")
         return super().fight(state, action)
@@ -755,18 +747,17 @@ class CatacombsGame(Clank):
 
     # -- the end of a turn and the dragon ------------------------------------------------
 
-    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
-        s: CatacombsState = state  # type: ignore[assignment]
-        s.rewarded.clear()
-        s.offer = None
-        s.offer_anywhere = False
-        s.new_tile = None
+    def finish_turn(self, state: CatacombsState, events: list[Event]) -> None:
+        state.rewarded.clear()
+        state.offer = None
+        state.offer_anywhere = False
+        state.new_tile = None
         super().finish_turn(state, events)
 
-    def left_dungeon(self, state: ClankState, seat: int) -> None:
+    def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 
-    def next_turn(self, state: ClankState, events: list[Event]) -> None:
+    def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
         """rules.md#left-seats, rules.md#game-end: a left seat's turn is a fixed dragon draw."""
         players = state.players
         turns = state.turns
@@ -781,17 +772,16 @@ class CatacombsGame(Clank):
             self.draw_cubes(state, events, n)
         turns.over = True
 
-    def draw_cubes(self, state: ClankState, events: list[Event], n: int) -> None:
+    def draw_cubes(self, state: CatacombsState, events: list[Event], n: int) -> None:
         """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
-        s: CatacombsState = state  # type: ignore[assignment]
         bag = state.bag
-        bag.add(GHOST, s.ghost_clank)
-        s.ghost_clank = 0
+        bag.add(GHOST, state.ghost_clank)
+        state.ghost_clank = 0
         super().draw_cubes(state, events, n)
         total = self.cat.tables.ghost_cubes
-        s.ghost_clank = total - s.ghosts - bag.cubes.get(GHOST, 0)
+        state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
 
-    def hit(self, state: ClankState, cube: str, hurt: list[int]) -> None:
+    def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
         """rules.md#ghosts, #ghost-damage: a Ghost hurts every seat in, from its supply."""
         if cube != GHOST:
             super().hit(state, cube, hurt)
@@ -806,7 +796,7 @@ class CatacombsGame(Clank):
             p.damage += 1
             hurt.append(seat)
 
-    def ward(self, state: ClankState, seat: int) -> bool:
+    def ward(self, state: CatacombsState, seat: int) -> bool:
         """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
         p = state.players[seat]
         defs = self.cat.card
@@ -822,17 +812,16 @@ class CatacombsGame(Clank):
     def bag_colours(self, seats: int) -> set[str]:
         return {*super().bag_colours(seats), GHOST}
 
-    def cubes_placed(self, state: ClankState, seat: int) -> int:
-        return len(state.marks[seat])  # type: ignore[attr-defined]
+    def cubes_placed(self, state: CatacombsState, seat: int) -> int:
+        return len(state.marks[seat])
 
     # -- conditions and points -------------------------------------------------------------
 
-    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
+    def holds_cond(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
         """rules.md#conditions: the conditions Catacombs adds."""
-        s: CatacombsState = state  # type: ignore[assignment]
         pool = state.pool
         p = state.players[seat]
-        graph = self.graph(s)
+        graph = self.graph(state)
         match cond:
             case "made-2-clank":
                 return pool.added >= 2
@@ -895,7 +884,14 @@ class CatacombsGame(Clank):
     def nothing(self, *_: Any) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
-    def take_lockpicks(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def take_lockpicks(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TakeLockpicks,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#lockpick-supply: from the bank, as many as it holds."""
         p = state.players[seat]
         n = min(e.n, len(state.bank))
@@ -904,7 +900,14 @@ class CatacombsGame(Clank):
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 
-    def offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def offer(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.PayLockpicks | fx.MayTopDeck,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """An optional effect: Lockpicks to pay for something, a card to put on the deck."""
         if type(e) is fx.PayLockpicks and len(self.lockpicks(state.players[seat])) < e.n:
             return
@@ -926,6 +929,7 @@ class CatacombsGame(Clank):
             events.append(Lockpicks(seat=seat, n=-e.n))
             state.pool.queue[:0] = self.pending(e.then, frame.card)
         elif type(e) is fx.TrashSelf:
+            assert frame.card is not None
             self.trash_from_play(state, seat, frame.card, e, events)
         else:  # may-top-deck, offered only while its card lies in the discard pile
             card = frame.card
@@ -935,9 +939,16 @@ class CatacombsGame(Clank):
         self.proceed(state, events)
         return events
 
-    def trash_self(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def trash_self(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TrashSelf,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """``trash-self``: the card leaves the game from the play area, then ``then``."""
-        if card not in state.players[seat].play.cards:
+        if card is None or card not in state.players[seat].play.cards:
             return
         if e.optional:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
@@ -945,23 +956,44 @@ class CatacombsGame(Clank):
             self.trash_from_play(state, seat, card, e, events)
 
     def trash_from_play(
-        self, state: Any, seat: int, card: Any, e: Any, events: list[Event]
+        self, state: CatacombsState, seat: int, card: str, e: fx.TrashSelf, events: list[Event]
     ) -> None:
         state.players[seat].play.remove(card)
         state.trash.add(card)
         events.append(Trashed(seat=seat, card=card))
         state.pool.queue[:0] = self.pending(e.then, card)
 
-    def free_prisoners(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def free_prisoners(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.FreePrisoners,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         for _ in range(min(e.n, len(state.prisoners))):
             self.found(state, seat, state.prisoners.draw(), events)
 
-    def take_secret(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def take_secret(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TakeSecret,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         pile = state.majors if e.kind == "major" else state.minors
         for _ in range(min(e.n, len(pile))):
             self.found(state, seat, pile.draw(), events)
 
-    def choose_some(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def choose_some(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.ChooseSome,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
         if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
             for option in e.options:
@@ -969,7 +1001,7 @@ class CatacombsGame(Clank):
             return
         state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
 
-    def pick(self, state: ClankState, action: Pick) -> list[Event]:
+    def pick(self, state: CatacombsState, action: Pick) -> list[Event]:
         frame = state.stack[-1]
         if type(frame) is not PickSome:
             return super().pick(state, action)
@@ -982,7 +1014,9 @@ class CatacombsGame(Clank):
         self.proceed(state, events)
         return events
 
-    def per(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def per(
+        self, state: CatacombsState, seat: int, e: fx.Per, card: str | None, events: list[Event]
+    ) -> None:
         """``per``: the gain once per artifact held or cube added this turn, counted now."""
         p = state.players[seat]
         n = self.holds(p, "artifact") if e.per == "artifact" else state.pool.added
@@ -990,7 +1024,12 @@ class CatacombsGame(Clank):
             self.gain(state, seat, e.gain, card, events)
 
     def teleport_to_effect(
-        self, state: Any, seat: int, e: Any, card: Any, events: list[Event]
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TeleportTo,
+        card: str | None,
+        events: list[Event],
     ) -> None:
         """rules.md#teleport: ``teleport-to`` offers the rooms it names."""
         if self.discovering(state):
@@ -1022,7 +1061,14 @@ class CatacombsGame(Clank):
                 ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
             )
 
-    def mark_afar(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def mark_afar(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.MarkWayshrine,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#mark-afar: any Wayshrine the seat has not marked."""
         rooms = [r for r in self.graph(state).wayshrines if r not in state.marks[seat]]
         if rooms and state.players[seat].supply:
@@ -1041,23 +1087,51 @@ class CatacombsGame(Clank):
         self.proceed(state, events)
         return events
 
-    def place_tile(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def place_tile(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.PlaceTile,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """``place-tile`` (rules.md#no-space): only with a tile and an empty cell beside."""
         if state.tile_stack.cards and not self.discovering(state) and self.free_cells(state, seat):
             state.drawn.add(state.tile_stack.draw())
             state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
 
-    def market_offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def market_offer(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.MarketOffer,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         state.offer = e.price
         state.offer_anywhere = e.anywhere
 
-    def free_row_card(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def free_row_card(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.FreeRowCard,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         if self.free_cards(state, seat):
             state.stack.append(FreeCard(seat=seat))
 
     # -- rotation -----------------------------------------------------------------------------
 
-    def rotate_tiles(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    def rotate_tiles(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.RotateTiles,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#rotation, #rotation-rules: square tiles with pawns turn."""
         if self.discovering(state):
             return
@@ -1110,14 +1184,14 @@ class CatacombsGame(Clank):
 
     # -- what the core needs to know -----------------------------------------------------------
 
-    def validate_state(self, state: ClankState) -> list[str]:
-        return [*super().validate_state(state), *checks.check(self, state)]  # type: ignore[arg-type]
+    def validate_state(self, state: CatacombsState) -> list[str]:
+        return [*super().validate_state(state), *checks.check(self, state)]
 
-    def render(self, view: ClankState, seat: int | None) -> Any:
-        return present.render(self, view, seat)  # type: ignore[arg-type]
+    def render(self, view: CatacombsState, seat: int | None) -> Any:
+        return present.render(self, view, seat)
 
-    def describe_action(self, state: ClankState, action: Any) -> str:
-        return present.describe_action(self, state, action)  # type: ignore[arg-type]
+    def describe_action(self, state: CatacombsState, action: Any) -> str:
+        return present.describe_action(self, state, action)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
         return present.describe_event(self, event, viewer)

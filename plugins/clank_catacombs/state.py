@@ -18,7 +18,7 @@ from meeple.core.files import FilePath
 from meeple.core.state import Action, Event, Frame
 from meeple.core.zones import Zone
 from meeple.plugins.clank.effects import AnyEffect
-from meeple.plugins.clank.state import ClankEvent, ClankFrame, ClankState, EngineOptions
+from meeple.plugins.clank.state import ClankEvent, ClankFrame, EngineOptions, EngineState
 
 
 class CatacombsOptions(EngineOptions, frozen=True):
@@ -216,13 +216,10 @@ CatacombsEvent = (
 # -- the state ----------------------------------------------------------------
 
 
-class CatacombsState(ClankState, tag="clank-catacombs", kw_only=True):
+class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only=True):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
-    # A list type cannot be widened in a subclass (lists are invariant), yet msgspec needs
-    # the full union to decode: the engine only appends Clank! frames, which are among these.
-    stack: list[CatacombsFrame]  # type: ignore[assignment]
     tiles: list[Placed]
     placed: Zone
     """The placed tile ids, in placement order (as ``tiles``)."""
