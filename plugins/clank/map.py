@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.core.state import Event
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
-from meeple.plugins.clank.part import Part, S
+from meeple.plugins.clank.part import Part, S, action, frame
 from meeple.plugins.clank.state import (
     SKIP,
     Move,
@@ -103,6 +103,7 @@ class Movement(Part[S]):
                     continue
                 out.append(self.teleport_to(e))
 
+    @action(Move)
     def move(self, state: S, action: Move) -> list[Event]:
         """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
         seat = state.stack[-1].seat
@@ -117,6 +118,7 @@ class Movement(Part[S]):
         self.proceed(state, events)
         return events
 
+    @action(Teleport)
     def teleport(self, state: S, action: Teleport) -> list[Event]:
         """rules.md#teleport: to an adjacent room, ignoring the tunnel."""
         seat = state.stack[-1].seat
@@ -178,6 +180,7 @@ class Movement(Part[S]):
             )
         return out
 
+    @frame(TakeToken)
     def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
         p = state.players[frame.seat]
         tokens = (
@@ -188,6 +191,7 @@ class Movement(Part[S]):
         take = self._take
         return [*(take[t] for t in tokens), SKIP]
 
+    @action(Take)
     def take(self, state: S, action: Any) -> list[Event]:
         """rules.md#tokens: the token leaves its room and is revealed; its effects follow.
 

@@ -3,8 +3,8 @@
 :class:`Effects` is the engine's part that interprets effects. Effects wait in the turn's
 queue (``state.pool.queue``) and resolve in order whenever no decision is
 pending; an effect that needs a choice pushes a frame and the queue resumes
-once it is answered. :meth:`Effects.handlers` maps each effect type to its
-handler: a game on the engine adds its own effects by extending that mapping.
+once it is answered. Each handler is registered for its effect type
+(:func:`~.part.effect`): a game on the engine registers handlers of its own.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import Part, S
+from meeple.plugins.clank.part import Part, S, condition, effect, frame
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
@@ -43,6 +43,8 @@ GOLD_BONUS = "gold-bonus-1"
 
 class Effects(Part[S]):
     _handlers: dict[type, Handler[S]]
+    _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
+    _frames: dict[type, Callable[[S, Any], list[Any]]]
     _pick: list[Pick]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
@@ -50,24 +52,6 @@ class Effects(Part[S]):
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
-
-    def handlers(self) -> dict[type, Handler[S]]:
-        """The handler of each effect type (extend in a subclass for new effects)."""
-        return {
-            fx.Gain: self.gain,
-            fx.OthersClank: self.others_clank,
-            fx.AllClank: self.all_clank,
-            fx.Choose: self.choose,
-            fx.If: self.when,
-            fx.ThisTurn: self.this_turn,
-            fx.Trash: self.trash,
-            fx.DiscardThen: self.discard_then,
-            fx.ReplaceRowCard: self.replace_row_card,
-            fx.DragonAttack: self.dragon_attack,
-            fx.ReturnDragonCubes: self.return_cubes,
-            fx.TakeAdjacentSecret: self.take_adjacent_secret,
-            fx.Buy: self.buy_cards,
-        }
 
     # -- the queue -----------------------------------------------------------
 
@@ -99,19 +83,28 @@ class Effects(Part[S]):
         return bool(fired)
 
     def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
-        """rules.md#conditions: what an ``if`` asks of the seat."""
-        p = state.players[seat]
-        if cond == "companion-in-play":
-            defs = self.cat.card
-            return any(defs[c].companion for c in p.play.cards if c != card)
+        """rules.md#conditions: what an ``if`` asks of the seat (the registered condition)."""
+        return self._conditions[cond](state, seat, cond, card)
+
+    @condition("companion-in-play")
+    def companion_in_play(self, state: S, seat: int, cond: str, card: str | None) -> bool:
+        defs = self.cat.card
+        return any(defs[c].companion for c in state.players[seat].play.cards if c != card)
+
+    @condition("crown")
+    def holds_crown(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         token = self.cat.token
-        if cond == "crown":
-            return any(token[t].id == "crown" for t in p.held.cards)
+        return any(token[t].id == "crown" for t in state.players[seat].held.cards)
+
+    @condition("artifact", "monkey-idol", "mastery")
+    def holds_kind(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         kind = {"artifact": "artifact", "monkey-idol": "idol", "mastery": "mastery"}[cond]
-        return any(token[t].kind == kind for t in p.held.cards)
+        token = self.cat.token
+        return any(token[t].kind == kind for t in state.players[seat].held.cards)
 
     # -- resources -----------------------------------------------------------
 
+    @effect(fx.Gain)
     def gain(self, state: S, seat: int, e: fx.Gain, card: str | None, events: list[Event]) -> None:
         pool = state.pool
         pool.skill += e.skill
@@ -173,6 +166,7 @@ class Effects(Part[S]):
             p.hand.cards.extend(drawn)
             events.append(Drew(seat=seat, cards=drawn))
 
+    @effect(fx.OthersClank)
     def others_clank(
         self, state: S, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
     ) -> None:
@@ -180,12 +174,14 @@ class Effects(Part[S]):
             if other != seat:
                 self.make_clank(state, other, e.n, events)
 
+    @effect(fx.AllClank)
     def all_clank(
         self, state: S, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
             self.make_clank(state, other, e.n, events)
 
+    @effect(fx.ThisTurn)
     def this_turn(
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
@@ -195,14 +191,17 @@ class Effects(Part[S]):
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
 
+    @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
         state.pool.ifs.append(Pending(e, card))
 
+    @effect(fx.DragonAttack)
     def dragon_attack(
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         self.attack(state, events)
 
+    @effect(fx.ReturnDragonCubes)
     def return_cubes(
         self,
         state: S,
@@ -215,6 +214,7 @@ class Effects(Part[S]):
 
     # -- effects that ask -----------------------------------------------------
 
+    @effect(fx.Choose)
     def choose(
         self, state: S, seat: int, e: fx.Choose, card: str | None, events: list[Event]
     ) -> None:
@@ -228,6 +228,7 @@ class Effects(Part[S]):
                 return False
         return True
 
+    @effect(fx.Trash)
     def trash(
         self, state: S, seat: int, e: fx.Trash, card: str | None, events: list[Event]
     ) -> None:
@@ -242,6 +243,7 @@ class Effects(Part[S]):
         defs = self.cat.card
         return [c for c in cards if defs[c].id == name]
 
+    @effect(fx.DiscardThen)
     def discard_then(
         self, state: S, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
     ) -> None:
@@ -249,12 +251,14 @@ class Effects(Part[S]):
         if state.players[seat].hand.cards:
             state.stack.append(DiscardOne(seat=seat, then=e.then, card=card))
 
+    @effect(fx.ReplaceRowCard)
     def replace_row_card(
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         if state.row.cards:
             state.stack.append(ReplaceOne(seat=seat))
 
+    @effect(fx.TakeAdjacentSecret)
     def take_adjacent_secret(
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
@@ -270,6 +274,7 @@ class Effects(Part[S]):
                 return zone
         return None
 
+    @effect(fx.Buy)
     def buy_cards(
         self, state: S, seat: int, e: fx.Buy, card: str | None, events: list[Event]
     ) -> None:
@@ -289,22 +294,31 @@ class Effects(Part[S]):
     # -- answers to the frames ----------------------------------------------
 
     def frame_actions(self, state: S, frame: Any) -> list[Any]:
-        """The answers to a pending choice other than the turn itself."""
-        kind = type(frame)
+        """The answers to a pending choice other than the turn itself (the registered ones)."""
+        return self._frames[type(frame)](state, frame)
+
+    @frame(ChooseOne)
+    def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
+        """rules.md#choices: each option the seat can carry out, or none."""
+        picks = [
+            self._pick[i]
+            for i, option in enumerate(frame.options)
+            if self.feasible(state, frame.seat, option)
+        ]
+        return picks or [SKIP]
+
+    @frame(TrashOne)
+    def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
+        trash = self._trash
         p = state.players[frame.seat]
-        if kind is ChooseOne:
-            picks = [
-                self._pick[i]
-                for i, option in enumerate(frame.options)
-                if self.feasible(state, frame.seat, option)
-            ]
-            return picks or [SKIP]
-        if kind is TrashOne:
-            trash = self._trash
-            out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
-            return [*out, SKIP] if frame.optional or not out else out
-        if kind is DiscardOne:
-            return [*(self._discard[c] for c in self.cat.distinct(p.hand.cards)), SKIP]
-        if kind is ReplaceOne:
-            return [self._replace[c] for c in state.row.cards] or [SKIP]
-        return self.token_actions(state, frame)
+        out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
+        return [*out, SKIP] if frame.optional or not out else out
+
+    @frame(DiscardOne)
+    def discard_choices(self, state: S, frame: DiscardOne) -> list[Any]:
+        hand = state.players[frame.seat].hand.cards
+        return [*(self._discard[c] for c in self.cat.distinct(hand)), SKIP]
+
+    @frame(ReplaceOne)
+    def replace_choices(self, state: S, frame: ReplaceOne) -> list[Any]:
+        return [self._replace[c] for c in state.row.cards] or [SKIP]

@@ -27,7 +27,7 @@ from meeple.plugins.clank import checks, content, present
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
-from meeple.plugins.clank.part import S
+from meeple.plugins.clank.part import S, action, points
 from meeple.plugins.clank.resolve import Effects
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -49,7 +49,6 @@ from meeple.plugins.clank.state import (
     EngineOptions,
     EngineState,
     Fight,
-    Move,
     Pick,
     Play,
     Played,
@@ -59,7 +58,6 @@ from meeple.plugins.clank.state import (
     Replace,
     Skip,
     Take,
-    Teleport,
     TrashCard,
     Trashed,
     Turn,
@@ -114,7 +112,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         super().__init__(options)
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
-        self._handlers = self.handlers()
+        self._handlers = self.bind("effect")
         self.build_moves()
         cards = list(cat.card)
         self._play = {c: Play(card=c) for c in cards}
@@ -128,25 +126,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._use_token = {t: UseToken(token=t) for t in cat.token}
         self._buy = {k: Buy(item=k) for k in cat.market_items}
         self._pick = [Pick(option=i) for i in range(10)]
-        # Keyed by action type; each handler takes its own action type and the game's own
-        # state (a game on the engine adds handlers taking its subclass of ClankState).
-        self._apply: dict[type, Callable[[Any, Any], list[Event]]] = {
-            Play: self.play_card,
-            Acquire: self.acquire,
-            UseDevice: self.use_device,
-            Fight: self.fight,
-            Buy: self.buy,
-            Move: self.move,
-            Teleport: self.teleport,
-            UseToken: self.use_token,
-            EndTurn: self.end_turn,
-            Take: self.take,
-            Skip: self.skip,
-            Pick: self.pick,
-            TrashCard: self.trash_card,
-            DiscardCard: self.discard_card,
-            Replace: self.replace,
-        }
+        self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
+        self._frames = self.bind("frame")
+        self._conditions = self.bind("condition")
+        self._points = self.bind("points")
 
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
@@ -328,6 +311,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         ):
             self.finish_turn(state, events)
 
+    @action(Play)
     def play_card(self, state: S, action: Play) -> list[Event]:
         """rules.md#turn: the card goes to the play area and its effects happen."""
         seat = state.stack[-1].seat
@@ -350,6 +334,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 zone.draw()
                 return
 
+    @action(Acquire)
     def acquire(self, state: S, action: Acquire) -> list[Event]:
         """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
         seat = state.stack[-1].seat
@@ -362,6 +347,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(UseDevice)
     def use_device(self, state: S, action: UseDevice) -> list[Event]:
         """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
         seat = state.stack[-1].seat
@@ -374,6 +360,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(Fight)
     def fight(self, state: S, action: Fight) -> list[Event]:
         """rules.md#fight: pay swords, the defeat reward; the Goblin never leaves."""
         seat = state.stack[-1].seat
@@ -387,6 +374,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(Buy)
     def buy(self, state: S, action: Buy) -> list[Event]:
         """rules.md#market: the most valuable item of that kind left, for its price in gold."""
         seat = state.stack[-1].seat
@@ -400,6 +388,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(UseToken)
     def use_token(self, state: S, action: UseToken) -> list[Event]:
         """rules.md#tokens: a potion is spent on its holder's turn."""
         seat = state.stack[-1].seat
@@ -410,6 +399,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(Skip)
     def skip(self, state: S, action: Skip) -> list[Event]:
         """Decline the pending choice."""
         state.stack.pop()
@@ -417,6 +407,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(Pick)
     def pick(self, state: S, action: Pick) -> list[Event]:
         """rules.md#choices: the chosen option's effects happen next."""
         frame = state.stack.pop()
@@ -427,6 +418,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(TrashCard)
     def trash_card(self, state: S, action: TrashCard) -> list[Event]:
         """rules.md#trash: the card leaves the game."""
         seat = state.stack.pop().seat
@@ -437,6 +429,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(DiscardCard)
     def discard_card(self, state: S, action: DiscardCard) -> list[Event]:
         """rules.md#choices: the discard, then what it pays for."""
         frame = state.stack.pop()
@@ -449,6 +442,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.proceed(state, events)
         return events
 
+    @action(Replace)
     def replace(self, state: S, action: Replace) -> list[Event]:
         """rules.md#arrive: a row card to the dungeon discard, a new one at once, no attack."""
         seat = state.stack.pop().seat
@@ -465,6 +459,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- end of turn ---------------------------------------------------------------
 
+    @action(EndTurn)
     def end_turn(self, state: S, action: EndTurn) -> list[Event]:
         """rules.md#end-of-turn step 1: tokens' end-of-turn effects (Magic Spring) first."""
         frame = state.stack[-1]
@@ -570,16 +565,26 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
         """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
+        key = bonus.per if isinstance(bonus, content.PointsPer) else bonus.cond
+        return self._points[key](p, owned, bonus)
+
+    @points("5-gold")
+    def per_5_gold(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return p.gold // 5
+
+    @points("secret-tome")
+    def per_secret_tome(self, p: Player, owned: list[str], bonus: Any) -> int:
         defs = self.cat.card
+        return sum(defs[x].id == "secret-tome" for x in owned)
+
+    @points("mastery")
+    def if_mastery(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.holds(p, "mastery") > 0)
+
+    @points("two-of")
+    def if_two_of(self, p: Player, owned: list[str], bonus: Any) -> int:
         token = self.cat.token
-        held = p.held.cards
-        if isinstance(bonus, content.PointsPer):
-            if bonus.per == "5-gold":
-                return p.gold // 5
-            return sum(defs[x].id == "secret-tome" for x in owned)
-        if bonus.cond == "mastery":
-            return int(any(token[t].kind == "mastery" for t in held))
-        return int(sum(token[t].id in bonus.of for t in held) >= 2)
+        return int(sum(token[t].id in bonus.of for t in p.held.cards) >= 2)
 
     def scores(self, state: S) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""

@@ -1,18 +1,18 @@
 """Clank! Catacombs rules: :class:`CatacombsGame`, the Clank! engine on a growing dungeon.
 
 Everything Clank! and Catacombs share is the Clank! engine's
-(:class:`~meeple.plugins.clank.rules.Clank`); this module adds what differs,
+(:class:`~meeple.plugins.clank.rules.ClankEngine`); this module adds what differs,
 one method per rule, each docstring naming its section of
 ``seeds/clank-catacombs/rules.md``: the map read from the placed tiles
 (:meth:`CatacombsGame.graph`, cached by the placements), discovery and
 rotation, locks paid with Lockpicks, reward rooms, room actions, Ghosts, the
-dragon's turns for seats that left, and the effects Catacombs adds to the
-vocabulary (:meth:`CatacombsGame.handlers`).
+dragon's turns for seats that left, and the effects, frames, conditions and points
+rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Any, cast
 
@@ -25,6 +25,7 @@ from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_EXHAUST, NO_MONSTERS
+from meeple.plugins.clank.part import action, condition, effect, frame, points
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
@@ -154,19 +155,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self._goto: dict[int, GoTo] = {}
         self._claim = {k: Claim(item=k) for k in self.cat.market_items}
         self._turn_tile = [TurnTile(turn=t) for t in range(4)]
-        self._apply.update(
-            {
-                Explore: self.explore,
-                Rotate: self.rotate,
-                PlaceTile: self.place_anywhere,
-                GoTo: self.go_to,
-                Accept: self.accept,
-                PickLock: self.pick_lock,
-                Mark: self.mark,
-                Claim: self.claim,
-                TurnTile: self.turn_tile,
-            }
-        )
 
     def make_catalog(self) -> TileCatalog:
         return catalog(self.options)
@@ -395,36 +383,43 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             action = self._goto[room] = GoTo(room=room)
         return action
 
-    def frame_actions(self, state: CatacombsState, frame: Any) -> list[Any]:
-        kind = type(frame)
-        if kind is Discover:
-            return self.rotations(state, frame)
-        if kind is PlaceAnywhere:
-            return [
-                PlaceTile(x=x, y=y, turn=t)
-                for x, y in self.free_cells(state, frame.seat)
-                for t in range(4)
-            ]
-        if kind is ChooseRoom:
-            out: list[Any] = [self.goto(r) for r in frame.rooms]
-            return [*out, SKIP] if frame.optional else out
-        if kind is Offer:
-            return [ACCEPT, SKIP]
-        if kind is PickSome:
-            picks = [
-                self._pick[i]
-                for i, option in enumerate(frame.options)
-                if i not in frame.picked and self.feasible(state, frame.seat, option)
-            ]
-            return picks or [SKIP]
-        if kind is FreeCard:
-            return [*self.free_cards(state, frame.seat), SKIP]
-        if kind is Spin:
-            return [self._turn_tile[t] for t in self.spins(state, frame.places[0])]
-        return super().frame_actions(state, frame)
+    @frame(PlaceAnywhere)
+    def cells_open(self, state: CatacombsState, frame: PlaceAnywhere) -> list[Any]:
+        return [
+            PlaceTile(x=x, y=y, turn=t)
+            for x, y in self.free_cells(state, frame.seat)
+            for t in range(4)
+        ]
+
+    @frame(ChooseRoom)
+    def rooms_open(self, state: CatacombsState, frame: ChooseRoom) -> list[Any]:
+        out: list[Any] = [self.goto(r) for r in frame.rooms]
+        return [*out, SKIP] if frame.optional else out
+
+    @frame(Offer)
+    def accept_or_not(self, state: CatacombsState, frame: Offer) -> list[Any]:
+        return [ACCEPT, SKIP]
+
+    @frame(PickSome)
+    def options_left(self, state: CatacombsState, frame: PickSome) -> list[Any]:
+        picks = [
+            self._pick[i]
+            for i, option in enumerate(frame.options)
+            if i not in frame.picked and self.feasible(state, frame.seat, option)
+        ]
+        return picks or [SKIP]
+
+    @frame(FreeCard)
+    def free_choices(self, state: CatacombsState, frame: FreeCard) -> list[Any]:
+        return [*self.free_cards(state, frame.seat), SKIP]
+
+    @frame(Spin)
+    def spin_choices(self, state: CatacombsState, frame: Spin) -> list[Any]:
+        return [self._turn_tile[t] for t in self.spins(state, frame.places[0])]
 
     # -- discovery -------------------------------------------------------------------
 
+    @action(Explore)
     def explore(self, state: CatacombsState, action: Explore) -> list[Event]:
         """rules.md#discovery: the lock of the half walked is paid, then the top tile drawn."""
         seat = state.stack[-1].seat
@@ -495,6 +490,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 out.append((t, tunnel, keys, room))
         return out
 
+    @frame(Discover)
     def rotations(self, state: CatacombsState, frame: Discover) -> list[Any]:
         """rules.md#discovery: each rotation the mover can pay for; pausing to pay stays open."""
         p = state.players[frame.seat]
@@ -525,6 +521,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             self.card_actions(state, p, pool.skill, pool.swords, out)
         return out
 
+    @action(Rotate)
     def rotate(self, state: CatacombsState, action: Rotate) -> list[Event]:
         """rules.md#discovery: the tile placed; the mover pays the whole tunnel and enters."""
         frame = state.stack[-1]
@@ -582,6 +579,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                     out.append(cell)
         return out
 
+    @action(PlaceTile)
     def place_anywhere(self, state: CatacombsState, action: PlaceTile) -> list[Event]:
         """``place-tile``: the drawn tile where the seat chose (rules.md#discovery)."""
         seat = state.stack.pop().seat
@@ -645,6 +643,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- room actions --------------------------------------------------------------------
 
+    @action(PickLock)
     def pick_lock(self, state: CatacombsState, action: PickLock) -> list[Event]:
         """rules.md#chest, #library, #prison: a Lockpick covers the room for good."""
         seat = state.stack[-1].seat
@@ -666,6 +665,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self.proceed(state, events)
         return events
 
+    @action(Mark)
     def mark(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#wayshrine: a cube on the shrine, gold for every shrine marked."""
         seat = state.stack[-1].seat
@@ -683,6 +683,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         state.pool.gold_gained += gold
         events.append(Marked(seat=seat, room=room, gold=gold))
 
+    @action(Claim)
     def claim(self, state: CatacombsState, action: Claim) -> list[Event]:
         """rules.md#offers: one market item at the offer's price."""
         seat = state.stack[-1].seat
@@ -817,73 +818,72 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- conditions and points -------------------------------------------------------------
 
-    def holds_cond(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
-        """rules.md#conditions: the conditions Catacombs adds."""
-        pool = state.pool
-        p = state.players[seat]
-        graph = self.graph(state)
-        match cond:
-            case "made-2-clank":
-                return pool.added >= 2
-            case "gained-3-gold":
-                return pool.gold_gained >= 3
-            case "skill-6":
-                return pool.skill_gained >= 6
-            case "defeated-row-monster" | "used-portal":
-                return cond in pool.done
-            case "in-crystal-cave":
-                return p.room in graph.caves
-            case "in-market":
-                return p.room in graph.markets
-            case "in-wayshrine":
-                return p.room in graph.wayshrines
-            case "on-haunted-tile":
-                return graph.tile_of[p.room] in graph.haunted
-            case "freed-3-prisoners":
-                return self.holds(p, "prisoner") >= 3
-            case "secret-tome-in-play-or-discard":
-                defs = self.cat.card
-                return any(defs[c].id == "secret-tome" for c in (*p.play.cards, *p.discard.cards))
-        return super().holds_cond(state, seat, cond, card)
+    # rules.md#conditions: the conditions Catacombs adds. Counts of the turn include what
+    # happened before the card was played; places are where the seat stands when asked.
 
-    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
-        """rules.md#scoring: the points rules Catacombs adds."""
-        token = self.cat.token
-        if getattr(bonus, "per", None) == "artifact-or-idol":
-            return self.holds(p, "artifact") + self.holds(p, "idol")
-        cond = getattr(bonus, "cond", None)
-        if cond == "freed-3-prisoners":
-            return int(self.holds(p, "prisoner") >= 3)
-        if cond == "crown-and-gem":
-            crown = any(token[t].id == "crown" for t in p.held.cards)
-            return int(crown and any(self.cat.card[c].gem for c in owned))
-        return super().bonus_count(p, owned, bonus)
+    @condition("made-2-clank")
+    def made_2_clank(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.added >= 2
+
+    @condition("gained-3-gold")
+    def gained_3_gold(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.gold_gained >= 3
+
+    @condition("skill-6")
+    def skill_6(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.skill_gained >= 6
+
+    @condition("defeated-row-monster", "used-portal")
+    def did(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return cond in state.pool.done
+
+    @condition("in-crystal-cave", "in-market", "in-wayshrine")
+    def stands_in(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        graph = self.graph(state)
+        rooms: dict[str, Collection[int]] = {
+            "in-crystal-cave": graph.caves,
+            "in-market": graph.markets,
+            "in-wayshrine": graph.wayshrines,
+        }
+        return state.players[seat].room in rooms[cond]
+
+    @condition("on-haunted-tile")
+    def on_haunted(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        graph = self.graph(state)
+        return graph.tile_of[state.players[seat].room] in graph.haunted
+
+    @condition("freed-3-prisoners")
+    def freed_3(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return self.holds(state.players[seat], "prisoner") >= 3
+
+    @condition("secret-tome-in-play-or-discard")
+    def tome_out(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        p = state.players[seat]
+        defs = self.cat.card
+        return any(defs[c].id == "secret-tome" for c in (*p.play.cards, *p.discard.cards))
+
+    # rules.md#scoring: the points rules Catacombs adds.
+
+    @points("artifact-or-idol")
+    def per_artifact_or_idol(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return self.holds(p, "artifact") + self.holds(p, "idol")
+
+    @points("freed-3-prisoners")
+    def if_freed_3(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.holds(p, "prisoner") >= 3)
+
+    @points("crown-and-gem")
+    def if_crown_and_gem(self, p: Player, owned: list[str], bonus: Any) -> int:
+        crown = any(self.cat.token[t].id == "crown" for t in p.held.cards)
+        return int(crown and any(self.cat.card[c].gem for c in owned))
 
     # -- the effects Catacombs adds ------------------------------------------------------------
 
-    def handlers(self) -> dict[type, Any]:
-        return {
-            **super().handlers(),
-            fx.TakeLockpicks: self.take_lockpicks,
-            fx.PayLockpicks: self.offer,
-            fx.FreePrisoners: self.free_prisoners,
-            fx.TakeSecret: self.take_secret,
-            fx.MayTopDeck: self.offer,
-            fx.TrashSelf: self.trash_self,
-            fx.ChooseSome: self.choose_some,
-            fx.Per: self.per,
-            fx.TeleportTo: self.teleport_to_effect,
-            fx.MarkWayshrine: self.mark_afar,
-            fx.PlaceTile: self.place_tile,
-            fx.RotateTiles: self.rotate_tiles,
-            fx.GhostWard: self.nothing,
-            fx.MarketOffer: self.market_offer,
-            fx.FreeRowCard: self.free_row_card,
-        }
-
+    @effect(fx.GhostWard)
     def nothing(self, *_: Any) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
+    @effect(fx.TakeLockpicks)
     def take_lockpicks(
         self,
         state: CatacombsState,
@@ -900,6 +900,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 
+    @effect(fx.PayLockpicks, fx.MayTopDeck)
     def offer(
         self,
         state: CatacombsState,
@@ -915,6 +916,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             return
         state.stack.append(Offer(seat=seat, effect=e, card=card))
 
+    @action(Accept)
     def accept(self, state: CatacombsState, action: Accept) -> list[Event]:
         frame = state.stack.pop()
         assert isinstance(frame, Offer)
@@ -939,6 +941,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self.proceed(state, events)
         return events
 
+    @effect(fx.TrashSelf)
     def trash_self(
         self,
         state: CatacombsState,
@@ -963,6 +966,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         events.append(Trashed(seat=seat, card=card))
         state.pool.queue[:0] = self.pending(e.then, card)
 
+    @effect(fx.FreePrisoners)
     def free_prisoners(
         self,
         state: CatacombsState,
@@ -974,6 +978,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         for _ in range(min(e.n, len(state.prisoners))):
             self.found(state, seat, state.prisoners.draw(), events)
 
+    @effect(fx.TakeSecret)
     def take_secret(
         self,
         state: CatacombsState,
@@ -986,6 +991,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         for _ in range(min(e.n, len(pile))):
             self.found(state, seat, pile.draw(), events)
 
+    @effect(fx.ChooseSome)
     def choose_some(
         self,
         state: CatacombsState,
@@ -1014,6 +1020,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self.proceed(state, events)
         return events
 
+    @effect(fx.Per)
     def per(
         self, state: CatacombsState, seat: int, e: fx.Per, card: str | None, events: list[Event]
     ) -> None:
@@ -1023,6 +1030,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         for _ in range(n):
             self.gain(state, seat, e.gain, card, events)
 
+    @effect(fx.TeleportTo)
     def teleport_to_effect(
         self,
         state: CatacombsState,
@@ -1061,6 +1069,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
             )
 
+    @effect(fx.MarkWayshrine)
     def mark_afar(
         self,
         state: CatacombsState,
@@ -1074,6 +1083,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if rooms and state.players[seat].supply:
             state.stack.append(ChooseRoom(seat=seat, rooms=rooms, why="mark"))
 
+    @action(GoTo)
     def go_to(self, state: CatacombsState, action: GoTo) -> list[Event]:
         frame = state.stack.pop()
         assert isinstance(frame, ChooseRoom)
@@ -1087,6 +1097,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self.proceed(state, events)
         return events
 
+    @effect(fx.PlaceTile)
     def place_tile(
         self,
         state: CatacombsState,
@@ -1100,6 +1111,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.drawn.add(state.tile_stack.draw())
             state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
 
+    @effect(fx.MarketOffer)
     def market_offer(
         self,
         state: CatacombsState,
@@ -1111,6 +1123,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         state.offer = e.price
         state.offer_anywhere = e.anywhere
 
+    @effect(fx.FreeRowCard)
     def free_row_card(
         self,
         state: CatacombsState,
@@ -1124,6 +1137,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- rotation -----------------------------------------------------------------------------
 
+    @effect(fx.RotateTiles)
     def rotate_tiles(
         self,
         state: CatacombsState,
@@ -1171,6 +1185,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 keep.append(t)
         return keep or others
 
+    @action(TurnTile)
     def turn_tile(self, state: CatacombsState, action: TurnTile) -> list[Event]:
         frame = state.stack[-1]
         assert isinstance(frame, Spin)
