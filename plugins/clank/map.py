@@ -115,7 +115,6 @@ class Movement(Part[S]):
         events: list[Event] = [Moved(seat=seat, room=action.to, damage=damage)]
         self.wound(state, seat, damage, events)
         self.enter(state, seat, action.to, events)
-        self.proceed(state, events)
         return events
 
     @action(Teleport)
@@ -125,7 +124,6 @@ class Movement(Part[S]):
         state.pool.teleports -= 1
         events: list[Event] = [Moved(seat=seat, room=action.to, teleport=True)]
         self.enter(state, seat, action.to, events)
-        self.proceed(state, events)
         return events
 
     def enter(self, state: S, seat: int, room: int, events: list[Event]) -> None:
@@ -213,7 +211,6 @@ class Movement(Part[S]):
                 break
         events: list[Event] = [Took(seat=frame.seat, token=action.token)]
         self.gain_token(state, frame.seat, action.token)
-        self.proceed(state, events)
         return events
 
     def gain_token(self, state: S, seat: int, tid: str) -> None:

@@ -294,12 +294,21 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         return True
 
     def resolve(self, state: S, action: Any) -> list[Event]:
-        return self._apply[type(action)](state, action)
+        """The registered rule of ``action``, then what waits (:meth:`proceed`)."""
+        events = self._apply[type(action)](state, action)
+        self.record_facts(state, action, events)
+        self.proceed(state, events)
+        return events
+
+    def record_facts(self, state: S, action: Any, events: list[Event]) -> None:
+        """Note in ``state.pool.done`` what the action did that a condition of the turn
+        asks about, before what waits resolves (Clank! asks about none)."""
 
     # -- the turn's actions --------------------------------------------------------
 
     def proceed(self, state: S, events: list[Event]) -> None:
-        """After every action: resolve what waits; a knock-out or a chosen end ends the turn."""
+        """After every action (:meth:`resolve`): resolve what waits; a knock-out or a chosen
+        end ends the turn."""
         self.settle(state, events)
         stack = state.stack
         if not stack:
@@ -321,7 +330,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p.play.add(card)
         state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
         events: list[Event] = [Played(seat=seat, card=card)]
-        self.proceed(state, events)
         return events
 
     def take_card(self, state: S, card: str) -> None:
@@ -344,7 +352,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.players[seat].discard.add(action.card)
         state.pool.queue.extend(self.pending(card.acquire, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card)]
-        self.proceed(state, events)
         return events
 
     @action(UseDevice)
@@ -357,7 +364,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.dungeon_discard.add(action.card)
         state.pool.queue.extend(self.pending(card.use, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
-        self.proceed(state, events)
         return events
 
     @action(Fight)
@@ -371,7 +377,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             state.dungeon_discard.add(action.card)
         state.pool.queue.extend(self.pending(card.defeat, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card, how="fight")]
-        self.proceed(state, events)
         return events
 
     @action(Buy)
@@ -385,7 +390,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p.gold -= token[tid].price
         p.held.add(tid)
         events: list[Event] = [Bought(seat=seat, token=tid)]
-        self.proceed(state, events)
         return events
 
     @action(UseToken)
@@ -396,7 +400,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.spent.add(action.token)
         state.pool.queue.extend(self.pending(self.cat.token[action.token].use, None))
         events: list[Event] = [Played(seat=seat, card=action.token)]
-        self.proceed(state, events)
         return events
 
     @action(Skip)
@@ -404,7 +407,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """Decline the pending choice."""
         state.stack.pop()
         events: list[Event] = []
-        self.proceed(state, events)
         return events
 
     @action(Pick)
@@ -415,7 +417,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
         chosen = frame.options[action.option]
         events: list[Event] = [Chose(seat=frame.seat, option=action.option, effects=chosen)]
-        self.proceed(state, events)
         return events
 
     @action(TrashCard)
@@ -426,7 +427,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         (p.play if action.card in p.play.cards else p.discard).remove(action.card)
         state.trash.add(action.card)
         events: list[Event] = [Trashed(seat=seat, card=action.card)]
-        self.proceed(state, events)
         return events
 
     @action(DiscardCard)
@@ -439,7 +439,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p.discard.add(action.card)
         state.pool.queue[:0] = self.pending(frame.then, frame.card)
         events: list[Event] = [Discarded(seat=frame.seat, card=action.card)]
-        self.proceed(state, events)
         return events
 
     @action(Replace)
@@ -454,7 +453,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             state.row.add(card)
             events.append(Refilled(seat=seat, cards=[card]))
             self.arrive(state, card, events)
-        self.proceed(state, events)
         return events
 
     # -- end of turn ---------------------------------------------------------------
@@ -473,7 +471,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             state.spent.add(tid)
             state.pool.queue.extend(self.pending(token[tid].end_of_turn, None))
         events: list[Event] = []
-        self.proceed(state, events)
         return events
 
     def finish_turn(self, state: S, events: list[Event]) -> None:
@@ -528,20 +525,25 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
         players = state.players
         turns = state.turns
-        extra = self.cat.tables.countdown_extra
         while any(p.status == "in" for p in players):
             turns.next()
             seat = turns.current
             if players[seat].status == "in":
                 state.stack.append(Turn(seat=seat))
                 return
-            state.countdown += 1  # only the countdown seat is still in the order
-            events.append(Countdown(seat=seat, space=state.countdown))
-            if state.countdown > len(extra):
-                self.knock_out_all(state, events)
-            elif state.countdown > 1:  # rules.md#countdown-first
-                self.attack(state, events, extra[state.countdown - 1])
+            self.left_seat_turn(state, seat, events)
         turns.over = True
+
+    def left_seat_turn(self, state: S, seat: int, events: list[Event]) -> None:
+        """rules.md#countdown: the turn of a seat that left moves the countdown pawn on
+        (only the countdown seat is still in the order)."""
+        extra = self.cat.tables.countdown_extra
+        state.countdown += 1
+        events.append(Countdown(seat=seat, space=state.countdown))
+        if state.countdown > len(extra):
+            self.knock_out_all(state, events)
+        elif state.countdown > 1:  # rules.md#countdown-first
+            self.attack(state, events, extra[state.countdown - 1])
 
     # -- scoring -------------------------------------------------------------------
 

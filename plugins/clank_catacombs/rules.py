@@ -32,6 +32,7 @@ from meeple.plugins.clank.state import (
     Acquire,
     Acquired,
     Bought,
+    Fight,
     Move,
     Moved,
     Pick,
@@ -444,7 +445,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 teleport=action.teleport,
             )
         )
-        self.proceed(state, events)
         return events
 
     def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
@@ -552,7 +552,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
             self.wound(state, seat, damage, events)
             self.enter(state, seat, room, events)
-        self.proceed(state, events)
         return events
 
     def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
@@ -590,27 +589,29 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             Discovered(seat=seat, tile=tile, place=i, x=action.x, y=action.y, turn=action.turn)
         ]
         self.arrival(state, i, events)
-        self.proceed(state, events)
         return events
 
     # -- moving ------------------------------------------------------------------------
 
     def move(self, state: CatacombsState, action: Move) -> list[Event]:
-        """rules.md#locks and rules.md#portal: Lockpicks on the locks, a portal trip noted."""
+        """rules.md#locks: a Lockpick on each lock not yet open."""
         p = state.players[state.stack[-1].seat]
         graph = self.graph(state)
         events: list[Event] = []
         for key in graph.locks[action.tunnel]:
             if key not in state.picked:
                 self.leave_pick(state, p, key, events)
-        if action.to not in graph.ends[action.tunnel]:
-            state.pool.done.append("used-portal")
         return events + super().move(state, action)
 
-    def teleport(self, state: CatacombsState, action: Teleport) -> list[Event]:
-        if action.to not in self.graph(state).ends[action.tunnel]:
-            state.pool.done.append("used-portal")
-        return super().teleport(state, action)
+    def record_facts(self, state: CatacombsState, action: Any, events: list[Event]) -> None:
+        """rules.md#conditions: a Dungeon Row monster defeated, a trip through a Portal."""
+        kind = type(action)
+        if kind is Fight and not self.cat.card[action.card].never_leaves:
+            state.pool.done.append("defeated-row-monster")
+        elif kind is Move or kind is Teleport:
+            ends = self.graph(state).ends[action.tunnel]
+            if action.to not in ends:
+                state.pool.done.append("used-portal")
 
     def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:
         """rules.md#take-artifact: tokens are taken as a room action, not on entry."""
@@ -662,7 +663,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         else:
             for _ in range(min(2, len(state.prisoners))):
                 self.found(state, seat, state.prisoners.draw(), events)
-        self.proceed(state, events)
         return events
 
     @action(Mark)
@@ -671,7 +671,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         seat = state.stack[-1].seat
         events: list[Event] = []
         self.mark_shrine(state, seat, state.players[seat].room, events)
-        self.proceed(state, events)
         return events
 
     def mark_shrine(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
@@ -695,16 +694,15 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         state.offer = None
         events: list[Event] = [Bought(seat=seat, token=tid)]
         self.gain_token(state, seat, tid)
-        self.proceed(state, events)
         return events
 
     def buy(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
         events = super().buy(state, action)
         take = self.cat.token[cast(Bought, events[0]).token].take
-        if take:
-            state.pool.queue.extend(self.pending(take, None))
+        if take:  # what the purchase sets off settles before the item's own effects
             self.proceed(state, events)
+            state.pool.queue.extend(self.pending(take, None))
         return events
 
     def acquire(self, state: CatacombsState, action: Acquire) -> list[Event]:
@@ -726,11 +724,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             p.held.remove(tid)
             state.bank.add(tid)
         return super().use_device(state, action)
-
-    def fight(self, state: CatacombsState, action: Any) -> list[Event]:
-        if not self.cat.card[action.card].never_leaves:
-            state.pool.done.append("defeated-row-monster")
-        return super().fight(state, action)
 
     def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
         p = state.players[seat]
@@ -758,20 +751,10 @@ class CatacombsGame(ClankEngine[CatacombsState]):
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 
-    def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
-        """rules.md#left-seats, rules.md#game-end: a left seat's turn is a fixed dragon draw."""
-        players = state.players
-        turns = state.turns
-        n = self.cat.tables.left_draw[str(state.seats)]
-        while any(p.status == "in" for p in players):
-            turns.next()
-            seat = turns.current
-            if players[seat].status == "in":
-                state.stack.append(Turn(seat=seat))
-                return
-            events.append(DragonTurn(seat=seat))
-            self.draw_cubes(state, events, n)
-        turns.over = True
+    def left_seat_turn(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """rules.md#left-seats: a left seat's turn is a fixed dragon draw."""
+        events.append(DragonTurn(seat=seat))
+        self.draw_cubes(state, events, self.cat.tables.left_draw[str(state.seats)])
 
     def draw_cubes(self, state: CatacombsState, events: list[Event], n: int) -> None:
         """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
@@ -938,7 +921,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             assert card is not None
             p.discard.remove(card)
             p.deck.add(card)
-        self.proceed(state, events)
         return events
 
     @effect(fx.TrashSelf)
@@ -1017,7 +999,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.stack.pop()
         state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
         events: list[Event] = []
-        self.proceed(state, events)
         return events
 
     @effect(fx.Per)
@@ -1094,7 +1075,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         else:
             events.append(Moved(seat=seat, room=action.room, teleport=True))
             self.enter(state, seat, action.room, events)
-        self.proceed(state, events)
         return events
 
     @effect(fx.PlaceTile)
@@ -1194,7 +1174,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if not frame.places:
             state.stack.pop()
         events: list[Event] = [Turned(seat=frame.seat, place=i, turn=action.turn)]
-        self.proceed(state, events)
         return events
 
     # -- what the core needs to know -----------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import condition, effect
+from meeple.plugins.clank.part import action, condition, effect
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import ChooseOne, ClankState, Play
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -62,3 +62,24 @@ def test_an_override_by_name_keeps_the_registration() -> None:
     state.pool.queue.extend(g.pending([fx.Gain(gold=3)], None))
     g.proceed(state, [])
     assert state.players[seat].gold == before
+
+
+class Gift(Action, frozen=True, tag="gift"):
+    """An action of a game on the engine only."""
+
+
+class Giving(Clank):
+    @action(Gift)
+    def give(self, state: ClankState, a: Gift) -> list[Event]:
+        state.pool.queue.extend(self.pending([fx.Gain(gold=2)], None))
+        return []
+
+
+def test_what_an_action_queues_resolves_after_it_once() -> None:
+    g = Giving()
+    state = g.setup(2, 1)
+    seat = state.turns.current
+    before = state.players[seat].gold
+    g.resolve(state, Gift())
+    assert state.players[seat].gold == before + 2
+    assert not state.pool.queue
