@@ -9,16 +9,19 @@ lazily and cached, since a growing map cannot list them up front.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from meeple.core.state import Event
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
+from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.part import Part, S, action, frame
 from meeple.plugins.clank.state import (
     SKIP,
     Move,
     Moved,
     Player,
+    Pool,
     Take,
     TakeToken,
     Teleport,
@@ -69,6 +72,28 @@ class Movement(Part[S]):
         token = self.cat.token
         return sum(token[t].power == power for t in p.held.cards)
 
+    @staticmethod
+    def can_walk(pool: Pool) -> bool:
+        """rules.md#movement: boots left, and no crystal cave entered this turn (unless a
+        card lifts that)."""
+        return bool(pool.boots) and not (pool.exhausted and NO_EXHAUST not in pool.mods)
+
+    def swords_to_spend(self, p: Player, monsters: int, swords: int) -> Iterator[int]:
+        """rules.md#movement: the swords the seat may spend against ``monsters``, most first;
+        the monsters left hurt it, so it must be able to bear them."""
+        for s in range(min(monsters, swords), -1, -1):
+            if not self.can_bear(p, monsters - s):
+                return
+            yield s
+
+    @staticmethod
+    def pay_tunnel(pool: Pool, tunnel: Tunnel, swords: int) -> int:
+        """rules.md#movement: boots and ``swords`` for ``tunnel``; returns the damage its
+        other monsters do."""
+        pool.boots -= tunnel.boots
+        pool.swords -= swords
+        return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
+
     def move_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#movement and rules.md#teleport: every move open to the seat now."""
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
@@ -77,10 +102,9 @@ class Movement(Part[S]):
         graph = self.graph(state)
         start = graph.start
         art = self.holds(p, "artifact")
-        if pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods):
+        if self.can_walk(pool):
             calm = NO_MONSTERS in pool.mods
             swords = pool.swords
-            can_bear = self.can_bear
             for e in graph.exits[p.room]:
                 if e.boots > pool.boots or (e.to == start and not art):
                     continue
@@ -91,10 +115,7 @@ class Movement(Part[S]):
                 if not m:
                     out.append(moves[0])
                     continue
-                for s in range(min(m, swords), -1, -1):
-                    if not can_bear(p, m - s):
-                        break
-                    out.append(moves[s])
+                out.extend(moves[s] for s in self.swords_to_spend(p, m, swords))
         if pool.teleports:
             for e in graph.near[p.room]:
                 if e.to == start and not art:
@@ -107,11 +128,9 @@ class Movement(Part[S]):
     def move(self, state: S, action: Move) -> list[Event]:
         """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
         seat = state.stack[-1].seat
-        pool = state.pool
-        tunnel = self.graph(state).tunnels[action.tunnel]
-        pool.boots -= tunnel.boots
-        pool.swords -= action.swords
-        damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+        damage = self.pay_tunnel(
+            state.pool, self.graph(state).tunnels[action.tunnel], action.swords
+        )
         events: list[Event] = [Moved(seat=seat, room=action.to, damage=damage)]
         self.wound(state, seat, damage, events)
         self.enter(state, seat, action.to, events)

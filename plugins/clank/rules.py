@@ -281,13 +281,26 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def market_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
+        buy = self._buy
+        out.extend(buy[kind] for kind in self.market_kinds(state, p, None))
+
+    def market_kinds(self, state: S, p: Player, price: int | None) -> list[str]:
+        """The market item kinds the seat can pay for, at their price or at ``price``."""
         token = self.cat.token
-        seen: set[str] = set()
+        kinds: list[str] = []
         for tid in state.market.cards:
             tok = token[tid]
-            if tok.id not in seen and p.gold >= tok.price and self.may_buy(p, tid):
-                seen.add(tok.id)
-                out.append(self._buy[tok.id])
+            cost = tok.price if price is None else price
+            if tok.id not in kinds and p.gold >= cost and self.may_buy(p, tid):
+                kinds.append(tok.id)
+        return kinds
+
+    def take_from_market(self, state: S, kind: str) -> str:
+        """The most valuable item of ``kind`` left leaves the market (its token id)."""
+        token = self.cat.token
+        tid = next(t for t in state.market.cards if token[t].id == kind)
+        state.market.remove(tid)
+        return tid
 
     def may_buy(self, p: Player, tid: str) -> bool:
         """Whether the seat meets a market item's condition beyond its price (none here)."""
@@ -384,10 +397,8 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#market: the most valuable item of that kind left, for its price in gold."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        token = self.cat.token
-        tid = next(t for t in state.market.cards if token[t].id == action.item)
-        state.market.remove(tid)
-        p.gold -= token[tid].price
+        tid = self.take_from_market(state, action.item)
+        p.gold -= self.cat.token[tid].price
         p.held.add(tid)
         events: list[Event] = [Bought(seat=seat, token=tid)]
         return events

@@ -24,7 +24,7 @@ from meeple.core.zones import PUBLIC, SECRET, Zone
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
 from meeple.plugins.clank.dragon import COLOURS
-from meeple.plugins.clank.map import NO_EXHAUST, NO_MONSTERS
+from meeple.plugins.clank.map import NO_MONSTERS
 from meeple.plugins.clank.part import action, condition, effect, frame, points
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
@@ -295,13 +295,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
         if state.offer is not None and (state.offer_anywhere or room in graph.markets):
-            token = self.cat.token
-            seen = set()
-            for tid in state.market.cards:
-                kind = token[tid].id
-                if kind not in seen and p.gold >= state.offer and self.may_buy(p, tid):
-                    seen.add(kind)
-                    out.append(self._claim[kind])
+            claim = self._claim
+            out.extend(claim[kind] for kind in self.market_kinds(state, p, state.offer))
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -349,7 +344,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if not opens:
             return
         pool = state.pool
-        walk = pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods)
+        walk = self.can_walk(pool)
         picks = len(self.lockpicks(p))
         tiles = self.cat.tiles
         for o in opens:
@@ -447,6 +442,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         )
         return events
 
+    def pay_lockpicks(self, state: CatacombsState, p: Player, n: int) -> None:
+        """rules.md#lockpick-supply: ``n`` Lockpicks back to the bank, a price paid."""
+        for tid in self.lockpicks(p)[:n]:
+            p.held.remove(tid)
+            state.bank.add(tid)
+
     def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
         """rules.md#locks: a Lockpick leaves the seat for good (a lock, a covered room)."""
         tid = self.lockpicks(p)[-1]
@@ -507,10 +508,9 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             if pool.boots < tunnel.boots or need > picks:
                 continue
             m = 0 if calm else tunnel.monsters
-            for s in range(min(m, pool.swords), -1, -1):
-                if not self.can_bear(p, m - s):
-                    break
-                out.append(self.rotate_action(t, s, True))
+            out.extend(
+                self.rotate_action(t, s, True) for s in self.swords_to_spend(p, m, pool.swords)
+            )
         if not out:  # rules.md#no-fit
             if self.options.no_fit == "discard":
                 out.append(SKIP)
@@ -543,12 +543,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             if frame.teleport:
                 pool.teleports -= 1
             else:
-                for key in keys:
-                    if key not in state.picked:
-                        self.leave_pick(state, p, key, events)
-                pool.boots -= tunnel.boots
-                pool.swords -= action.swords
-                damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+                self.open_locks(state, p, keys, events)
+                damage = self.pay_tunnel(pool, tunnel, action.swords)
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
             self.wound(state, seat, damage, events)
             self.enter(state, seat, room, events)
@@ -596,12 +592,17 @@ class CatacombsGame(ClankEngine[CatacombsState]):
     def move(self, state: CatacombsState, action: Move) -> list[Event]:
         """rules.md#locks: a Lockpick on each lock not yet open."""
         p = state.players[state.stack[-1].seat]
-        graph = self.graph(state)
         events: list[Event] = []
-        for key in graph.locks[action.tunnel]:
+        self.open_locks(state, p, self.graph(state).locks[action.tunnel], events)
+        return events + super().move(state, action)
+
+    def open_locks(
+        self, state: CatacombsState, p: Player, keys: Iterable[str], events: list[Event]
+    ) -> None:
+        """rules.md#locks: a Lockpick left on each of the locks ``keys`` not yet open."""
+        for key in keys:
             if key not in state.picked:
                 self.leave_pick(state, p, key, events)
-        return events + super().move(state, action)
 
     def record_facts(self, state: CatacombsState, action: Any, events: list[Event]) -> None:
         """rules.md#conditions: a Dungeon Row monster defeated, a trip through a Portal."""
@@ -687,9 +688,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         """rules.md#offers: one market item at the offer's price."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        token = self.cat.token
-        tid = next(t for t in state.market.cards if token[t].id == action.item)
-        state.market.remove(tid)
+        tid = self.take_from_market(state, action.item)
         p.gold -= state.offer or 0
         state.offer = None
         events: list[Event] = [Bought(seat=seat, token=tid)]
@@ -720,9 +719,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.pool.skill += card.cost
         p = state.players[state.stack[-1].seat]
         p.gold -= card.use_gold
-        for tid in self.lockpicks(p)[: card.use_lockpick]:
-            p.held.remove(tid)
-            state.bank.add(tid)
+        self.pay_lockpicks(state, p, card.use_lockpick)
         return super().use_device(state, action)
 
     def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
@@ -908,9 +905,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         e = frame.effect
         events: list[Event] = []
         if type(e) is fx.PayLockpicks:
-            for tid in self.lockpicks(p)[: e.n]:
-                p.held.remove(tid)
-                state.bank.add(tid)
+            self.pay_lockpicks(state, p, e.n)
             events.append(Lockpicks(seat=seat, n=-e.n))
             state.pool.queue[:0] = self.pending(e.then, frame.card)
         elif type(e) is fx.TrashSelf:
