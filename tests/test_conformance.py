@@ -11,6 +11,9 @@ every seat count. The soak run (``pytest -m soak``, ``tox -e soak``) plays
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,6 +65,22 @@ def test_many_random_playthroughs(registry, hooks, game_id, batch):
     cases = testing.cases(game_cls, SOAK_GAMES, views_every=SOAK_VIEWS_EVERY)
     for case in cases[batch::SOAK_BATCHES]:
         testing.playthrough(case.game(game_cls), case, hooks=hooks)
+
+
+@pytest.mark.parametrize(("args", "soak"), [((), False), (("-m", "soak"), True)])
+def test_soak_tests_run_only_when_asked_for(args, soak):
+    """A plain ``pytest`` leaves the soak tests out; ``pytest -m soak`` runs only them."""
+    here = Path(__file__)
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    listed = subprocess.run(
+        [*collect, *args, here.name],
+        cwd=here.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert ("test_many_random_playthroughs[" in listed) == soak
+    assert ("test_random_playthroughs[" in listed) != soak
 
 
 def test_cases_spread_over_seat_counts(registry):
