@@ -22,7 +22,7 @@ from meeple.core import testing
 from meeple.core.game import Game
 from meeple.core.zones import Zone
 
-BATCHES = 4
+BATCHES = 6
 SOAK_GAMES = 200
 SOAK_BATCHES = 8
 SOAK_VIEWS_EVERY = 4
