@@ -74,20 +74,26 @@ class Case:
 def cases(game: type[Game[Any, Any]], games: int = 200, *, views_every: int = 1) -> list[Case]:
     """``games`` cases spread evenly over the game's seat counts and option variants.
 
-    Every ``views_every``-th case also checks the views; raise it to trade
-    some of the (slower) view checks for speed on a large game.
+    Cases go round every combination of seat count and variant in turn, so
+    ``len(seat counts) * len(variants)`` cases cover each once. About every
+    ``views_every``-th case also checks the views; raise it to trade some of
+    the (slower) view checks for speed on a large game. The view checks turn
+    over seat counts, variants and rounds together (case ``i`` has them when
+    its seat count index + variant index + round is a multiple of
+    ``views_every``), so with ``views_every`` at most the number of seat
+    counts one round checks views in every variant, and ``views_every``
+    rounds check them at every combination.
     """
     counts = range(game.min_seats, game.max_seats + 1)
     variants = [tuple(sorted(v.items())) for v in game.variants]
-    return [
-        Case(
-            counts[i % len(counts)],
-            i,
-            views=i % max(views_every, 1) == 0,
-            options=variants[(i // len(counts)) % len(variants)],
-        )
-        for i in range(games)
-    ]
+    every = max(views_every, 1)
+    chosen = []
+    for i in range(games):
+        seat, variant = i % len(counts), i // len(counts) % len(variants)
+        round_ = i // (len(counts) * len(variants))
+        views = (seat + variant + round_) % every == 0
+        chosen.append(Case(counts[seat], i, views=views, options=variants[variant]))
+    return chosen
 
 
 def playthrough(

@@ -1,40 +1,94 @@
 """The conformance suite on every registered game, and proof that it catches broken games.
 
-Every game gets ``GAMES`` seeded random playthroughs spread over its seat
-counts, with all invariants checked after every action; every
-``VIEWS_EVERY``-th game also checks each seat's view at every step (the leak
-test and determinization), which costs most of the time.
+The default run plays each game's smallest set of seeded random playthroughs
+that covers every declared variant at every seat count, with every invariant
+checked after every action, and each seat's view checked at every step (the
+leak test and determinization) in a few of them: in every variant and at
+every seat count. The soak run (``pytest -m soak``, ``tox -e soak``) plays
+``SOAK_GAMES`` per game with the views checked in every ``SOAK_VIEWS_EVERY``-th.
 """
 
 from __future__ import annotations
 
 import itertools
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from meeple.core import testing
+from meeple.core.game import Game
 from meeple.core.zones import Zone
 
-GAMES = 200
-BATCHES = 8
-VIEWS_EVERY = 4
+BATCHES = 6
+SOAK_GAMES = 200
+SOAK_BATCHES = 8
+SOAK_VIEWS_EVERY = 4
+
+
+def quick_cases(game: type[Game[Any, Any]]) -> list[testing.Case]:
+    """Each variant at each seat count once, views in every variant and at every seat count.
+
+    With the view checks every ``seat counts``-th case, one round of the
+    combinations checks views in every variant; a game with fewer variants
+    than seat counts needs a few rounds for the views to reach every count.
+    """
+    counts = game.max_seats - game.min_seats + 1
+    rounds = max(1, counts - len(game.variants) + 1)
+    return testing.cases(game, counts * len(game.variants) * rounds, views_every=counts)
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_random_playthroughs(registry, hooks, game_id, batch):
     game_cls = registry.game(game_id)
-    all_cases = testing.cases(game_cls, GAMES, views_every=VIEWS_EVERY)
-    size = -(-GAMES // BATCHES)
-    for case in all_cases[batch * size : (batch + 1) * size]:
+    for case in quick_cases(game_cls)[batch::BATCHES]:
         testing.playthrough(case.game(game_cls), case, hooks=hooks)
+
+
+def test_quick_cases_cover_every_variant_at_every_seat_count(registry, game_id):
+    game = registry.game(game_id)
+    counts = set(range(game.min_seats, game.max_seats + 1))
+    variants = {tuple(sorted(v.items())) for v in game.variants}
+    cases = quick_cases(game)
+    assert len(cases) >= BATCHES  # no batch of test_random_playthroughs plays nothing
+    assert {(c.seats, c.options) for c in cases} == set(itertools.product(counts, variants))
+    assert {c.options for c in cases if c.views} == variants
+    assert {c.seats for c in cases if c.views} == counts
+
+
+@pytest.mark.soak
+@pytest.mark.parametrize("batch", range(SOAK_BATCHES))
+def test_many_random_playthroughs(registry, hooks, game_id, batch):
+    game_cls = registry.game(game_id)
+    cases = testing.cases(game_cls, SOAK_GAMES, views_every=SOAK_VIEWS_EVERY)
+    for case in cases[batch::SOAK_BATCHES]:
+        testing.playthrough(case.game(game_cls), case, hooks=hooks)
+
+
+@pytest.mark.parametrize(("args", "soak"), [((), False), (("-m", "soak"), True)])
+def test_soak_tests_run_only_when_asked_for(args, soak):
+    """A plain ``pytest`` leaves the soak tests out; ``pytest -m soak`` runs only them."""
+    here = Path(__file__)
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    listed = subprocess.run(
+        [*collect, *args, here.name],
+        cwd=here.parent,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert ("test_many_random_playthroughs[" in listed) == soak
+    assert ("test_random_playthroughs[" in listed) != soak
 
 
 def test_cases_spread_over_seat_counts(registry):
     cases = testing.cases(registry.game("tiny"), 200, views_every=4)
     assert len({(c.seats, c.seed) for c in cases}) == 200
     assert {c.seats for c in cases} == {2, 3, 4}
-    assert sum(c.views for c in cases) == 50
+    assert sum(c.views for c in cases) == 49
+    assert {c.seats for c in cases[:12] if c.views} == {2, 3, 4}
 
 
 def test_cases_cover_every_variant_at_every_seat_count(registry):
@@ -46,6 +100,23 @@ def test_cases_cover_every_variant_at_every_seat_count(registry):
         (n, v) for n in (2, 3, 4) for v in ((), (("x", 1),), (("x", 2),))
     }
     assert str(cases[3]) == "2seats-seed3-x=1-views"
+
+
+def test_view_checks_turn_over_variants_and_rounds(registry):
+    class Varied(registry.game("tiny")):
+        variants = ({}, {"x": 1}, {"x": 2}, {"x": 3})
+
+    one_round = testing.cases(Varied, 12, views_every=3)
+    assert [(c.seats, dict(c.options)) for c in one_round if c.views] == [
+        (2, {}),
+        (4, {"x": 1}),
+        (3, {"x": 2}),
+        (2, {"x": 3}),
+    ]
+    three_rounds = testing.cases(Varied, 36, views_every=3)
+    assert {(c.seats, c.options) for c in three_rounds if c.views} == {
+        (c.seats, c.options) for c in one_round
+    }
 
 
 # -- the suite fails on games that break a contract ---------------------------------------

@@ -136,9 +136,14 @@ def test_golden_events_read_the_same():
         assert [s.decode() for s in stream] == lines, key
 
 
+SOAK_BATCHES = 16
+"""The soak replay's share of work per test, so that parallel workers split it."""
+
+
 @pytest.mark.soak
-def test_every_golden_game_replays_identically():
-    _check(_registry(), _golden()["games"])
+@pytest.mark.parametrize("batch", range(SOAK_BATCHES))
+def test_every_golden_game_replays_identically(batch):
+    _check(_registry(), _golden()["games"][batch::SOAK_BATCHES])
 
 
 def write() -> None:

@@ -48,34 +48,39 @@ def test_pyproject_lists_every_package():
     assert sorted(listed) == sorted(packages_on_disk())
 
 
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> zipfile.ZipFile:
-    out = tmp_path_factory.mktemp("wheel")
+@pytest.mark.slow
+def test_the_wheel(tmp_path):
+    """Every package, every seed data file and the console script, from one build.
+
+    One test, not one per check: pytest-xdist would spread the checks over its
+    workers, each building the wheel again, at once, in the same build/ folder
+    of the source tree (pip builds in place).
+    """
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "--quiet", "-w", str(out)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--quiet",
+            "-w",
+            str(tmp_path),
+        ],
         check=True,
         timeout=300,
     )
-    (built,) = out.glob("meeple-*.whl")
-    return zipfile.ZipFile(built)
-
-
-@pytest.mark.slow
-def test_the_wheel_holds_every_package(wheel):
+    (built,) = tmp_path.glob("meeple-*.whl")
+    wheel = zipfile.ZipFile(built)
     names = set(wheel.namelist())
     for package in packages_on_disk():
         assert package.replace(".", "/") + "/__init__.py" in names, f"{package} is not in the wheel"
     assert not [n for n in names if n.split("/")[0] in {"core", "cli", "plugins", "seeds", "tests"}]
 
-
-@pytest.mark.slow
-def test_the_wheel_holds_the_seed_data(wheel):
     assert data_files(), "seeds/ holds no data files: is the test looking in the right place?"
-    missing = data_files() - set(wheel.namelist())
+    missing = data_files() - names
     assert not missing, f"seed data missing from the wheel: {sorted(missing)}"
 
-
-@pytest.mark.slow
-def test_the_wheel_has_the_console_script(wheel):
-    (entry_points,) = [n for n in wheel.namelist() if n.endswith(".dist-info/entry_points.txt")]
+    (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     assert "meeple = meeple.cli.app:main" in wheel.read(entry_points).decode()

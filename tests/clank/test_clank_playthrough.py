@@ -32,13 +32,16 @@ def play_out(game: Clank, seats: int, seed: int) -> int:
     return steps
 
 
+# One seed of each in the default run, which also plays every variant in the conformance suite.
+SEEDS = [0, *(pytest.param(seed, marks=pytest.mark.soak) for seed in (1, 2))]
+
+
+@pytest.mark.parametrize("seed", SEEDS)
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: f"{o.board}-{o.variant}")
 @pytest.mark.parametrize("seats", [2, 3, 4])
-def test_random_games_end_cleanly(options: ClankOptions, seats: int) -> None:
+def test_random_games_end_cleanly(options: ClankOptions, seats: int, seed: int) -> None:
     """rules.md#game-end: random games end with every seat out and every invariant kept."""
-    game = Clank(options)
-    for seed in range(3):
-        assert play_out(game, seats, seed) > 0
+    assert play_out(Clank(options), seats, seed) > 0
 
 
 def test_same_actions_same_game() -> None:
