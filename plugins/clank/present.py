@@ -31,13 +31,16 @@ def name(game: ClankEngine[Any], piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(game: ClankEngine[Any], state: st.EngineState[Any], tunnel: int) -> str:
+def tunnel_text(
+    game: ClankEngine[Any], state: st.EngineState[Any], tunnel: int, locks: str = "locked"
+) -> str:
+    """A tunnel's costs and icons; ``locks`` says a locked one's locks."""
     t = game.graph(state).tunnels[tunnel]
     marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
     if t.monsters:
         marks.append(f"{t.monsters} monster" + ("s" if t.monsters > 1 else ""))
     if t.locked:
-        marks.append("locked")
+        marks.append(locks)
     if t.one_way:
         marks.append("one-way")
     return ", ".join(marks)
@@ -57,9 +60,10 @@ def describe_action(game: ClankEngine[Any], state: st.EngineState[Any], action: 
         return f"buy a {action.item} at the market"
     if kind is st.Move:
         spend = f", spending {action.swords} swords" if action.swords else ""
-        return f"move to room {action.to} ({tunnel_text(game, state, action.tunnel)}{spend})"
+        to = game.room_name(state, action.to)
+        return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
     if kind is st.Teleport:
-        return f"teleport to room {action.to}"
+        return f"teleport to {game.room_name(state, action.to)}"
     if kind is st.UseToken:
         return f"use {name(game, action.token)}"
     if kind is st.EndTurn:

@@ -634,6 +634,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """The seat's cubes on the map rather than in its areas (none in Clank!)."""
         return 0
 
+    def room_name(self, state: S, room: int) -> str:
+        """How descriptions name a room."""
+        return f"room {room}"
+
     def describe_action(self, state: S, action: Any) -> str:
         return present.describe_action(self, state, action)
 

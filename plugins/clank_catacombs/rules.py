@@ -1179,6 +1179,9 @@ class CatacombsGame(ClankEngine[CatacombsState]):
     def render(self, view: CatacombsState, seat: int | None) -> Any:
         return present.render(self, view, seat)
 
+    def room_name(self, state: CatacombsState, room: int) -> str:
+        return present.room_name(self, state, room)
+
     def describe_action(self, state: CatacombsState, action: Any) -> str:
         return present.describe_action(self, state, action)
 
