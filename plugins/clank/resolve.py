@@ -76,10 +76,15 @@ class Effects(Part[S]):
 
     def fire_ifs(self, state: S, seat: int) -> bool:
         pool = state.pool
-        fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]  # type: ignore[union-attr]
-        for item in fired:
+        fired: list[tuple[Pending, fx.If]] = []
+        for item in pool.ifs:
+            e = item.effect
+            assert type(e) is fx.If  # only ``when`` adds to the list
+            if self.holds_cond(state, seat, e.cond, item.card):
+                fired.append((item, e))
+        for item, e in fired:
             pool.ifs.remove(item)
-            pool.queue.extend(self.pending(item.effect.then, item.card))  # type: ignore[union-attr]
+            pool.queue.extend(self.pending(e.then, item.card))
         return bool(fired)
 
     def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
