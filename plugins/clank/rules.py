@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
@@ -67,6 +67,27 @@ from meeple.plugins.clank.state import (
 )
 
 GEM_DISCOUNT = "gem-discount-2"
+
+
+class Common(TypedDict):
+    """The state fields every game on the engine sets up alike (``common_setup``)."""
+
+    seats: int
+    rng: Rng
+    turns: Turns
+    stack: list[Any]
+    players: list[Player]
+    pool: Pool
+    bag: Bag
+    rage: int
+    dungeon: Zone
+    row: Zone
+    dungeon_discard: Zone
+    reserve: list[Zone]
+    market: Zone
+    mastery: Zone
+    trash: Zone
+    spent: Zone
 
 
 @cache
@@ -137,7 +158,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- set-up ----------------------------------------------------------------
 
-    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> dict[str, Any]:
+    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> Common:
         """The state fields every game on the engine sets up alike: decks, cubes, the
         dragon, the Dungeon Deck, the Reserve, the market and the Mastery tokens (the
         ones not needed go to ``box``)."""
@@ -163,26 +184,26 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             box.add(tid)
         dungeon = list(cat.dungeon)
         shuffle(rng, dungeon)
-        return {
-            "seats": seats,
-            "rng": rng,
-            "turns": Turns.start(seats),
-            "stack": [],
-            "players": players,
-            "pool": Pool(),
-            "bag": Bag(cubes={DRAGON: t.dragon_cubes}),
-            "rage": t.rage_start[str(seats)],
-            "dungeon": Zone(kind="dungeon", cards=dungeon),
-            "row": Zone(kind="row"),
-            "dungeon_discard": Zone(kind="dungeon-discard"),
-            "reserve": [Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
-            "market": Zone(
+        return Common(
+            seats=seats,
+            rng=rng,
+            turns=Turns.start(seats),
+            stack=[],
+            players=players,
+            pool=Pool(),
+            bag=Bag(cubes={DRAGON: t.dragon_cubes}),
+            rage=t.rage_start[str(seats)],
+            dungeon=Zone(kind="dungeon", cards=dungeon),
+            row=Zone(kind="row"),
+            dungeon_discard=Zone(kind="dungeon-discard"),
+            reserve=[Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
+            market=Zone(
                 kind="market", cards=[x for k in cat.market_items for x in self.copies_of(k)]
             ),
-            "mastery": Zone(kind="mastery", cards=list(mastery[:seats])),
-            "trash": Zone(kind="trash"),
-            "spent": Zone(kind="spent"),
-        }
+            mastery=Zone(kind="mastery", cards=list(mastery[:seats])),
+            trash=Zone(kind="trash"),
+            spent=Zone(kind="spent"),
+        )
 
     def begin(self, state: S) -> None:
         """rules.md#setup, the last steps: the opening row, hands, starting clank, arrivals."""
