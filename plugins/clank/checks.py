@@ -13,13 +13,14 @@ from meeple.plugins.clank.dragon import COLOURS, DRAGON
 from meeple.plugins.clank.state import EngineState, Turn
 
 if TYPE_CHECKING:
+    from meeple.plugins.clank.part import S
     from meeple.plugins.clank.rules import ClankEngine
 
 CARD_ZONES = ("deck", "hand", "play", "discard")
 TOKEN_ZONES = ("held",)
 
 
-def check(game: ClankEngine[Any], state: EngineState[Any]) -> list[str]:
+def check(game: ClankEngine[S], state: S) -> list[str]:
     cat = game.cat
     t = cat.tables
     graph = game.graph(state)

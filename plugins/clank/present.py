@@ -15,6 +15,7 @@ from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer
 
 if TYPE_CHECKING:
+    from meeple.plugins.clank.part import S
     from meeple.plugins.clank.rules import ClankEngine
 
 
@@ -31,9 +32,7 @@ def name(game: ClankEngine[Any], piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(
-    game: ClankEngine[Any], state: st.EngineState[Any], tunnel: int, locks: str = "locked"
-) -> str:
+def tunnel_text(game: ClankEngine[S], state: S, tunnel: int, locks: str = "locked") -> str:
     """A tunnel's costs and icons; ``locks`` says a locked one's locks."""
     t = game.graph(state).tunnels[tunnel]
     marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
@@ -46,7 +45,7 @@ def tunnel_text(
     return ", ".join(marks)
 
 
-def describe_action(game: ClankEngine[Any], state: st.EngineState[Any], action: Any) -> str:
+def describe_action(game: ClankEngine[S], state: S, action: Any) -> str:
     kind = type(action)
     if kind is st.Play:
         return f"play {name(game, action.card)}"
@@ -285,7 +284,7 @@ def describe_event(game: ClankEngine[Any], event: Event, viewer: int | None) -> 
     return repr(event)
 
 
-def seat_line(game: ClankEngine[Any], state: st.EngineState[Any], seat: int) -> str:
+def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:
     p = state.players[seat]
     held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
     return (
@@ -294,11 +293,11 @@ def seat_line(game: ClankEngine[Any], state: st.EngineState[Any], seat: int) -> 
     )
 
 
-def seat_summary(game: ClankEngine[Any], state: st.EngineState[Any]) -> list[str]:
+def seat_summary(game: ClankEngine[S], state: S) -> list[str]:
     return [seat_line(game, state, s) for s in range(state.seats)]
 
 
-def render(game: ClankEngine[Any], view: st.EngineState[Any], seat: int | None) -> Any:
+def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
     """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
     cat = game.cat
     graph = game.graph(view)
