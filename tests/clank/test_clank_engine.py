@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
 from typing import Any
 
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import action, condition, effect
-from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.part import Part, action, condition, effect
+from meeple.plugins.clank.rules import Clank, ClankEngine
 from meeple.plugins.clank.state import ChooseOne, ClankState, Play
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import Discover, Explore
@@ -83,3 +84,13 @@ def test_what_an_action_queues_resolves_after_it_once() -> None:
     g.resolve(state, Gift())
     assert state.players[seat].gold == before + 2
     assert not state.pool.queue
+
+
+def test_every_seam_the_parts_declare_is_implemented_by_a_part() -> None:
+    declared = [
+        name
+        for name, member in vars(Part).items()
+        if inspect.isfunction(member) and member.__code__.co_names == ("NotImplementedError",)
+    ]
+    assert "graph" in declared and "proceed" in declared
+    assert [name for name in declared if getattr(ClankEngine, name) is vars(Part)[name]] == []
