@@ -9,7 +9,6 @@ lazily and cached, since a growing map cannot list them up front.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from meeple.core.state import Event
@@ -78,13 +77,14 @@ class Movement(Part[S]):
         card lifts that)."""
         return bool(pool.boots) and not (pool.exhausted and NO_EXHAUST not in pool.mods)
 
-    def swords_to_spend(self, p: Player, monsters: int, swords: int) -> Iterator[int]:
+    def swords_to_spend(self, p: Player, monsters: int, swords: int) -> range:
         """rules.md#movement: the swords the seat may spend against ``monsters``, most first;
         the monsters left hurt it, so it must be able to bear them."""
-        for s in range(min(monsters, swords), -1, -1):
-            if not self.can_bear(p, monsters - s):
-                return
-            yield s
+        top = min(monsters, swords)
+        s = top
+        while s >= 0 and self.can_bear(p, monsters - s):
+            s -= 1
+        return range(top, s, -1)
 
     @staticmethod
     def pay_tunnel(pool: Pool, tunnel: Tunnel, swords: int) -> int:
@@ -115,7 +115,7 @@ class Movement(Part[S]):
                 if not m:
                     out.append(moves[0])
                     continue
-                out.extend(moves[s] for s in self.swords_to_spend(p, m, swords))
+                out.extend([moves[s] for s in self.swords_to_spend(p, m, swords)])
         if pool.teleports:
             for e in graph.near[p.room]:
                 if e.to == start and not art:
