@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -34,6 +35,22 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=T
 
 
 _Options = Options  # for annotations inside Game, whose ``Options`` attribute shadows the name
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a fresh set-up of a game tells about every state of it (see :meth:`Game.layout`)."""
+
+    places: dict[_zones.PlaceKey, _zones.Place]
+    """The kind and owner of the zones kept at each place (list indices generalized)."""
+    keeps_seed: bool
+    """Whether the state's random seed is the setup's seed (so a file's two must agree)."""
+
+
+_LAYOUT_SEED = 1
+_LAYOUTS_KEPT = 64
+"""Layouts cached (one per game, options and seat count); a file cannot grow the cache."""
+_LAYOUTS: dict[tuple[type, bytes, int], Layout] = {}
 
 
 class Game(Generic[S, A]):
@@ -195,21 +212,30 @@ class Game(Generic[S, A]):
             )
         expected = Counter(self.cards(state))
         found: Counter[str] = Counter()
-        for zone in _zones.iter_zones(state):
-            where = f"zone {zone.kind!r}" + (
-                f" of seat {zone.owner}" if zone.owner is not None else ""
-            )
+        places = self.layout(n).places if not problems else {}
+        for path, zone in _zones.placed_zones(state):
+            where = _zones.json_path(path)
             vis = self.zones.get(zone.kind)
+            place = places.get(_zones.place_of(path))
             if vis is None:
-                problems.append(f"{where}: unknown zone kind for {self.title}")
+                problems.append(f"{where}.kind: {zone.kind!r} is not a zone kind of {self.title}")
+            elif place is not None and place.kind is not None and zone.kind != place.kind:
+                problems.append(
+                    f"{where}.kind: {zone.kind!r}, but {self.title} keeps its "
+                    f"{place.kind!r} zone here; a zone's kind is fixed by where it lies"
+                )
             elif (zone.up is not None) != (vis.others == "faceup"):
                 problems.append(
-                    f"{where}: facing flags must be given exactly for face-up/face-down piles"
+                    f"{where}.up: facing flags must be given exactly for face-up/face-down piles"
                 )
             if zone.up is not None and len(zone.up) != len(zone.cards):
                 problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
-            if zone.owner is not None and not 0 <= zone.owner < n:
-                problems.append(f"{where}: owner seat {zone.owner} does not exist")
+            owner = place.owner(path, zone.owner) if place is not None else zone.owner
+            if zone.owner != owner:
+                whose = "no seat" if owner is None else f"seat {owner}"
+                problems.append(f"{where}.owner: {zone.owner}, but {whose} owns the zone kept here")
+            elif zone.owner is not None and not 0 <= zone.owner < n:
+                problems.append(f"{where}.owner: seat {zone.owner} does not exist")
             found.update(zone.cards)
         for card, count in sorted((expected - found).items()):
             problems.append(
@@ -223,12 +249,33 @@ class Game(Generic[S, A]):
             problems.append(f"$.turns.order: must list each of the {n} seats once")
         elif turns.current not in turns.order:
             problems.append(f"$.turns.current: seat {turns.current} does not exist")
+        if len(set(turns.left)) != len(turns.left) or not all(0 <= s < n for s in turns.left):
+            problems.append(f"$.turns.left: each seat that left, once (seats 0-{n - 1})")
         for frame in state.stack:
             if not 0 <= frame.seat < n:
                 problems.append(f"$.stack: a decision for seat {frame.seat}, which does not exist")
         if not problems:
             problems.extend(self.validate_state(state))
         return problems
+
+    def layout(self, seats: int) -> Layout:
+        """Where this game, with these options and ``seats`` seats, keeps its zones.
+
+        Derived from a fresh :meth:`setup` and cached, so no game lists its
+        zones: a state whose zone lies where the set-up keeps another kind (a
+        draw pile relabelled as a discard pile, a hand as a public zone) would
+        show its cards to the wrong seats.
+        """
+        key = (type(self), msgspec.json.encode(self.options), seats)
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+                _LAYOUTS.clear()
+            fresh = self.setup(seats, _LAYOUT_SEED)
+            layout = _LAYOUTS[key] = Layout(
+                _zones.Place.of(_zones.placed_zones(fresh)), fresh.rng.seed == _LAYOUT_SEED
+            )
+        return layout
 
     def validate_state(self, state: S) -> list[str]:
         """The game's own semantic checks (counters in range, coherent decisions).

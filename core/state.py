@@ -22,20 +22,20 @@ from typing import Any
 
 import msgspec
 
-from meeple.core.rng import Rng
+from meeple.core.rng import Rng, Seed
 from meeple.core.turns import Turns
 
 
 class Frame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="frame"):
     """A pending decision of ``seat``."""
 
-    seat: int
+    seat: Seed
 
 
 class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="game"):
     """Fields every game state has. The tag is the game id."""
 
-    seats: int
+    seats: Seed
     rng: Rng
     turns: Turns
     stack: list[Any]
