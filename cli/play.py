@@ -26,6 +26,7 @@ from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError
 from meeple.core.records import Setup, Snapshot
+from meeple.core.rng import SEED_MAX
 from meeple.core.state import Action, Event
 from meeple.core.validate import open_saved
 
@@ -284,7 +285,10 @@ def play(
         typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the game's randomness (default: a fresh one).")
+        int | None,
+        typer.Option(
+            min=0, max=SEED_MAX, help="Seed of the game's randomness (default: a fresh one)."
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")

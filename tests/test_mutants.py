@@ -88,9 +88,7 @@ def get(doc: Doc, path: Path_) -> Any:
 
 
 def zones_in(doc: Doc) -> list[dict[str, Any]]:
-    return [
-        v for _, v in walk(doc) if isinstance(v, dict) and isinstance(v.get("cards"), list)
-    ]
+    return [v for _, v in walk(doc) if isinstance(v, dict) and isinstance(v.get("cards"), list)]
 
 
 def frames_in(doc: Doc) -> list[dict[str, Any]]:
