@@ -47,6 +47,10 @@ class Layout:
     """Whether the state's random seed is the setup's seed (so a file's two must agree)."""
 
 
+PLAY_ON_MAX = 2**62
+"""The largest round, turn or draw count a state may hold: the range files hold (``SEED_MAX``)
+less room for the game to go on counting."""
+
 _LAYOUT_SEED = 1
 _LAYOUTS_KEPT = 64
 """Layouts cached (one per game, options and seat count); a file cannot grow the cache."""
@@ -213,6 +217,7 @@ class Game(Generic[S, A]):
         expected = Counter(self.cards(state))
         found: Counter[str] = Counter()
         places = self.layout(n).places if not problems else {}
+        seats_seen: dict[_zones.PlaceKey, set[int]] = {}
         for path, zone in _zones.placed_zones(state):
             where = _zones.json_path(path)
             vis = self.zones.get(zone.kind)
@@ -236,7 +241,14 @@ class Game(Generic[S, A]):
                 problems.append(f"{where}.owner: {zone.owner}, but {whose} owns the zone kept here")
             elif zone.owner is not None and not 0 <= zone.owner < n:
                 problems.append(f"{where}.owner: seat {zone.owner} does not exist")
+            if place is not None and place.owner_at is not None and place.owner_at >= 0:
+                seats_seen.setdefault(_zones.place_of(path), set()).add(int(path[place.owner_at]))
             found.update(zone.cards)
+        for key, place in places.items():
+            at = place.owner_at
+            if at is not None and at >= 0 and seats_seen.get(key, set()) != set(range(n)):
+                where = _zones.json_path(key[:at])
+                problems.append(f"{where}: must hold one {place.kind!r} zone per seat, in order")
         for card, count in sorted((expected - found).items()):
             problems.append(
                 f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
@@ -251,6 +263,16 @@ class Game(Generic[S, A]):
             problems.append(f"$.turns.current: seat {turns.current} does not exist")
         if len(set(turns.left)) != len(turns.left) or not all(0 <= s < n for s in turns.left):
             problems.append(f"$.turns.left: each seat that left, once (seats 0-{n - 1})")
+        for where, count in (
+            ("$.rng.counter", state.rng.counter),
+            ("$.turns.round", turns.round),
+            ("$.turns.turn", turns.turn),
+        ):
+            if count > PLAY_ON_MAX:
+                problems.append(
+                    f"{where}: {count}; a saved game's counters stay below 2**62, "
+                    "leaving room to play on"
+                )
         for frame in state.stack:
             if not 0 <= frame.seat < n:
                 problems.append(f"$.stack: a decision for seat {frame.seat}, which does not exist")

@@ -32,7 +32,7 @@ from meeple.core import files, records
 from meeple.core.bots import HUMAN
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError, PluginError
-from meeple.core.game import Game
+from meeple.core.game import PLAY_ON_MAX, Game
 from meeple.core.plugins import Registry
 from meeple.core.state import Action, Event, State
 
@@ -243,6 +243,8 @@ def _seat_problems(setup: records.Setup[Any], registry: Registry) -> list[str]:
 def _snapshot_problems(loaded: Loaded, hooks: Hooks) -> list[str]:
     """The setup agrees with the state, then the state's checks."""
     setup, state = loaded.setup, loaded.value.state
+    if loaded.value.step > PLAY_ON_MAX:
+        return [f"$.step: {loaded.value.step}; a saved game's step stays below 2**62"]
     if state.seats != len(setup.seats):
         return [f"$.state.seats: {state.seats} seats, but $.setup.seats names {len(setup.seats)}"]
     game = loaded.game

@@ -201,9 +201,11 @@ def placed_zones(obj: object, path: Path = ()) -> Iterator[tuple[Path, Zone]]:
                 yield from placed_zones(item, (*path, i))
 
 
-def json_path(path: Path) -> str:
-    """``("players", 1, "hand")`` -> ``$.players[1].hand``."""
-    return "$" + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+def json_path(path: Path | tuple[str | int | None, ...]) -> str:
+    """``("players", 1, "hand")`` -> ``$.players[1].hand`` (a generalized index: ``[*]``)."""
+    return "$" + "".join(
+        f".{p}" if isinstance(p, str) else f"[{'*' if p is None else p}]" for p in path
+    )
 
 
 PlaceKey = tuple[str | None, ...]

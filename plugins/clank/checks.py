@@ -101,7 +101,8 @@ def only(path: str, cards: list[str], allowed: Container[str], what: str) -> lis
 
 def check_homes(game: Clank, state: ClankState) -> list[str]:
     """rules.md#components: each shared zone holds only the pieces the rules put there, so
-    a card moved into a zone of another kind is refused (the rules would look it up there)."""
+    a card moved into a zone of another kind is refused (the rules would look it up there).
+    The box may hold any piece: nothing comes back out of it."""
     cat = game.cat
     dungeon = set(cat.dungeon)
     tokens = cat.token
@@ -123,7 +124,6 @@ def check_homes(game: Clank, state: ClankState) -> list[str]:
     for name, kind in (("market", "market"), ("mastery", "mastery")):
         kept = set(cat.by_kind.get(kind, ()))
         problems += only(f"$.{name}", getattr(state, name).cards, kept, f"{kind} tokens")
-    problems += only("$.box", state.box.cards, tokens, "tokens")
     problems += only("$.spent", state.spent.cards, tokens, "tokens")
     problems += only("$.trash", state.trash.cards, cat.card, "cards")
     return problems

@@ -144,7 +144,12 @@ def frames(game: Clonk, state: ClonkState) -> list[str]:
         return ["$.stack: only the set-up task choices may wait under another decision"]
     top = stack[-1]
     kind = type(top)
-    if kind is ChooseTask:
+    if kind is ChooseTask:  # rules.md#tasks: each seat chooses once, before the first turn
+        seats = [f.seat for f in stack]
+        if len(set(seats)) != len(seats):
+            return ["$.stack: a seat chooses its task tiles once"]
+        if state.turns.current != state.turns.first or state.turns.round != 1:
+            return ["$.turns.current: task tiles are chosen before the start player's first turn"]
         return []
     seat = top.seat
     if seat != state.turns.current:

@@ -139,7 +139,27 @@ def test_check_state_checks_zones(tiny: Any, state: Any) -> None:
     def extra_zone(s: Any) -> None:
         s.piles.append(Zone(kind="pile", owner=3))
 
-    assert problems_after(tiny, state, extra_zone) == ["$.piles[3].owner: seat 3 does not exist"]
+    assert problems_after(tiny, state, extra_zone) == [
+        "$.piles[3].owner: seat 3 does not exist",
+        "$.piles: must hold one 'pile' zone per seat, in order",
+    ]
+
+    def lost_zone(s: Any) -> None:  # seat 2 would have nowhere to play
+        s.piles.pop()
+
+    assert problems_after(tiny, state, lost_zone) == [
+        "$.piles: must hold one 'pile' zone per seat, in order"
+    ]
+
+
+def test_check_state_leaves_counters_room_to_play_on(tiny: Any, state: Any) -> None:
+    def far(s: Any) -> None:  # decodes (below 2**63), but one more draw would not
+        s.rng.counter = 2**63 - 1
+
+    assert problems_after(tiny, state, far) == [
+        f"$.rng.counter: {2**63 - 1}; a saved game's counters stay below 2**62, "
+        "leaving room to play on"
+    ]
 
 
 def test_check_state_checks_seats_turns_and_stack(tiny: Any, state: Any) -> None:
