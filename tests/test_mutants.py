@@ -299,3 +299,78 @@ def test_mutants_that_validate_play_on_soak(originals, registry, hooks, game_id,
 def test_the_originals_play_on(originals, registry, hooks, tmp_path):
     for data in originals:
         assert check_mutant(data, tmp_path / "original.json", registry, hooks)
+
+
+def _move(source: str, target: str) -> Callable[[Doc], None]:
+    """Move the top piece of zone field ``source`` onto zone field ``target`` of the state."""
+
+    def move(doc: Doc) -> None:
+        state = doc["state"]
+        state[target]["cards"].append(state[source]["cards"].pop())
+
+    return move
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "steps", "change", "expected"),
+    [
+        (  # the next seat of round 2 would dig with an empty cart
+            "clonk",
+            3,
+            9,
+            lambda d: d["state"]["turns"]["order"].reverse(),
+            "$.carts[2]: holds 0 cards; a cart holds a card since its first turn",
+        ),
+        (
+            "clonk",
+            3,
+            9,
+            lambda d: d["state"]["carts"][0]["cards"].reverse(),
+            "$.carts[0]: snore-8 on top; a Treasure card lies there",
+        ),
+        (
+            "clonk",
+            2,
+            0,
+            lambda d: d["state"]["stack"].append(dict(d["state"]["stack"][-1])),
+            "$.stack: a seat chooses its task tiles once",
+        ),
+        (
+            "clonk",
+            2,
+            0,
+            lambda d: d["state"]["turns"].update(current=1),
+            "$.turns.current: task tiles are chosen before the start player's first turn",
+        ),
+        ("clank", 2, 30, _move("market", "row"), "cannot lie here (only Dungeon Deck cards)"),
+        ("clank", 2, 30, _move("row", "trash"), ""),  # a card may be trashed: no problem
+        ("clank", 2, 30, _move("row", "spent"), "cannot lie here (only tokens)"),
+        (  # a second turn frame: the seat would end turns for ever
+            "clank",
+            2,
+            30,
+            lambda d: d["state"]["stack"].append(dict(d["state"]["stack"][-1])),
+            "$.stack: the turn is the bottom decision, and the only turn",
+        ),
+        (
+            "clank",
+            2,
+            30,
+            lambda d: d["state"]["players"][0].update(gold=10**9 + 1),
+            "Expected `int` <= 1000000000 - at `$.state.players[0].gold`",
+        ),
+        ("clank-catacombs", 2, 30, _move("row", "tile_stack"), "cannot lie here (only tiles)"),
+        ("clank-catacombs", 2, 30, _move("bank", "majors"), "cannot lie here (only major"),
+    ],
+)
+def test_mutants_the_soak_found(save, registry, hooks, game, seats, steps, change, expected):
+    """Each crashed a game after validating, before the check that now refuses it."""
+    path = save("snapshot", game, seats=seats, seed=5, steps=steps)
+    doc = json.loads(path.read_bytes())
+    change(doc)
+    path.write_text(json.dumps(doc))
+    report = check_file(path, registry, hooks)
+    if expected:
+        assert any(expected in p for p in report.problems), report.problems
+    else:
+        assert report.ok, report.problems
