@@ -213,6 +213,7 @@ PlaceKey = tuple[str | None, ...]
 
 
 def place_of(path: Path) -> PlaceKey:
+    """The place a path names, whatever its list indices (the zones of a list share it)."""
     return tuple(None if isinstance(p, int) else p for p in path)
 
 
