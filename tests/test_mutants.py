@@ -9,7 +9,7 @@ validates is opened as ``play --resume`` and ``replay`` open it, then played
 on by random bots to the end without an exception, every seat's view hiding
 what the game's visibility declares (the conformance suite's view checks).
 
-The default run tries a few dozen mutants per game and file kind; the soak
+The default run tries twenty mutants per game and file kind; the soak
 run (``pytest -m soak``) 5,000 per game. ``--hypothesis-show-statistics``
 shows how many validated.
 """
@@ -36,7 +36,7 @@ from meeple.core.validate import check_file, open_saved
 T = TypeVar("T")
 
 SETTINGS = settings(
-    max_examples=40,
+    max_examples=20,
     deadline=None,
     suppress_health_check=[
         HealthCheck.function_scoped_fixture,
