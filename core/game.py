@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -218,37 +218,21 @@ class Game(Generic[S, A]):
         found: Counter[str] = Counter()
         places = self.layout(n).places if not problems else {}
         seats_seen: dict[_zones.PlaceKey, set[int]] = {}
+        zones = []
         for path, zone in _zones.placed_zones(state):
-            where = _zones.json_path(path)
-            vis = self.zones.get(zone.kind)
-            place = places.get(_zones.place_of(path))
-            if vis is None:
-                problems.append(f"{where}.kind: {zone.kind!r} is not a zone kind of {self.title}")
-            elif place is not None and place.kind is not None and zone.kind != place.kind:
-                problems.append(
-                    f"{where}.kind: {zone.kind!r}, but {self.title} keeps its "
-                    f"{place.kind!r} zone here; a zone's kind is fixed by where it lies"
-                )
-            elif (zone.up is not None) != (vis.others == "faceup"):
-                problems.append(
-                    f"{where}.up: facing flags must be given exactly for face-up/face-down piles"
-                )
-            if zone.up is not None and len(zone.up) != len(zone.cards):
-                problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
-            owner = place.owner(path, zone.owner) if place is not None else zone.owner
-            if zone.owner != owner:
-                whose = "no seat" if owner is None else f"seat {owner}"
-                problems.append(f"{where}.owner: {zone.owner}, but {whose} owns the zone kept here")
-            elif zone.owner is not None and not 0 <= zone.owner < n:
-                problems.append(f"{where}.owner: seat {zone.owner} does not exist")
+            zones.append(zone)
+            key = _zones.place_of(path)
+            place = places.get(key)
+            problems.extend(self._zone_problems(path, zone, place, n))
             if place is not None and place.owner_at is not None and place.owner_at >= 0:
-                seats_seen.setdefault(_zones.place_of(path), set()).add(int(path[place.owner_at]))
+                seats_seen.setdefault(key, set()).add(int(path[place.owner_at]))
             found.update(zone.cards)
         for key, place in places.items():
             at = place.owner_at
             if at is not None and at >= 0 and seats_seen.get(key, set()) != set(range(n)):
                 where = _zones.json_path(key[:at])
                 problems.append(f"{where}: must hold one {place.kind!r} zone per seat, in order")
+        problems.extend(self._hidden_names(state, expected, zones))
         for card, count in sorted((expected - found).items()):
             problems.append(
                 f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
@@ -279,6 +263,64 @@ class Game(Generic[S, A]):
         if not problems:
             problems.extend(self.validate_state(state))
         return problems
+
+    def _zone_problems(
+        self, path: _zones.Path, zone: _zones.Zone, place: _zones.Place | None, seats: int
+    ) -> list[str]:
+        """The zone's kind, facing flags and owner, as the game and its set-up have them."""
+        vis = self.zones.get(zone.kind)
+        owner = place.owner(path, zone.owner) if place is not None else zone.owner
+        if (
+            vis is not None
+            and (place is None or place.kind is None or zone.kind == place.kind)
+            and (zone.up is not None) == (vis.others == "faceup")
+            and (zone.up is None or len(zone.up) == len(zone.cards))
+            and zone.owner == owner
+            and (owner is None or 0 <= owner < seats)
+        ):
+            return []  # the common case, without building a message
+        where = _zones.json_path(path)
+        problems = []
+        if vis is None:
+            problems.append(f"{where}.kind: {zone.kind!r} is not a zone kind of {self.title}")
+        elif place is not None and place.kind is not None and zone.kind != place.kind:
+            problems.append(
+                f"{where}.kind: {zone.kind!r}, but {self.title} keeps its "
+                f"{place.kind!r} zone here; a zone's kind is fixed by where it lies"
+            )
+        elif (zone.up is not None) != (vis.others == "faceup"):
+            problems.append(
+                f"{where}.up: facing flags must be given exactly for face-up/face-down piles"
+            )
+        if zone.up is not None and len(zone.up) != len(zone.cards):
+            problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
+        if zone.owner != owner:
+            whose = "no seat" if owner is None else f"seat {owner}"
+            problems.append(f"{where}.owner: {zone.owner}, but {whose} owns the zone kept here")
+        elif zone.owner is not None and not 0 <= zone.owner < seats:
+            problems.append(f"{where}.owner: seat {zone.owner} does not exist")
+        return problems
+
+    def _hidden_names(self, state: S, cards: Container[str], zones: list[_zones.Zone]) -> list[str]:
+        """A card named outside the zones (a frame's card) must be one every seat sees,
+        since views hide only zones: a file naming a hidden card there would show it."""
+        names = [(path, name) for path, name in _zones.names_outside_zones(state) if name in cards]
+        if not names:
+            return []
+        named = {name for _, name in names}
+        vis = self.zones
+        public = {
+            card
+            for zone in zones
+            if zone.kind in vis
+            for i, card in enumerate(zone.cards)
+            if card in named and _zones.sees(vis[zone.kind], zone, None, i)
+        }
+        return [
+            f"{_zones.json_path(path)}: names {name!r}, a card not every seat sees"
+            for path, name in names
+            if name not in public
+        ]
 
     def layout(self, seats: int) -> Layout:
         """Where this game, with these options and ``seats`` seats, keeps its zones.

@@ -201,6 +201,25 @@ def placed_zones(obj: object, path: Path = ()) -> Iterator[tuple[Path, Zone]]:
                 yield from placed_zones(item, (*path, i))
 
 
+def names_outside_zones(obj: object, path: Path = ()) -> Iterator[tuple[Path, str]]:
+    """Every string of a state outside its zones (a frame's card, a list of places), with
+    where it lies: views hide only zones, so every seat reads these."""
+    if isinstance(obj, str):
+        yield path, obj
+    elif isinstance(obj, Zone):
+        return
+    elif isinstance(obj, msgspec.Struct):
+        for name in obj.__struct_fields__:
+            yield from names_outside_zones(getattr(obj, name), (*path, name))
+    elif isinstance(obj, list | tuple):
+        for i, item in enumerate(obj):
+            yield from names_outside_zones(item, (*path, i))
+    elif isinstance(obj, dict):
+        for key, item in obj.items():
+            yield from names_outside_zones(key, path)
+            yield from names_outside_zones(item, (*path, key))
+
+
 def json_path(path: Path | tuple[str | int | None, ...]) -> str:
     """``("players", 1, "hand")`` -> ``$.players[1].hand`` (a generalized index: ``[*]``)."""
     return "$" + "".join(
