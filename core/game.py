@@ -218,9 +218,8 @@ class Game(Generic[S, A]):
         found: Counter[str] = Counter()
         places = self.layout(n).places if not problems else {}
         seats_seen: dict[_zones.PlaceKey, set[int]] = {}
-        zones = []
-        for path, zone in _zones.placed_zones(state):
-            zones.append(zone)
+        survey = _zones.Survey(state)
+        for path, zone in survey.zones:
             key = _zones.place_of(path)
             place = places.get(key)
             problems.extend(self._zone_problems(path, zone, place, n))
@@ -232,7 +231,7 @@ class Game(Generic[S, A]):
             if at is not None and at >= 0 and seats_seen.get(key, set()) != set(range(n)):
                 where = _zones.json_path(key[:at])
                 problems.append(f"{where}: must hold one {place.kind!r} zone per seat, in order")
-        problems.extend(self._hidden_names(state, expected, zones))
+        problems.extend(self._hidden_names(survey, expected))
         for card, count in sorted((expected - found).items()):
             problems.append(
                 f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
@@ -301,17 +300,17 @@ class Game(Generic[S, A]):
             problems.append(f"{where}.owner: seat {zone.owner} does not exist")
         return problems
 
-    def _hidden_names(self, state: S, cards: Container[str], zones: list[_zones.Zone]) -> list[str]:
+    def _hidden_names(self, survey: _zones.Survey, cards: Container[str]) -> list[str]:
         """A card named outside the zones (a frame's card) must be one every seat sees,
         since views hide only zones: a file naming a hidden card there would show it."""
-        names = [(path, name) for path, name in _zones.names_outside_zones(state) if name in cards]
+        names = [(path, name) for path, name in survey.names if name in cards]
         if not names:
             return []
         named = {name for _, name in names}
         vis = self.zones
         public = {
             card
-            for zone in zones
+            for _, zone in survey.zones
             if zone.kind in vis
             for i, card in enumerate(zone.cards)
             if card in named and _zones.sees(vis[zone.kind], zone, None, i)
@@ -337,7 +336,7 @@ class Game(Generic[S, A]):
                 _LAYOUTS.clear()
             fresh = self.setup(seats, _LAYOUT_SEED)
             layout = _LAYOUTS[key] = Layout(
-                _zones.Place.of(_zones.placed_zones(fresh)), fresh.rng.seed == _LAYOUT_SEED
+                _zones.Place.of(_zones.Survey(fresh).zones), fresh.rng.seed == _LAYOUT_SEED
             )
         return layout
 

@@ -185,39 +185,43 @@ Path = tuple[str | int, ...]
 """Where a value lies in a state: field names and list indices (``("players", 1, "hand")``)."""
 
 
-def placed_zones(obj: object, path: Path = ()) -> Iterator[tuple[Path, Zone]]:
-    """Every zone inside a state with the path it is stored at, in :func:`iter_zones` order.
+class Survey:
+    """Every zone of a state and every string outside its zones, each with where it lies.
 
-    (:func:`iter_zones` keeps its own path-free walk: views call it in the bots' hot loop.)
+    One walk serves the state checks: the zones' kinds and owners by place, and the
+    strings a view shows every seat (views hide only zones). :func:`iter_zones` keeps
+    its own path-free walk: views call it in the bots' hot loop.
     """
-    if isinstance(obj, Zone):
-        yield path, obj
-    elif isinstance(obj, msgspec.Struct):
-        for name in obj.__struct_fields__:
-            yield from placed_zones(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list | tuple):
-        for i, item in enumerate(obj):
-            if isinstance(item, msgspec.Struct):
-                yield from placed_zones(item, (*path, i))
+
+    __slots__ = ("names", "zones")
+
+    def __init__(self, state: object) -> None:
+        self.zones: list[tuple[Path, Zone]] = []
+        self.names: list[tuple[Path, str]] = []
+        self._visit(state, ())
+
+    def _visit(self, obj: object, path: Path) -> None:
+        if isinstance(obj, Zone):
+            self.zones.append((path, obj))
+        elif isinstance(obj, str):
+            self.names.append((path, obj))
+        elif isinstance(obj, msgspec.Struct):
+            for name in obj.__struct_fields__:
+                value = getattr(obj, name)
+                if isinstance(value, _NESTED):
+                    self._visit(value, (*path, name))
+        elif isinstance(obj, list | tuple):
+            for i, item in enumerate(obj):
+                if isinstance(item, _NESTED):
+                    self._visit(item, (*path, i))
+        elif isinstance(obj, dict):
+            for key, item in obj.items():
+                self._visit(key, path)
+                self._visit(item, (*path, key))
 
 
-def names_outside_zones(obj: object, path: Path = ()) -> Iterator[tuple[Path, str]]:
-    """Every string of a state outside its zones (a frame's card, a list of places), with
-    where it lies: views hide only zones, so every seat reads these."""
-    if isinstance(obj, str):
-        yield path, obj
-    elif isinstance(obj, Zone):
-        return
-    elif isinstance(obj, msgspec.Struct):
-        for name in obj.__struct_fields__:
-            yield from names_outside_zones(getattr(obj, name), (*path, name))
-    elif isinstance(obj, list | tuple):
-        for i, item in enumerate(obj):
-            yield from names_outside_zones(item, (*path, i))
-    elif isinstance(obj, dict):
-        for key, item in obj.items():
-            yield from names_outside_zones(key, path)
-            yield from names_outside_zones(item, (*path, key))
+_NESTED = (msgspec.Struct, list, tuple, dict, str)
+"""What may hold a zone or a string (a walk skips numbers, flags and ``None``)."""
 
 
 def json_path(path: Path | tuple[str | int | None, ...]) -> str:
