@@ -342,7 +342,7 @@ def _move(source: str, target: str) -> Callable[[Doc], None]:
             lambda d: d["state"]["turns"].update(current=1),
             "$.turns.current: task tiles are chosen before the start player's first turn",
         ),
-        ("clank", 2, 30, _move("market", "row"), "cannot lie here (only Dungeon Deck cards)"),
+        ("clank", 2, 30, _move("market", "row"), "cannot lie here (only cards)"),
         ("clank", 2, 30, _move("row", "trash"), ""),  # a card may be trashed: no problem
         ("clank", 2, 30, _move("row", "spent"), "cannot lie here (only tokens)"),
         (  # a second turn frame: the seat would end turns for ever

@@ -104,14 +104,13 @@ def check_homes(game: Clank, state: ClankState) -> list[str]:
     a card moved into a zone of another kind is refused (the rules would look it up there).
     The box may hold any piece: nothing comes back out of it."""
     cat = game.cat
-    dungeon = set(cat.dungeon)
     tokens = cat.token
     problems = []
-    # The face-down Dungeon Deck is only asked for cards: every card shares its back, so a
-    # view's determinization may deal a seat's unseen starter card there.
-    problems += only("$.dungeon", state.dungeon.cards, cat.card, "cards")
-    for name in ("row", "dungeon_discard"):
-        problems += only(f"$.{name}", getattr(state, name).cards, dungeon, "Dungeon Deck cards")
+    # The Dungeon Deck, the row it refills and its discard pile are only asked for cards:
+    # every card shares its back, so a view's determinization may deal a seat's unseen
+    # starter card into the face-down deck, and from there it reaches the row.
+    for name in ("dungeon", "row", "dungeon_discard"):
+        problems += only(f"$.{name}", getattr(state, name).cards, cat.card, "cards")
     if len(state.reserve) != len(cat.reserve):
         problems.append(
             f"$.reserve: {len(state.reserve)} piles, the Reserve has {len(cat.reserve)}"
