@@ -18,11 +18,11 @@ contract 1: state is data).
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 
-from meeple.core.rng import SEED_MAX, Rng, Seed
+from meeple.core.rng import Rng, Seed
 from meeple.core.turns import Turns
 
 Count = Seed
@@ -31,9 +31,6 @@ Count = Seed
 Every integer of a saved state has a range, so a number no reader can hold
 (above 2**64) or a negative counter is refused with its ``$.path`` on decoding.
 """
-
-Int = Annotated[int, msgspec.Meta(ge=-SEED_MAX - 1, le=SEED_MAX)]
-"""Any other integer a state stores (a coordinate on a grid): a signed 64-bit integer."""
 
 
 class Frame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="frame"):

@@ -361,6 +361,13 @@ def _move(source: str, target: str) -> Callable[[Doc], None]:
         ),
         ("clank-catacombs", 2, 30, _move("row", "tile_stack"), "cannot lie here (only tiles)"),
         ("clank-catacombs", 2, 30, _move("bank", "majors"), "cannot lie here (only major"),
+        (  # a tile placed beside it would lie beyond what a file holds
+            "clank-catacombs",
+            2,
+            30,
+            lambda d: d["state"]["tiles"][0].update(x=2**63 - 1),
+            "Expected `int` <= 1000000000 - at `$.state.tiles[0].x`",
+        ),
     ],
 )
 def test_mutants_the_soak_found(save, registry, hooks, game, seats, steps, change, expected):

@@ -10,21 +10,26 @@ and Wayshrine marks are counters, like the seats' cubes.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from meeple.core.files import FilePath
-from meeple.core.state import Action, Count, Event, Frame, Int
+from meeple.core.state import Action, Count, Event, Frame
 from meeple.core.zones import Zone
 from meeple.plugins.clank.effects import AnyEffect
 from meeple.plugins.clank.state import (
+    AMOUNT_MAX,
     Amount,
     ClankEvent,
     ClankFrame,
     ClankState,
     EngineOptions,
 )
+
+Coord = Annotated[int, msgspec.Meta(ge=-AMOUNT_MAX, le=AMOUNT_MAX)]
+"""A cell of the grid: the dungeon grows a tile at a time, far inside this range, so the
+rules can always name the cells next to a placed tile."""
 
 
 class CatacombsOptions(EngineOptions, frozen=True):
@@ -50,8 +55,8 @@ class Placed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A placed tile: its id, the cell of its top (cell 0), its quarter turns clockwise."""
 
     tile: str
-    x: Int
-    y: Int
+    x: Coord
+    y: Coord
     turn: Count = 0
 
 
@@ -63,8 +68,8 @@ class Discover(Frame, tag="discover"):
     placed tile ``place``, leaving room ``room``: it chooses a rotation (rules.md#discovery)."""
 
     tile: str
-    x: Int
-    y: Int
+    x: Coord
+    y: Coord
     room: Count
     place: Count
     half: Count
