@@ -31,7 +31,7 @@ from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
 
-from meeple.core.bots import Bot
+from meeple.core.bots import HUMAN, Bot
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.files import digests
@@ -44,9 +44,8 @@ from meeple.core.scoring import Score, rank
 console = Console(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
-HUMAN = "human"
 BOT = "bot"
-"""Seat aliases: a person at this terminal, and the game's best bot."""
+"""Seat alias of the game's best bot (``HUMAN``: a person at this terminal)."""
 
 GameClass = type[Game[Any, Any]]
 

@@ -26,8 +26,9 @@ from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError
 from meeple.core.records import Setup, Snapshot
+from meeple.core.rng import SEED_MAX
 from meeple.core.state import Action, Event
-from meeple.core.validate import load, replay, state_problems
+from meeple.core.validate import open_saved
 
 app = typer.Typer()
 
@@ -268,17 +269,9 @@ class Narrator:
 
 
 def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
-    """The game saved in ``path`` (a record is replayed and its digest checked)."""
-    loaded = load(path, env.registry)
-    if loaded.is_record:
-        match = replay(loaded, env.hooks)
-        return Table(match, loaded.setup, save, None)
-    snap = loaded.value
-    problems = state_problems(loaded.game, snap.state, env.hooks)
-    if problems:
-        raise InvalidFile(str(path), problems)
-    match = Match(loaded.game, snap.state, env.hooks, loaded.setup.seed)
-    return Table(match, loaded.setup, save, snap.step)
+    """The game saved in ``path``, opened with every check ``meeple validate`` runs."""
+    loaded, match = open_saved(path, env.registry, env.hooks)
+    return Table(match, loaded.setup, save, None if loaded.is_record else loaded.value.step)
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -292,7 +285,10 @@ def play(
         typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option(help="Seed of the game's randomness (default: a fresh one).")
+        int | None,
+        typer.Option(
+            min=0, max=SEED_MAX, help="Seed of the game's randomness (default: a fresh one)."
+        ),
     ] = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")

@@ -63,8 +63,8 @@ def replay(
     Example: meeple replay game.json --seat 0 --to 40
     """
     env = common.env(ctx)
-    with common.errors():
-        loaded = validate.load(file, env.registry)
+    with common.errors():  # every check of `meeple validate` before the log begins
+        loaded, _ = validate.open_saved(file, env.registry, env.hooks)
     if not loaded.is_record:
         common.fail(
             f"{file}: this is a snapshot, which holds no actions to replay; "

@@ -24,6 +24,7 @@ from meeple.cli import common
 from meeple.core.engine import Match
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
+from meeple.core.rng import SEED_MAX
 from meeple.core.scoring import Score, rank
 
 app = typer.Typer()
@@ -46,7 +47,10 @@ def simulate(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="How many games to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed of the first game; game i uses seed + i.")] = 0,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i."),
+    ] = 0,
     seats: Annotated[
         str | None,
         typer.Option(

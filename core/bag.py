@@ -10,12 +10,13 @@ from __future__ import annotations
 import msgspec
 
 from meeple.core.rng import Rng, stream
+from meeple.core.state import Count
 
 
 class Bag(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Cubes by colour. Colours are strings the game chooses (``"dragon"``, ``"seat-2"``)."""
 
-    cubes: dict[str, int] = msgspec.field(default_factory=dict)
+    cubes: dict[str, Count] = msgspec.field(default_factory=dict)
 
     def __len__(self) -> int:
         return sum(self.cubes.values())

@@ -17,6 +17,9 @@ from meeple.core.plugins import hookimpl
 from meeple.core.rng import Stream
 from meeple.core.state import Action, State
 
+HUMAN = "human"
+"""The seat name of a person at the terminal; every other seat name in a file is a bot's."""
+
 
 class Prompt:
     """One decision put to a player: which seat, the legal answers, and its view.

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -34,6 +35,26 @@ class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=T
 
 
 _Options = Options  # for annotations inside Game, whose ``Options`` attribute shadows the name
+
+
+@dataclass(frozen=True)
+class Layout:
+    """What a fresh set-up of a game tells about every state of it (see :meth:`Game.layout`)."""
+
+    places: dict[_zones.PlaceKey, _zones.Place]
+    """The kind and owner of the zones kept at each place (list indices generalized)."""
+    keeps_seed: bool
+    """Whether the state's random seed is the setup's seed (so a file's two must agree)."""
+
+
+PLAY_ON_MAX = 2**62
+"""The largest round, turn or draw count a state may hold: the range files hold (``SEED_MAX``)
+less room for the game to go on counting."""
+
+_LAYOUT_SEED = 1
+_LAYOUTS_KEPT = 64
+"""Layouts cached (one per game, options and seat count); a file cannot grow the cache."""
+_LAYOUTS: dict[tuple[type, bytes, int], Layout] = {}
 
 
 class Game(Generic[S, A]):
@@ -195,22 +216,22 @@ class Game(Generic[S, A]):
             )
         expected = Counter(self.cards(state))
         found: Counter[str] = Counter()
-        for zone in _zones.iter_zones(state):
-            where = f"zone {zone.kind!r}" + (
-                f" of seat {zone.owner}" if zone.owner is not None else ""
-            )
-            vis = self.zones.get(zone.kind)
-            if vis is None:
-                problems.append(f"{where}: unknown zone kind for {self.title}")
-            elif (zone.up is not None) != (vis.others == "faceup"):
-                problems.append(
-                    f"{where}: facing flags must be given exactly for face-up/face-down piles"
-                )
-            if zone.up is not None and len(zone.up) != len(zone.cards):
-                problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
-            if zone.owner is not None and not 0 <= zone.owner < n:
-                problems.append(f"{where}: owner seat {zone.owner} does not exist")
+        places = self.layout(n).places if not problems else {}
+        seats_seen: dict[_zones.PlaceKey, set[int]] = {}
+        survey = _zones.Survey(state)
+        for path, zone in survey.zones:
+            key = _zones.place_of(path)
+            place = places.get(key)
+            problems.extend(self._zone_problems(path, zone, place, n))
+            if place is not None and place.owner_at is not None and place.owner_at >= 0:
+                seats_seen.setdefault(key, set()).add(int(path[place.owner_at]))
             found.update(zone.cards)
+        for key, place in places.items():
+            at = place.owner_at
+            if at is not None and at >= 0 and seats_seen.get(key, set()) != set(range(n)):
+                where = _zones.json_path(key[:at])
+                problems.append(f"{where}: must hold one {place.kind!r} zone per seat, in order")
+        problems.extend(self._hidden_names(survey, expected))
         for card, count in sorted((expected - found).items()):
             problems.append(
                 f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
@@ -223,12 +244,101 @@ class Game(Generic[S, A]):
             problems.append(f"$.turns.order: must list each of the {n} seats once")
         elif turns.current not in turns.order:
             problems.append(f"$.turns.current: seat {turns.current} does not exist")
+        if len(set(turns.left)) != len(turns.left) or not all(0 <= s < n for s in turns.left):
+            problems.append(f"$.turns.left: each seat that left, once (seats 0-{n - 1})")
+        for where, count in (
+            ("$.rng.counter", state.rng.counter),
+            ("$.turns.round", turns.round),
+            ("$.turns.turn", turns.turn),
+        ):
+            if count > PLAY_ON_MAX:
+                problems.append(
+                    f"{where}: {count}; a saved game's counters stay below 2**62, "
+                    "leaving room to play on"
+                )
         for frame in state.stack:
             if not 0 <= frame.seat < n:
                 problems.append(f"$.stack: a decision for seat {frame.seat}, which does not exist")
         if not problems:
             problems.extend(self.validate_state(state))
         return problems
+
+    def _zone_problems(
+        self, path: _zones.Path, zone: _zones.Zone, place: _zones.Place | None, seats: int
+    ) -> list[str]:
+        """The zone's kind, facing flags and owner, as the game and its set-up have them."""
+        vis = self.zones.get(zone.kind)
+        owner = place.owner(path, zone.owner) if place is not None else zone.owner
+        if (
+            vis is not None
+            and (place is None or place.kind is None or zone.kind == place.kind)
+            and (zone.up is not None) == (vis.others == "faceup")
+            and (zone.up is None or len(zone.up) == len(zone.cards))
+            and zone.owner == owner
+            and (owner is None or 0 <= owner < seats)
+        ):
+            return []  # the common case, without building a message
+        where = _zones.json_path(path)
+        problems = []
+        if vis is None:
+            problems.append(f"{where}.kind: {zone.kind!r} is not a zone kind of {self.title}")
+        elif place is not None and place.kind is not None and zone.kind != place.kind:
+            problems.append(
+                f"{where}.kind: {zone.kind!r}, but {self.title} keeps its "
+                f"{place.kind!r} zone here; a zone's kind is fixed by where it lies"
+            )
+        elif (zone.up is not None) != (vis.others == "faceup"):
+            problems.append(
+                f"{where}.up: facing flags must be given exactly for face-up/face-down piles"
+            )
+        if zone.up is not None and len(zone.up) != len(zone.cards):
+            problems.append(f"{where}: {len(zone.cards)} cards but {len(zone.up)} facing flags")
+        if zone.owner != owner:
+            whose = "no seat" if owner is None else f"seat {owner}"
+            problems.append(f"{where}.owner: {zone.owner}, but {whose} owns the zone kept here")
+        elif zone.owner is not None and not 0 <= zone.owner < seats:
+            problems.append(f"{where}.owner: seat {zone.owner} does not exist")
+        return problems
+
+    def _hidden_names(self, survey: _zones.Survey, cards: Container[str]) -> list[str]:
+        """A card named outside the zones (a frame's card) must be one every seat sees,
+        since views hide only zones: a file naming a hidden card there would show it."""
+        names = [(path, name) for path, name in survey.names if name in cards]
+        if not names:
+            return []
+        named = {name for _, name in names}
+        vis = self.zones
+        public = {
+            card
+            for _, zone in survey.zones
+            if zone.kind in vis
+            for i, card in enumerate(zone.cards)
+            if card in named and _zones.sees(vis[zone.kind], zone, None, i)
+        }
+        return [
+            f"{_zones.json_path(path)}: names {name!r}, a card not every seat sees"
+            for path, name in names
+            if name not in public
+        ]
+
+    def layout(self, seats: int) -> Layout:
+        """Where this game, with these options and ``seats`` seats, keeps its zones.
+
+        Derived from a fresh :meth:`setup` and cached, so no game lists its
+        zones: a state whose zone lies where the set-up keeps another kind (a
+        draw pile relabelled as a discard pile, a hand as a public zone) would
+        show its cards to the wrong seats.
+        """
+        key = (type(self), msgspec.json.encode(self.options), seats)
+        layout = _LAYOUTS.get(key)
+        if layout is None:
+            if len(_LAYOUTS) >= _LAYOUTS_KEPT:
+                _LAYOUTS.clear()
+            fresh = self.setup(seats, _LAYOUT_SEED)
+            layout = _LAYOUTS[key] = Layout(
+                _zones.Place.of(_zones.Survey(fresh).zones), fresh.rng.seed == _LAYOUT_SEED
+            )
+        return layout
 
     def validate_state(self, state: S) -> list[str]:
         """The game's own semantic checks (counters in range, coherent decisions).

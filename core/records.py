@@ -29,6 +29,7 @@ import msgspec
 from meeple.core.errors import InvalidFile, UnreadableFile
 from meeple.core.files import read_file
 from meeple.core.game import Game
+from meeple.core.rng import Seed
 from meeple.core.scoring import Score
 
 FORMAT = 1
@@ -57,7 +58,7 @@ class Setup(
     version: str
     seats: list[str]
     """Who plays each seat: a bot name, or ``human``."""
-    seed: int
+    seed: Seed
     options: O
     files: dict[str, Sha256] = {}
     """The SHA-256 of each file an option names (see :mod:`meeple.core.files`); a game
@@ -84,7 +85,8 @@ class Snapshot(msgspec.Struct, Generic[O, S], kw_only=True, forbid_unknown_field
     kind: Literal["meeple.snapshot"] = "meeple.snapshot"
     format: int = FORMAT
     setup: Setup[O]
-    step: int
+    step: Seed
+    """Actions taken before this moment (a counter, so ``0 <= step <= SEED_MAX``)."""
     state: S
 
 

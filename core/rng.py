@@ -31,8 +31,8 @@ Seed = Annotated[int, msgspec.Meta(ge=0, le=SEED_MAX)]
 class Rng(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The random state stored in a game state: the seed and how many draws were made."""
 
-    seed: int
-    counter: int = 0
+    seed: Seed
+    counter: Seed = 0
 
 
 class Stream:

@@ -22,20 +22,27 @@ from typing import Any
 
 import msgspec
 
-from meeple.core.rng import Rng
+from meeple.core.rng import Rng, Seed
 from meeple.core.turns import Turns
+
+Count = Seed
+"""A count or an index a state stores (cubes, gold, a room, a seat): ``0 <= n <= SEED_MAX``.
+
+Every integer of a saved state has a range, so a number no reader can hold
+(above 2**64) or a negative counter is refused with its ``$.path`` on decoding.
+"""
 
 
 class Frame(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="frame"):
     """A pending decision of ``seat``."""
 
-    seat: int
+    seat: Count
 
 
 class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="game"):
     """Fields every game state has. The tag is the game id."""
 
-    seats: int
+    seats: Count
     rng: Rng
     turns: Turns
     stack: list[Any]

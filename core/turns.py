@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import msgspec
 
+from meeple.core.rng import Seed
+
 
 class Turns(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Whose turn it is, in which round, and whether the game is winding down.
@@ -19,12 +21,13 @@ class Turns(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     that every seat has had the same number of turns.
     """
 
-    order: list[int]
-    current: int
-    round: int = 1
-    turn: int = 1
+    # Seats and counters as files store them (``Seed``: 0 to 2**63-1).
+    order: list[Seed]
+    current: Seed
+    round: Seed = 1
+    turn: Seed = 1
     last_round: bool = False
-    left: list[int] = msgspec.field(default_factory=list)
+    left: list[Seed] = msgspec.field(default_factory=list)
     over: bool = False
 
     @classmethod

@@ -7,11 +7,16 @@ Checking a file goes through the same steps whatever is wrong with it:
    own types, so every problem names its ``$.json.path``;
 2. :func:`replay` re-runs a record action by action, naming the first
    illegal step, and compares the final digest with the recorded one;
-3. :func:`check_file` adds the semantic checks of a state (the game's
+3. :func:`check` adds the semantic checks of a state (the game's
    :meth:`~meeple.core.game.Game.check_state` and the
-   ``meeple_validate_state`` hook) and turns every finding into a
-   :class:`Report`. It never raises for bad input: even a game plugin that
-   crashes on a strange file becomes one problem message, not a traceback.
+   ``meeple_validate_state`` hook, and that a snapshot's setup agrees with
+   its state) and returns the match the file leads to.
+
+:func:`open_saved` is those three steps: ``play --resume`` and ``replay``
+open a file with it. :func:`check_file` runs the same steps and turns every
+finding into a :class:`Report`. It never raises for bad input: even a game
+plugin that crashes on a strange file becomes one problem message, not a
+traceback. So a file that validates is a file that plays.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from typing import Any, Protocol
 import msgspec
 
 from meeple.core import files, records
+from meeple.core.bots import HUMAN
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError, PluginError
-from meeple.core.game import Game
+from meeple.core.game import PLAY_ON_MAX, Game
 from meeple.core.plugins import Registry
 from meeple.core.state import Action, Event, State
 
@@ -95,6 +101,7 @@ def load(path: str | os.PathLike[str], registry: Registry) -> Loaded:
             ],
         )
     value = records.decode(data, game_cls, kind, where)
+    _raise_problems(where, "", _seat_problems(value.setup, registry))
     # Before the game reads them: only the very files it was played with.
     problems = files.unavailable(value.setup.options, value.setup.files)
     if problems:
@@ -174,21 +181,43 @@ def state_problems(game: Game[Any, Any], state: State, hooks: Hooks) -> list[str
     return problems
 
 
+def check(loaded: Loaded, hooks: Hooks, *, check_every: int = 0) -> Match:
+    """Every check of a loaded file; returns the match it leads to, ready to play on.
+
+    A record is replayed (see :func:`replay`) and its final state checked; a
+    snapshot's state is checked, and must agree with its setup. Raises
+    :class:`InvalidFile` listing the problems.
+    """
+    if loaded.is_record:
+        match = replay(loaded, hooks, check_every=check_every)
+        _raise_problems(loaded.path, "", _checked(loaded, "the final state", match.state, hooks))
+        return match
+    _raise_problems(loaded.path, "", _snapshot_problems(loaded, hooks))
+    return Match(loaded.game, loaded.value.state, hooks, loaded.setup.seed)
+
+
+def open_saved(
+    path: str | os.PathLike[str], registry: Registry, hooks: Hooks, *, check_every: int = 0
+) -> tuple[Loaded, Match]:
+    """Open a record or snapshot with every check ``meeple validate`` runs (:func:`load`,
+    then :func:`check`): the file and the match to play on or show."""
+    loaded = load(path, registry)
+    return loaded, check(loaded, hooks, check_every=check_every)
+
+
 def check_file(
     path: str | os.PathLike[str], registry: Registry, hooks: Hooks, *, check_every: int = 0
 ) -> Report:
-    """Check one file completely; every finding is a problem in the report, never an exception."""
+    """Check one file completely; every finding is a problem in the report, never an exception.
+
+    The steps are those of :func:`open_saved`, so a file reported valid opens.
+    """
     report = Report(path=os.fspath(path), ok=False)
     try:
         loaded = load(path, registry)
         report.kind, report.game = loaded.kind, loaded.game.id
-        if loaded.is_record:
-            report.steps = len(loaded.value.actions)
-            match = replay(loaded, hooks, check_every=check_every)
-            report.problems = _checked(loaded, "the final state", match.state, hooks)
-        else:
-            report.steps = loaded.value.step
-            report.problems = _snapshot_problems(loaded, hooks)
+        report.steps = len(loaded.value.actions) if loaded.is_record else loaded.value.step
+        check(loaded, hooks, check_every=check_every)
     except InvalidFile as exc:
         report.problems = list(exc.problems)
     except PluginError as exc:  # a score hook at the end of a replay
@@ -199,19 +228,37 @@ def check_file(
     return report
 
 
+def _seat_problems(setup: records.Setup[Any], registry: Registry) -> list[str]:
+    """Each seat is ``human`` or a bot that plays the game (else replaying it cannot start)."""
+    problems = []
+    for seat, name in enumerate(setup.seats):
+        if name != HUMAN:
+            try:
+                registry.bot(name, setup.game)
+            except MeepleError as exc:
+                problems.append(f"$.setup.seats[{seat}]: {exc}; a seat is {HUMAN!r} or a bot")
+    return problems
+
+
 def _snapshot_problems(loaded: Loaded, hooks: Hooks) -> list[str]:
-    snap = loaded.value
-    state = snap.state
-    problems: list[str] = []
-    if snap.step < 0:
-        problems.append(
-            f"$.step: {snap.step} is negative; a snapshot is taken after 0 or more steps"
-        )
-    if state.seats != len(snap.setup.seats):
-        problems.append(
-            f"$.state.seats: {state.seats} seats, but $.setup.seats names {len(snap.setup.seats)}"
-        )
-    return problems + _checked(loaded, "$.state", state, hooks)
+    """The setup agrees with the state, then the state's checks."""
+    setup, state = loaded.setup, loaded.value.state
+    if loaded.value.step > PLAY_ON_MAX:
+        return [f"$.step: {loaded.value.step}; a saved game's step stays below 2**62"]
+    if state.seats != len(setup.seats):
+        return [f"$.state.seats: {state.seats} seats, but $.setup.seats names {len(setup.seats)}"]
+    game = loaded.game
+    if game.min_seats <= state.seats <= game.max_seats:
+        try:
+            keeps_seed = game.layout(state.seats).keeps_seed
+        except Exception as exc:
+            return [_crash(loaded.plugin, "setting up a fresh game to compare with", exc)]
+        if keeps_seed and state.rng.seed != setup.seed:
+            return [
+                f"$.state.rng.seed: {state.rng.seed}, but the game was set up with "
+                f"$.setup.seed {setup.seed}; a game's random state keeps its seed"
+            ]
+    return _checked(loaded, "$.state", state, hooks)
 
 
 def _checked(loaded: Loaded, where: str, state: State, hooks: Hooks) -> list[str]:

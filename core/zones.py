@@ -16,12 +16,13 @@ pile is shuffled into a new one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from typing import Literal
 
 import msgspec
 
-from meeple.core.rng import Rng, shuffle
+from meeple.core.rng import Rng, Seed, shuffle
 
 HIDDEN = "?"
 """Prefix of the placeholder that stands for a card a seat may not see."""
@@ -64,7 +65,7 @@ class Zone(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
     kind: str
-    owner: int | None = None
+    owner: Seed | None = None
     cards: list[str] = msgspec.field(default_factory=list)
     up: list[bool] | None = None
 
@@ -178,3 +179,110 @@ def iter_zones(obj: object) -> Iterator[Zone]:
         for item in obj:
             if isinstance(item, msgspec.Struct):
                 yield from iter_zones(item)
+
+
+Path = tuple[str | int, ...]
+"""Where a value lies in a state: field names and list indices (``("players", 1, "hand")``)."""
+
+
+class Survey:
+    """Every zone of a state and every string outside its zones, each with where it lies.
+
+    One walk serves the state checks: the zones' kinds and owners by place, and the
+    strings a view shows every seat (views hide only zones). :func:`iter_zones` keeps
+    its own path-free walk: views call it in the bots' hot loop.
+    """
+
+    __slots__ = ("names", "zones")
+
+    def __init__(self, state: object) -> None:
+        self.zones: list[tuple[Path, Zone]] = []
+        self.names: list[tuple[Path, str]] = []
+        self._visit(state, ())
+
+    def _visit(self, obj: object, path: Path) -> None:
+        if isinstance(obj, Zone):
+            self.zones.append((path, obj))
+        elif isinstance(obj, str):
+            self.names.append((path, obj))
+        elif isinstance(obj, msgspec.Struct):
+            for name in obj.__struct_fields__:
+                value = getattr(obj, name)
+                if isinstance(value, _NESTED):
+                    self._visit(value, (*path, name))
+        elif isinstance(obj, list | tuple):
+            for i, item in enumerate(obj):
+                if isinstance(item, _NESTED):
+                    self._visit(item, (*path, i))
+        elif isinstance(obj, dict):
+            for key, item in obj.items():
+                self._visit(key, path)
+                self._visit(item, (*path, key))
+
+
+_NESTED = (msgspec.Struct, list, tuple, dict, str)
+"""What may hold a zone or a string (a walk skips numbers, flags and ``None``)."""
+
+
+def json_path(path: Path | tuple[str | int | None, ...]) -> str:
+    """``("players", 1, "hand")`` -> ``$.players[1].hand`` (a generalized index: ``[*]``)."""
+    return "$" + "".join(
+        f".{p}" if isinstance(p, str) else f"[{'*' if p is None else p}]" for p in path
+    )
+
+
+PlaceKey = tuple[str | None, ...]
+"""A :data:`Path` with its list indices generalized (``("players", None, "hand")``)."""
+
+
+def place_of(path: Path) -> PlaceKey:
+    """The place a path names, whatever its list indices (the zones of a list share it)."""
+    return tuple(None if isinstance(p, int) else p for p in path)
+
+
+_UNOWNED = -1
+
+
+@dataclass(frozen=True)
+class Place:
+    """The kind and owner of the zones a game keeps at one place of its state."""
+
+    kind: str | None
+    """The kind of every zone here; ``None`` when a set-up puts zones of several kinds here."""
+    owner_at: int | None
+    """Which list index of the path is the owning seat (``-1``: no seat owns these zones;
+    ``None``: no rule, the set-up gave both)."""
+
+    def owner(self, path: Path, found: int | None) -> int | None:
+        """The owner a zone at ``path`` must have (``found``, the zone's own, if no rule)."""
+        at = self.owner_at
+        if at is None:
+            return found
+        return None if at == _UNOWNED else int(path[at])
+
+    @classmethod
+    def of(cls, zones: Iterable[tuple[Path, Zone]]) -> dict[PlaceKey, Place]:
+        """The places of the zones of one state, by :func:`place_of` key.
+
+        A zone's owner is read as the list index in its path equal to it (the
+        seat's zone of a per-seat list); the same index for every zone of the place.
+        """
+        kinds: dict[PlaceKey, set[str]] = {}
+        owners: dict[PlaceKey, set[int]] = {}
+        for path, zone in zones:
+            key = place_of(path)
+            kinds.setdefault(key, set()).add(zone.kind)
+            seat = zone.owner
+            at = (
+                {_UNOWNED}
+                if seat is None
+                else {i for i, p in enumerate(path) if type(p) is int and p == seat}
+            )
+            owners[key] = owners[key] & at if key in owners else at
+        return {
+            key: cls(
+                next(iter(found)) if len(found) == 1 else None,
+                min(owners[key]) if owners[key] else None,
+            )
+            for key, found in kinds.items()
+        }

@@ -202,16 +202,86 @@ def _lose_a_card(data: dict) -> None:
             "decision for seat 5, which does not exist",
         ),
         (lambda d: d["state"]["turns"].update(order=[0, 0]), "$.turns.order"),
-        (lambda d: d["state"]["piles"][0].update(owner=7), "owner seat 7 does not exist"),
-        (lambda d: d["state"]["deck"].update(kind="attic"), "zone 'attic': unknown zone kind"),
-        (lambda d: d.update(step=-1), "$.step: -1 is negative"),
+        (lambda d: d["state"]["piles"][0].update(owner=7), "$.piles[0].owner: 7, but seat 0"),
+        (lambda d: d["state"]["deck"].update(kind="attic"), "'attic' is not a zone kind of Tiny"),
+        (
+            lambda d: d["state"]["deck"].update(kind="pile"),
+            "$.deck.kind: 'pile', but Tiny keeps its 'deck' zone here",
+        ),
+        (
+            lambda d: d["state"]["hands"][1].update(kind="pile"),
+            "$.hands[1].kind: 'pile', but Tiny keeps its 'hand' zone here",
+        ),
+        (
+            lambda d: d["state"]["hands"][1].update(owner=None),
+            "$.hands[1].owner: None, but seat 1 owns the zone kept here",
+        ),
+        (
+            lambda d: d["state"]["piles"].reverse(),
+            "$.piles[0].owner: 1, but seat 0 owns the zone kept here",
+        ),
+        (lambda d: d["state"]["turns"].update(left=[1, 1]), "$.turns.left"),
+        (lambda d: d.update(step=-1), "Expected `int` >= 0 - at `$.step`"),
+        (lambda d: d["state"]["rng"].update(counter=-1), "at `$.state.rng.counter`"),
+        (lambda d: d["state"]["turns"].update(round=2**64 + 1), "at `$.state.turns.round`"),
+        (lambda d: d["setup"].update(seed=2**63), "<= 9223372036854775807 - at `$.setup.seed`"),
+        (
+            lambda d: d["setup"].update(seed=d["setup"]["seed"] + 1),
+            "$.state.rng.seed: 1, but the game was set up with $.setup.seed 2",
+        ),
+        (lambda d: d["setup"]["seats"].pop(), "$.state.seats: 2 seats, but $.setup.seats names 1"),
+        (
+            lambda d: d["setup"]["seats"].__setitem__(1, "deep-blue"),
+            "$.setup.seats[1]: no bot 'deep-blue' plays tiny (bots for tiny: random)",
+        ),
     ],
-    ids=["duplicate", "missing", "stranger", "seat-to-move", "order", "owner", "zone", "step"],
+    ids=[
+        "duplicate",
+        "missing",
+        "stranger",
+        "seat-to-move",
+        "order",
+        "owner",
+        "zone",
+        "relabelled-deck",
+        "relabelled-hand",
+        "unowned-hand",
+        "swapped-piles",
+        "left",
+        "step",
+        "rng-counter",
+        "huge-counter",
+        "huge-seed",
+        "seed-disagrees",
+        "seats-disagree",
+        "unknown-bot",
+    ],
 )
 def test_snapshot_semantics(save, registry, hooks, cli, change, expected):
     path = edit(save("snapshot", steps=3), change)
     assert expected in problems(path, registry, hooks)
     assert_invalid(cli, path, expected)
+
+
+@pytest.mark.parametrize(
+    ("kind", "change"),
+    [
+        ("snapshot", lambda d: d["state"]["deck"].update(kind="pile")),
+        ("snapshot", lambda d: d["setup"].update(seed=9)),
+        ("snapshot", lambda d: d["state"]["turns"].update(left=[1, 1])),
+        ("record", lambda d: d["setup"]["seats"].__setitem__(0, "deep-blue")),
+        ("record", lambda d: d.update(digest="0" * 32)),
+    ],
+    ids=["relabelled", "seed", "left", "unknown-bot", "digest"],
+)
+def test_resume_and_replay_refuse_what_validate_refuses(save, registry, hooks, cli, kind, change):
+    path = edit(save(kind, steps=3), change)
+    found = check_file(path, registry, hooks).problems
+    assert found
+    for command in (("play", "--resume", path), ("replay", path)):
+        result = cli(*command)
+        assert result.exit_code == 1, result.output
+        assert all(problem in result.stderr for problem in found), (command, result.stderr)
 
 
 class Referee:

@@ -7,6 +7,7 @@ message a person can act on.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import TYPE_CHECKING, Any
 
 from meeple.plugins.clank.dragon import COLOURS, DRAGON
@@ -88,7 +89,43 @@ def check(game: ClankEngine[S], state: S) -> list[str]:
             problems.append(f"$.pool.{name}: {getattr(pool, name)}, never negative")
     if state.countdown_seat is not None and not 0 <= state.countdown_seat < state.seats:
         problems.append(f"$.countdown_seat: seat {state.countdown_seat} does not exist")
+    problems.extend(check_homes(game, state))
     problems.extend(check_stack(state))
+    return problems
+
+
+def only(path: str, cards: list[str], allowed: Container[str], what: str) -> list[str]:
+    """A problem if a piece of ``cards`` is not among ``allowed`` (described as ``what``)."""
+    wrong = [c for c in cards if c not in allowed]
+    return [f"{path}: {', '.join(wrong[:3])} cannot lie here (only {what})"] if wrong else []
+
+
+def check_homes(game: ClankEngine[S], state: S) -> list[str]:
+    """rules.md#components: each shared zone holds only the pieces the rules put there, so
+    a card moved into a zone of another kind is refused (the rules would look it up there).
+    The box may hold any piece: nothing comes back out of it."""
+    cat = game.cat
+    tokens = cat.token
+    problems = []
+    # The Dungeon Deck, the row it refills and its discard pile are only asked for cards:
+    # every card shares its back, so a view's determinization may deal a seat's unseen
+    # starter card into the face-down deck, and from there it reaches the row.
+    for name in ("dungeon", "row", "dungeon_discard"):
+        problems += only(f"$.{name}", getattr(state, name).cards, cat.card, "cards")
+    if len(state.reserve) != len(cat.reserve):
+        problems.append(
+            f"$.reserve: {len(state.reserve)} piles, the Reserve has {len(cat.reserve)}"
+        )
+    else:
+        for i, (zone, pile) in enumerate(zip(state.reserve, cat.reserve, strict=True)):
+            problems += only(f"$.reserve[{i}]", zone.cards, set(pile), f"{pile[0]} and its copies")
+    for i, zone in enumerate(state.rooms):
+        problems += only(f"$.rooms[{i}]", zone.cards, tokens, "tokens")
+    for name, kind in (("market", "market"), ("mastery", "mastery")):
+        kept = set(cat.by_kind.get(kind, ()))
+        problems += only(f"$.{name}", getattr(state, name).cards, kept, f"{kind} tokens")
+    problems += only("$.spent", state.spent.cards, tokens, "tokens")
+    problems += only("$.trash", state.trash.cards, cat.card, "cards")
     return problems
 
 
@@ -101,8 +138,8 @@ def check_stack(state: EngineState[Any]) -> list[str]:
         return []
     seat = state.turns.current
     problems = []
-    if type(stack[0]) is not Turn:
-        problems.append("$.stack[0]: the bottom decision must be the turn")
+    if type(stack[0]) is not Turn or any(type(f) is Turn for f in stack[1:]):
+        problems.append("$.stack: the turn is the bottom decision, and the only turn")
     if any(f.seat != seat for f in stack):
         problems.append(f"$.stack: a decision for a seat other than seat {seat}, whose turn it is")
     if state.players[seat].status in ("rescued", "eliminated"):

@@ -9,16 +9,23 @@ area, the dragon bag, its health meter or set aside.
 
 from __future__ import annotations
 
-from typing import Generic, Literal, TypeVar
+from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
 
 from meeple.core.bag import Bag
 from meeple.core.files import FilePath
 from meeple.core.game import Options
-from meeple.core.state import Action, Event, Frame, State
+from meeple.core.state import Action, Count, Event, Frame, State
 from meeple.core.zones import Zone
 from meeple.plugins.clank.effects import AnyEffect
+
+AMOUNT_MAX = 10**9
+"""Far above any count at a real table, and far enough below a file's range (2**63) that the
+rules can go on adding to it."""
+
+Amount = Annotated[int, msgspec.Meta(ge=0, le=AMOUNT_MAX)]
+"""Cubes, gold, skill and the like: never negative, never beyond :data:`AMOUNT_MAX`."""
 
 Status = Literal["in", "escaped", "rescued", "eliminated"]
 """In the dungeon; escaped with an artifact; knocked out but scoring; knocked out for nothing."""
@@ -53,21 +60,21 @@ class ClankOptions(EngineOptions, frozen=True):
 class Player(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """One seat's pawn, cards, tokens, cubes and gold."""
 
-    room: int
+    room: Count
     deck: Zone
     hand: Zone
     play: Zone
     discard: Zone
     held: Zone
     """Tokens in front of the seat (kept secrets, potions, artifacts, market items)."""
-    supply: int
-    clank: int = 0
+    supply: Amount
+    clank: Amount = 0
     """Cubes in the Clank! area."""
-    damage: int = 0
+    damage: Amount = 0
     """Cubes on the health meter."""
-    aside: int = 0
+    aside: Amount = 0
     """Cubes drawn from the bag after the seat left (set aside like black ones)."""
-    gold: int = 0
+    gold: Amount = 0
     status: Status = "in"
 
 
@@ -81,18 +88,18 @@ class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """The current turn's resources and lasting effects (rules.md#turn)."""
 
-    skill: int = 0
-    swords: int = 0
-    boots: int = 0
-    teleports: int = 0
-    banked: int = 0
+    skill: Amount = 0
+    swords: Amount = 0
+    boots: Amount = 0
+    teleports: Amount = 0
+    banked: Amount = 0
     """Negative clank not yet used (rules.md#clank)."""
-    added: int = 0
+    added: Amount = 0
     """Cubes the seat put in the Clank! area this turn (Swagger counts them)."""
     exhausted: bool = False
     """Entered a crystal cave this turn."""
-    skill_gained: int = 0
-    gold_gained: int = 0
+    skill_gained: Amount = 0
+    gold_gained: Amount = 0
     done: list[str] = msgspec.field(default_factory=list)
     """What the seat did this turn that a later condition may ask about (``used-portal``)."""
     mods: list[str] = msgspec.field(default_factory=list)
@@ -114,7 +121,7 @@ class Turn(Frame, tag="turn"):
 class TakeToken(Frame, tag="take-token"):
     """On entering ``room``: take one token there, or none (rules.md#tokens)."""
 
-    room: int
+    room: Count
     adjacent: bool = False
     """Wand of Wind: a secret from any room next to ``room``."""
 
@@ -173,7 +180,7 @@ class Move(Action, tag="move"):
 
     tunnel: int
     to: int
-    swords: int = 0
+    swords: Amount = 0
 
 
 class Teleport(Action, tag="teleport"):
@@ -254,8 +261,8 @@ class Bought(Event, tag="bought"):
 
 
 class Moved(Event, tag="moved"):
-    room: int
-    damage: int = 0
+    room: Count
+    damage: Amount = 0
     teleport: bool = False
 
 
@@ -298,7 +305,7 @@ class Refilled(Event, tag="refilled"):
 
 
 class Raged(Event, tag="raged"):
-    rage: int
+    rage: Amount
 
 
 class Countdown(Event, tag="countdown"):
@@ -363,8 +370,8 @@ class EngineState(State, Generic[F], kw_only=True):
     players: list[Player]
     pool: Pool
     bag: Bag
-    dragon_aside: int = 0
-    rage: int = 0
+    dragon_aside: Amount = 0
+    rage: Amount = 0
     """Index into the rage track."""
     dungeon: Zone
     row: Zone
@@ -377,9 +384,9 @@ class EngineState(State, Generic[F], kw_only=True):
     trash: Zone
     spent: Zone
     """Secrets and potions whose effect is over."""
-    countdown: int = 0
+    countdown: Amount = 0
     """Space of the countdown pawn (0: not on the track)."""
-    countdown_seat: int | None = None
+    countdown_seat: Count | None = None
 
 
 class ClankState(EngineState[ClankFrame], tag="clank", kw_only=True):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meeple.plugins.clank.checks import only
 from meeple.plugins.clank_catacombs.board import STEP, cells_of
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, PlaceAnywhere
 
@@ -17,6 +18,17 @@ if TYPE_CHECKING:
     from meeple.plugins.clank_catacombs.rules import CatacombsGame
 
 GHOST = "ghost"
+
+PILES = {
+    "artifacts": "artifact",
+    "majors": "major",
+    "minors": "minor",
+    "prisoners": "prisoner",
+    "idols": "idol",
+    "bank": "lockpick",
+    "picks": "lockpick",
+}
+"""rules.md#setup: the token kind each of the Catacombs' piles holds."""
 
 
 def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
@@ -62,6 +74,12 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
         for seat, marks in enumerate(state.marks):
             if len(set(marks)) != len(marks) or not set(marks) <= shrines:
                 problems.append(f"$.marks[{seat}]: each mark on a different Wayshrine room")
+    for name in ("placed", "drawn", "tile_stack", "tile_box"):
+        problems += only(f"$.{name}", getattr(state, name).cards, tiles, "tiles")
+    kinds = game.cat.by_kind
+    for name, kind in PILES.items():
+        pile = set(kinds.get(kind, ()))
+        problems += only(f"$.{name}", getattr(state, name).cards, pile, f"{kind} tokens")
     deciding = sum(type(f) in (Discover, PlaceAnywhere) for f in state.stack)
     if len(state.drawn) != deciding or deciding > 1:
         problems.append(

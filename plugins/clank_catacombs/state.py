@@ -10,15 +10,26 @@ and Wayshrine marks are counters, like the seats' cubes.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from meeple.core.files import FilePath
-from meeple.core.state import Action, Event, Frame
+from meeple.core.state import Action, Count, Event, Frame
 from meeple.core.zones import Zone
 from meeple.plugins.clank.effects import AnyEffect
-from meeple.plugins.clank.state import ClankEvent, ClankFrame, EngineOptions, EngineState
+from meeple.plugins.clank.state import (
+    AMOUNT_MAX,
+    Amount,
+    ClankEvent,
+    ClankFrame,
+    EngineOptions,
+    EngineState,
+)
+
+Coord = Annotated[int, msgspec.Meta(ge=-AMOUNT_MAX, le=AMOUNT_MAX)]
+"""A cell of the grid: the dungeon grows a tile at a time, far inside this range, so the
+rules can always name the cells next to a placed tile."""
 
 
 class CatacombsOptions(EngineOptions, frozen=True):
@@ -44,9 +55,9 @@ class Placed(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A placed tile: its id, the cell of its top (cell 0), its quarter turns clockwise."""
 
     tile: str
-    x: int
-    y: int
-    turn: int = 0
+    x: Coord
+    y: Coord
+    turn: Count = 0
 
 
 # -- frames -------------------------------------------------------------------
@@ -57,11 +68,11 @@ class Discover(Frame, tag="discover"):
     placed tile ``place``, leaving room ``room``: it chooses a rotation (rules.md#discovery)."""
 
     tile: str
-    x: int
-    y: int
-    room: int
-    place: int
-    half: int
+    x: Coord
+    y: Coord
+    room: Count
+    place: Count
+    half: Count
     teleport: bool = False
 
 
@@ -74,7 +85,7 @@ class PlaceAnywhere(Frame, tag="place-tile"):
 class ChooseRoom(Frame, tag="choose-room"):
     """A room to teleport to or a Wayshrine to mark from afar."""
 
-    rooms: list[int]
+    rooms: list[Count]
     why: Literal["teleport", "mark"]
     optional: bool = False
 
@@ -90,8 +101,8 @@ class PickSome(Frame, tag="choose-some"):
     """``choose-some``: ``n`` more different options to pick."""
 
     options: list[list[AnyEffect]]
-    n: int
-    picked: list[int] = []
+    n: Count
+    picked: list[Count] = []
     card: str | None = None
 
 
@@ -102,7 +113,7 @@ class FreeCard(Frame, tag="free-card"):
 class Spin(Frame, tag="spin"):
     """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
 
-    places: list[int]
+    places: list[Count]
 
 
 CatacombsFrame = (
@@ -240,16 +251,16 @@ class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only
     picked: list[str] = []
     """Where each of ``picks`` lies: ``3/e2`` (edge half 2 of placement 3), ``3/i0`` (inner
     tunnel 0), ``room 7`` (a covered Chest, Library or Prison)."""
-    ghosts: int = 0
+    ghosts: Amount = 0
     """Ghost cubes beside the Clank! area, not yet in play."""
-    ghost_clank: int = 0
+    ghost_clank: Amount = 0
     """Ghost cubes in the Clank! area."""
-    marks: list[list[int]] = []
+    marks: list[list[Count]] = []
     """Per seat, the Wayshrine rooms it marked (one cube each, out of its supply)."""
-    rewarded: list[int] = []
+    rewarded: list[Count] = []
     """Reward rooms whose reward the seat to play got this turn."""
-    offer: int | None = None
+    offer: Count | None = None
     """This turn's market offer price, if any."""
     offer_anywhere: bool = False
-    new_tile: int | None = None
+    new_tile: Count | None = None
     """The placement ``place-tile`` made this turn."""

@@ -85,7 +85,31 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         if shown != (0 if choosing else 1):
             want = "none yet (it is still choosing)" if choosing else "exactly one"
             problems.append(f"$.tasks[{s}].up: {shown} tiles face up, want {want}")
+    problems.extend(carts(game, state))
     problems.extend(frames(game, state))
+    return problems
+
+
+def carts(game: Clonk, state: ClonkState) -> list[str]:
+    """rules.md#fill-cart: a cart is filled on its seat's first turn, never emptied, and
+    shows a Treasure card on top (Snore cards go under it)."""
+    turns, stack = state.turns, state.stack
+    top = type(stack[-1]) if stack else None
+    at = turns.order.index(turns.current)
+    problems = []
+    for s, cart in enumerate(state.carts):
+        if turns.round > 1 or top is None:
+            started = True
+        elif top is ChooseTask:
+            started = False
+        else:
+            before = turns.order.index(s) < at
+            started = before or (s == turns.current and top is not FirstCart)
+        if bool(cart.cards) != started:
+            want = "a card since its first turn" if started else "no card before its first turn"
+            problems.append(f"$.carts[{s}]: holds {len(cart.cards)} cards; a cart holds {want}")
+        elif cart.cards and cart.cards[-1] not in game.content.colour:
+            problems.append(f"$.carts[{s}]: {cart.cards[-1]} on top; a Treasure card lies there")
     return problems
 
 
@@ -120,7 +144,12 @@ def frames(game: Clonk, state: ClonkState) -> list[str]:
         return ["$.stack: only the set-up task choices may wait under another decision"]
     top = stack[-1]
     kind = type(top)
-    if kind is ChooseTask:
+    if kind is ChooseTask:  # rules.md#tasks: each seat chooses once, before the first turn
+        seats = [f.seat for f in stack]
+        if len(set(seats)) != len(seats):
+            return ["$.stack: a seat chooses its task tiles once"]
+        if state.turns.current != state.turns.first or state.turns.round != 1:
+            return ["$.turns.current: task tiles are chosen before the start player's first turn"]
         return []
     seat = top.seat
     if seat != state.turns.current:

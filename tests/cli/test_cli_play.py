@@ -83,6 +83,9 @@ def test_bad_input_exits_1_with_a_message(cli: Invoke, args: list[str], message:
 
 def test_usage_errors_exit_2(cli: Invoke) -> None:
     assert cli("play", "tiny", "--seed", "abc").exit_code == 2
+    # A seed a file could not hold (files keep seeds in 0..2**63-1).
+    for seed in ("-1", str(2**63), "100000000000000000000"):
+        assert cli("play", "tiny", "--seed", seed).exit_code == 2
 
 
 def human_game(cli: Invoke, save: Path, typed: str, *more: str) -> Result:

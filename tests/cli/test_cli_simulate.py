@@ -68,6 +68,7 @@ def test_bad_input(cli: Invoke) -> None:
     result = cli("simulate", "tiny", "--option", "x=1")
     assert result.exit_code == 1 and "Tiny has no option 'x'" in result.stderr
     assert cli("simulate", "tiny", "-n", "0").exit_code == 2
+    assert cli("simulate", "tiny", "--seed", str(2**63)).exit_code == 2
     assert cli("simulate").exit_code == 2
 
 

@@ -171,7 +171,9 @@ def hostile_record(tmp_path: Path, save: Callable[..., Path]) -> Path:
 def test_replay_prints_a_hostile_record_literally(cli: Invoke, hostile_record: Path) -> None:
     result = cli("replay", str(hostile_record))
     assert_safe(result.output)
-    assert r"seats (random[bold]E\x1b[2J" in result.stdout
+    # No bot has that name, so the record is refused, the name shown as text.
+    assert result.exit_code == 1
+    assert "$.setup.seats[0]: no bot 'random[bold]E\\x1b[2J" in result.stderr
 
 
 @pytest.mark.parametrize("json_output", [False, True], ids=["text", "json"])

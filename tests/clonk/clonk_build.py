@@ -67,6 +67,8 @@ def build(
 ) -> ClonkState:
     """A state with the named cards in place, ``current`` to move in ``frame`` (default: digging).
 
+    Seats that have had a turn and whose cart is not named get one card in it.
+
     ``draw`` lists the cards on top of the draw pile, bottom first (the last
     is drawn first); ``awakening`` is ``"draw"`` (at the bottom of the pile),
     ``"top"`` (drawn next) or ``"aside"`` (already drawn: the last round).
@@ -80,6 +82,13 @@ def build(
         *discard,
     ]
     rest = [x for x in c.treasures if x not in set(used)]
+    # rules.md#fill-cart: a seat that has had a turn has a cart; unless the test names one,
+    # it holds a card from the bottom of the draw pile.
+    order = Turns.start(seats).order
+    had_turn = [round > 1 or order.index(s) < order.index(current) for s in range(seats)]
+    cart_cards = [
+        list(carts[s]) if s in carts else [rest.pop(0)] if had_turn[s] else [] for s in range(seats)
+    ]
     pile = [*rest, *draw]
     if awakening == "draw":
         pile.insert(0, AWAKENING)
@@ -90,7 +99,6 @@ def build(
     held = [[kablooey_pile.pop() for _ in range(kablooeys.get(s, 0))] for s in range(seats)]
     snore_left = len(snore_pile) if snores is None else snores
     spare_snores, snore_pile = snore_pile[snore_left:], snore_pile[:snore_left]
-    cart_cards = [list(carts.get(s, ())) for s in range(seats)]
     if spare_snores:  # Snore cards gone from the supply lie under seat 0's cart.
         cart_cards[0][:0] = spare_snores
     tiles = [

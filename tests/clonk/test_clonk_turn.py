@@ -105,13 +105,18 @@ def test_gift_rules() -> None:
     state = build(
         GAME,
         seats=4,
-        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"], 3: ["pink-sword-1"]},
+        carts={
+            0: ["red-hammer-1"],
+            1: ["blue-chain-1"],
+            2: ["white-necklace-1"],
+            3: ["pink-sword-1"],
+        },
         galleries={3: ["pink-crown-1", "pink-crown-2", "pink-crown-3", "pink-statue-1"]},
         hands={0: ["blue-crown-1", "green-hammer-1"]},
         shafts=[["~white-statue-1", "yellow-chain-1"]],
     )
     gifts = {(a.source, a.target) for a in GAME.legal_actions(state) if isinstance(a, Gift)}
-    # Seat 1 takes blue or chain cards; seat 2 has no cart; seat 3's gallery is full.
+    # Seat 1 takes blue or chain cards; seat 2 white or necklace; seat 3's gallery is full.
     assert gifts == {("blue-crown-1", 1), (0, 1)}
     play(GAME, state, Gift(source=0, target=1))
     assert state.galleries[1].cards == ["yellow-chain-1"]

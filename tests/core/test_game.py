@@ -113,7 +113,7 @@ def test_check_state_checks_zones(tiny: Any, state: Any) -> None:
         s.piles[0].kind = "bin"
 
     assert problems_after(tiny, state, bad_kind) == [
-        "zone 'bin' of seat 0: unknown zone kind for Tiny"
+        "$.piles[0].kind: 'bin' is not a zone kind of Tiny"
     ]
 
     def flags(s: Any) -> None:
@@ -125,13 +125,41 @@ def test_check_state_checks_zones(tiny: Any, state: Any) -> None:
         s.hands[0].owner = 5
 
     assert problems_after(tiny, state, owner) == [
-        "zone 'hand' of seat 5: owner seat 5 does not exist"
+        "$.hands[0].owner: 5, but seat 0 owns the zone kept here"
+    ]
+
+    def relabel(s: Any) -> None:  # the deck's order would show in every view
+        s.deck.kind = "pile"
+
+    assert problems_after(tiny, state, relabel) == [
+        "$.deck.kind: 'pile', but Tiny keeps its 'deck' zone here; "
+        "a zone's kind is fixed by where it lies"
     ]
 
     def extra_zone(s: Any) -> None:
-        s.piles.append(Zone(kind="pile", owner=1))
+        s.piles.append(Zone(kind="pile", owner=3))
 
-    assert problems_after(tiny, state, extra_zone) == []  # an empty extra pile breaks nothing
+    assert problems_after(tiny, state, extra_zone) == [
+        "$.piles[3].owner: seat 3 does not exist",
+        "$.piles: must hold one 'pile' zone per seat, in order",
+    ]
+
+    def lost_zone(s: Any) -> None:  # seat 2 would have nowhere to play
+        s.piles.pop()
+
+    assert problems_after(tiny, state, lost_zone) == [
+        "$.piles: must hold one 'pile' zone per seat, in order"
+    ]
+
+
+def test_check_state_leaves_counters_room_to_play_on(tiny: Any, state: Any) -> None:
+    def far(s: Any) -> None:  # decodes (below 2**63), but one more draw would not
+        s.rng.counter = 2**63 - 1
+
+    assert problems_after(tiny, state, far) == [
+        f"$.rng.counter: {2**63 - 1}; a saved game's counters stay below 2**62, "
+        "leaving room to play on"
+    ]
 
 
 def test_check_state_checks_seats_turns_and_stack(tiny: Any, state: Any) -> None:
