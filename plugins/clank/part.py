@@ -8,7 +8,8 @@ every part reads (the catalog and the options) and declares what each part asks
 of another, so every call across parts is typed against the game's own state.
 
 A part, or a game on the engine, registers its rules with the decorators of this
-module: :func:`action` (what carries out an action type), :func:`effect` (the
+module: :func:`action` (what carries out an action type), :func:`fact` (what an
+action notes for the turn), :func:`effect` (the
 handler of an effect type), :func:`frame` (the answers to a pending decision),
 :func:`condition` (what an ``if`` asks) and :func:`points` (a card's points
 rule). The registrations are collected along the class hierarchy when a class
@@ -38,8 +39,8 @@ S = TypeVar("S", bound=EngineState[Any])
 
 C = TypeVar("C", bound=Callable[..., Any])
 
-Kind = Literal["action", "effect", "frame", "condition", "points"]
-KINDS: tuple[Kind, ...] = ("action", "effect", "frame", "condition", "points")
+Kind = Literal["action", "fact", "effect", "frame", "condition", "points"]
+KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "frame", "condition", "points")
 
 
 def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
@@ -53,6 +54,12 @@ def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
 def action(*types: type) -> Callable[[C], C]:
     """Register the method carrying out actions of ``types``: ``(state, action) -> events``."""
     return _register("action", types)
+
+
+def fact(*types: type) -> Callable[[C], C]:
+    """Register what actions of ``types`` note for the turn's conditions, after the action
+    and before what waits resolves: ``(state, action, events) -> None``."""
+    return _register("fact", types)
 
 
 def effect(*types: type) -> Callable[[C], C]:

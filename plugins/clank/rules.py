@@ -148,6 +148,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._buy = {k: Buy(item=k) for k in cat.market_items}
         self._pick = [Pick(option=i) for i in range(10)]
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
+        self._facts = self.bind("fact")
         self._frames = self.bind("frame")
         self._conditions = self.bind("condition")
         self._points = self.bind("points")
@@ -328,15 +329,15 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         return True
 
     def resolve(self, state: S, action: Any) -> list[Event]:
-        """The registered rule of ``action``, then what waits (:meth:`proceed`)."""
-        events = self._apply[type(action)](state, action)
-        self.record_facts(state, action, events)
+        """The registered rule of ``action``, what it notes for the turn, then what waits
+        (:meth:`proceed`)."""
+        kind = type(action)
+        events = self._apply[kind](state, action)
+        note = self._facts.get(kind)
+        if note is not None:
+            note(state, action, events)
         self.proceed(state, events)
         return events
-
-    def record_facts(self, state: S, action: Any, events: list[Event]) -> None:
-        """Note in ``state.pool.done`` what the action did that a condition of the turn
-        asks about, before what waits resolves (Clank! asks about none)."""
 
     # -- the turn's actions --------------------------------------------------------
 

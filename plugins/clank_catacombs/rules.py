@@ -25,7 +25,7 @@ from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_MONSTERS
-from meeple.plugins.clank.part import action, condition, effect, frame, points
+from meeple.plugins.clank.part import action, condition, effect, fact, frame, points
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
@@ -604,15 +604,19 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             if key not in state.picked:
                 self.leave_pick(state, p, key, events)
 
-    def record_facts(self, state: CatacombsState, action: Any, events: list[Event]) -> None:
-        """rules.md#conditions: a Dungeon Row monster defeated, a trip through a Portal."""
-        kind = type(action)
-        if kind is Fight and not self.cat.card[action.card].never_leaves:
+    @fact(Fight)
+    def defeated_monster(self, state: CatacombsState, action: Fight, events: list[Event]) -> None:
+        """rules.md#conditions: a Dungeon Row monster defeated (the Goblin stays: not noted)."""
+        if not self.cat.card[action.card].never_leaves:
             state.pool.done.append("defeated-row-monster")
-        elif kind is Move or kind is Teleport:
-            ends = self.graph(state).ends[action.tunnel]
-            if action.to not in ends:
-                state.pool.done.append("used-portal")
+
+    @fact(Move, Teleport)
+    def portal_trip(
+        self, state: CatacombsState, action: Move | Teleport, events: list[Event]
+    ) -> None:
+        """rules.md#conditions: a trip through a Portal, to a room its tunnel does not end in."""
+        if action.to not in self.graph(state).ends[action.tunnel]:
+            state.pool.done.append("used-portal")
 
     def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:
         """rules.md#take-artifact: tokens are taken as a room action, not on entry."""

@@ -9,7 +9,7 @@ from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import Part, action, condition, effect
 from meeple.plugins.clank.rules import Clank, ClankEngine
-from meeple.plugins.clank.state import ChooseOne, ClankState, Play
+from meeple.plugins.clank.state import ChooseOne, ClankState, Fight, Play
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import Discover, Explore
 
@@ -32,6 +32,8 @@ def test_a_subclass_inherits_the_rules_and_adds_its_own() -> None:
     assert rules["action"][Explore] == "explore"
     assert rules["frame"][ChooseOne] == "options_open"
     assert rules["frame"][Discover] == "rotations"
+    assert rules["fact"][Fight] == "defeated_monster"
+    assert Fight not in Clank.rules["fact"]
     assert "made-2-clank" in rules["condition"]
     assert "made-2-clank" not in Clank.rules["condition"]
     assert Explore not in Clank.rules["action"]
