@@ -169,7 +169,8 @@ def relabel(doc: Doc, draw: Draw, tags: list[str]) -> None:
         return
     zone = draw.choice(zones)
     if draw.integer(0, 1):
-        zone["kind"] = draw.choice(zones)["kind"]
+        # An earlier mutation may have deleted a zone's kind; the zone then lends none.
+        zone["kind"] = draw.choice(zones).get("kind", "")
     else:
         zone["owner"] = draw.choice([None, -1, 0, 1, 2, 3, 9])
 
