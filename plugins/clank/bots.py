@@ -32,16 +32,16 @@ from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit, Graph
 from meeple.plugins.clank.content import Card, walk
-from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     END_TURN,
     SKIP,
     Acquire,
     Buy,
     ChooseOne,
-    ClankState,
     DiscardCard,
     DiscardOne,
+    EngineState,
     Fight,
     Move,
     Pick,
@@ -239,7 +239,7 @@ class HeuristicBot:
     margin = MARGIN
     """Health kept after voluntary damage."""
 
-    def __init__(self, game: Clank, seat: int, stream: Stream) -> None:
+    def __init__(self, game: ClankEngine[Any], seat: int, stream: Stream) -> None:
         self.game = game
         self.cat = game.cat
         self.seat = seat
@@ -255,7 +255,7 @@ class HeuristicBot:
         legal = prompt.legal
         if len(legal) == 1:
             return legal[0]
-        view: ClankState = prompt.view
+        view: EngineState[Any] = prompt.view
         self.prepare(view)
         match view.stack[-1]:
             case ChooseOne(options=options):
@@ -278,7 +278,7 @@ class HeuristicBot:
         """The answer to a decision that a game on the engine adds (``None``: a turn's)."""
         return None
 
-    def prepare(self, view: ClankState) -> None:
+    def prepare(self, view: EngineState[Any]) -> None:
         """Read the bot's situation and price every resource for it."""
         self.view = view
         # The map comes from the game for the state: a map that grows is read anew.

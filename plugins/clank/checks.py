@@ -8,19 +8,20 @@ message a person can act on.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meeple.plugins.clank.dragon import COLOURS, DRAGON
-from meeple.plugins.clank.state import ClankState, Turn
+from meeple.plugins.clank.state import EngineState, Turn
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.rules import Clank
+    from meeple.plugins.clank.part import S
+    from meeple.plugins.clank.rules import ClankEngine
 
 CARD_ZONES = ("deck", "hand", "play", "discard")
 TOKEN_ZONES = ("held",)
 
 
-def check(game: Clank, state: ClankState) -> list[str]:
+def check(game: ClankEngine[S], state: S) -> list[str]:
     cat = game.cat
     t = cat.tables
     graph = game.graph(state)
@@ -99,7 +100,7 @@ def only(path: str, cards: list[str], allowed: Container[str], what: str) -> lis
     return [f"{path}: {', '.join(wrong[:3])} cannot lie here (only {what})"] if wrong else []
 
 
-def check_homes(game: Clank, state: ClankState) -> list[str]:
+def check_homes(game: ClankEngine[S], state: S) -> list[str]:
     """rules.md#components: each shared zone holds only the pieces the rules put there, so
     a card moved into a zone of another kind is refused (the rules would look it up there).
     The box may hold any piece: nothing comes back out of it."""
@@ -128,7 +129,7 @@ def check_homes(game: Clank, state: ClankState) -> list[str]:
     return problems
 
 
-def check_stack(state: ClankState) -> list[str]:
+def check_stack(state: EngineState[Any]) -> list[str]:
     """The pending decisions: a turn at the bottom, every frame the turn seat's, a seat in."""
     stack = state.stack
     if not stack:

@@ -1,39 +1,31 @@
 """The dragon: rage, attacks, damage, healing and knock-outs (rules.md#dragon-attack).
 
-:class:`Dragon` is a mixin of the Clank! game: it works on the state and the
+:class:`Dragon` is the engine's part for the dragon: it works on the state and the
 catalog and knows nothing of cards or the map, so a game on the engine that
 adds cubes of its own (Catacombs' ghosts) overrides :meth:`Dragon.hit`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from meeple.core.state import Event
+from meeple.plugins.clank.part import Part, S
 from meeple.plugins.clank.state import (
     Attacked,
-    ClankState,
     Damaged,
     Healed,
     Out,
     Player,
     Raged,
+    Status,
 )
-
-if TYPE_CHECKING:
-    from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import EngineOptions
 
 DRAGON = "dragon"
 COLOURS = ("seat-0", "seat-1", "seat-2", "seat-3")
 """The bag colour of each seat's cubes."""
 
 
-class Dragon:
-    cat: Catalog
-    options: EngineOptions
-
-    def raise_rage(self, state: ClankState, n: int, events: list[Event]) -> None:
+class Dragon(Part[S]):
+    def raise_rage(self, state: S, n: int, events: list[Event]) -> None:
         """rules.md#rage: the marker climbs; beyond the last space it stays (rules.md#rage-top)."""
         top = len(self.cat.tables.rage_track) - 1
         rage = min(state.rage + n, top)
@@ -41,17 +33,17 @@ class Dragon:
             state.rage = rage
             events.append(Raged(rage=rage))
 
-    def cubes_drawn(self, state: ClankState, extra: int) -> int:
+    def cubes_drawn(self, state: S, extra: int) -> int:
         """rules.md#dragon-attack: the rage number, one per danger card in the row, the extra."""
         card = self.cat.card
         danger = sum(card[c].danger for c in state.row.cards)
         return self.cat.tables.rage_track[state.rage] + danger + extra
 
-    def attack(self, state: ClankState, events: list[Event], extra: int = 0) -> None:
+    def attack(self, state: S, events: list[Event], extra: int = 0) -> None:
         """rules.md#dragon-attack: as many cubes as the rage, the danger and ``extra`` say."""
         self.draw_cubes(state, events, self.cubes_drawn(state, extra))
 
-    def draw_cubes(self, state: ClankState, events: list[Event], n: int) -> None:
+    def draw_cubes(self, state: S, events: list[Event], n: int) -> None:
         """rules.md#dragon-attack: the Clank! area into the bag, then ``n`` cubes drawn."""
         bag = state.bag
         for seat, p in enumerate(state.players):
@@ -71,7 +63,7 @@ class Dragon:
         if self.options.empty_bag == "end" and not len(bag):  # rules.md#empty-bag
             self.knock_out_all(state, events)
 
-    def hit(self, state: ClankState, cube: str, hurt: list[int]) -> None:
+    def hit(self, state: S, cube: str, hurt: list[int]) -> None:
         """One drawn cube: black set aside; a seat's cube damages it if it is still in."""
         if cube == DRAGON:
             state.dragon_aside += 1
@@ -85,13 +77,13 @@ class Dragon:
             p.aside += 1
 
     @staticmethod
-    def from_current(state: ClankState, seats: list[int]) -> list[int]:
+    def from_current(state: S, seats: list[int]) -> list[int]:
         """The distinct ``seats`` in turn order from the seat to play (rules.md#first-leaver)."""
         order = state.turns.order
         i = order.index(state.turns.current)
         return [s for s in order[i:] + order[:i] if s in seats]
 
-    def return_dragon_cubes(self, state: ClankState, n: int) -> None:
+    def return_dragon_cubes(self, state: S, n: int) -> None:
         """rules.md#dragon-attack: set-aside black cubes back into the bag."""
         n = min(n, state.dragon_aside)
         state.dragon_aside -= n
@@ -103,7 +95,7 @@ class Dragon:
         """rules.md#health: voluntary damage needs the cubes and must not fill the meter."""
         return n == 0 or (p.supply >= n and p.damage + n < self.cat.health)
 
-    def wound(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """Damage from the supply (voluntary: the caller checked :meth:`can_bear`)."""
         if n:
             p = state.players[seat]
@@ -111,7 +103,7 @@ class Dragon:
             p.damage += n
             events.append(Damaged(seat=seat, n=n))
 
-    def heal(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def heal(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#health: cubes from the meter back to the supply; the rest is lost."""
         p = state.players[seat]
         n = min(n, p.damage)
@@ -122,30 +114,25 @@ class Dragon:
 
     # -- leaving -------------------------------------------------------------
 
-    def holds(self, p: Player, kind: str) -> int:
-        """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""
-        token = self.cat.token
-        return sum(token[t].kind == kind for t in p.held.cards)
-
-    def knock_out(self, state: ClankState, seat: int, events: list[Event]) -> None:
+    def knock_out(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#knocked-out: rescued with an artifact outside the Depths, else eliminated."""
         p = state.players[seat]
         if p.status != "in":
             return
-        rescued = self.holds(p, "artifact") and p.room not in self.graph(state).depths  # type: ignore[attr-defined]
+        rescued = self.holds(p, "artifact") and p.room not in self.graph(state).depths
         self.leave(state, seat, "rescued" if rescued else "eliminated", events)
 
-    def knock_out_all(self, state: ClankState, events: list[Event]) -> None:
+    def knock_out_all(self, state: S, events: list[Event]) -> None:
         for seat in self.from_current(state, list(range(state.seats))):
             self.knock_out(state, seat, events)
 
-    def leave(self, state: ClankState, seat: int, status: str, events: list[Event]) -> None:
+    def leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
         """The seat goes out; the first one out takes the countdown track (rules.md#countdown)."""
-        state.players[seat].status = status  # type: ignore[assignment]
+        state.players[seat].status = status
         events.append(Out(seat=seat, status=status))
         self.left_dungeon(state, seat)
 
-    def left_dungeon(self, state: ClankState, seat: int) -> None:
+    def left_dungeon(self, state: S, seat: int) -> None:
         """rules.md#countdown: what a seat's leaving does to the turn order."""
         if state.countdown_seat is None:
             state.countdown_seat = seat

@@ -1,6 +1,6 @@
 """Movement over the board graph: boots, monsters, locks, caves, teleports, tokens.
 
-:class:`Movement` is a mixin of the Clank! game. It reads the board only
+:class:`Movement` is the engine's part that moves pawns. It reads the board only
 through :meth:`Movement.graph`, which receives the state: Clank! answers
 with its fixed board, a game whose map grows as it is explored (Catacombs)
 with a graph derived from the state. Move and Teleport values are built
@@ -9,33 +9,29 @@ lazily and cached, since a growing map cannot list them up front.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from meeple.core.state import Event
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
+from meeple.plugins.clank.content import Tunnel
+from meeple.plugins.clank.part import Part, S, action, frame
 from meeple.plugins.clank.state import (
     SKIP,
-    ClankState,
     Move,
     Moved,
     Player,
+    Pool,
     Take,
     TakeToken,
     Teleport,
     Took,
 )
 
-if TYPE_CHECKING:
-    from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import EngineOptions
-
 NO_EXHAUST = "no-crystal-exhaust"
 NO_MONSTERS = "ignore-tunnel-monsters"
 
 
-class Movement:
-    cat: Catalog
-    options: EngineOptions
+class Movement(Part[S]):
     _take: dict[str, Take]
 
     def build_moves(self) -> None:
@@ -43,7 +39,7 @@ class Movement:
         self._moves: dict[tuple[int, int, int], tuple[Move, ...]] = {}
         self._teleports: dict[tuple[int, int], Teleport] = {}
 
-    def graph(self, state: ClankState) -> Graph:
+    def graph(self, state: S) -> Graph:
         """The map of ``state``: every map question goes through here (Clank!: the board)."""
         return self.cat.graph
 
@@ -64,7 +60,7 @@ class Movement:
             action = self._teleports[key] = Teleport(tunnel=e.tunnel, to=e.to)
         return action
 
-    def passable(self, state: ClankState, p: Player, e: Exit, teleport: bool) -> bool:
+    def passable(self, state: S, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""
         if not e.locked or (teleport and self.options.teleport_locks != "key"):
             return True
@@ -75,18 +71,40 @@ class Movement:
         token = self.cat.token
         return sum(token[t].power == power for t in p.held.cards)
 
-    def move_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+    @staticmethod
+    def can_walk(pool: Pool) -> bool:
+        """rules.md#movement: boots left, and no crystal cave entered this turn (unless a
+        card lifts that)."""
+        return bool(pool.boots) and not (pool.exhausted and NO_EXHAUST not in pool.mods)
+
+    def swords_to_spend(self, p: Player, monsters: int, swords: int) -> range:
+        """rules.md#movement: the swords the seat may spend against ``monsters``, most first;
+        the monsters left hurt it, so it must be able to bear them."""
+        top = min(monsters, swords)
+        s = top
+        while s >= 0 and self.can_bear(p, monsters - s):
+            s -= 1
+        return range(top, s, -1)
+
+    @staticmethod
+    def pay_tunnel(pool: Pool, tunnel: Tunnel, swords: int) -> int:
+        """rules.md#movement: boots and ``swords`` for ``tunnel``; returns the damage its
+        other monsters do."""
+        pool.boots -= tunnel.boots
+        pool.swords -= swords
+        return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
+
+    def move_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#movement and rules.md#teleport: every move open to the seat now."""
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
             return
         pool = state.pool
         graph = self.graph(state)
         start = graph.start
-        art = self.holds(p, "artifact")  # type: ignore[attr-defined]
-        if pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods):
+        art = self.holds(p, "artifact")
+        if self.can_walk(pool):
             calm = NO_MONSTERS in pool.mods
             swords = pool.swords
-            can_bear = self.can_bear  # type: ignore[attr-defined]
             for e in graph.exits[p.room]:
                 if e.boots > pool.boots or (e.to == start and not art):
                     continue
@@ -97,10 +115,7 @@ class Movement:
                 if not m:
                     out.append(moves[0])
                     continue
-                for s in range(min(m, swords), -1, -1):
-                    if not can_bear(p, m - s):
-                        break
-                    out.append(moves[s])
+                out.extend([moves[s] for s in self.swords_to_spend(p, m, swords)])
         if pool.teleports:
             for e in graph.near[p.room]:
                 if e.to == start and not art:
@@ -109,30 +124,28 @@ class Movement:
                     continue
                 out.append(self.teleport_to(e))
 
-    def move(self, state: ClankState, action: Move) -> list[Event]:
+    @action(Move)
+    def move(self, state: S, action: Move) -> list[Event]:
         """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
         seat = state.stack[-1].seat
-        pool = state.pool
-        tunnel = self.graph(state).tunnels[action.tunnel]
-        pool.boots -= tunnel.boots
-        pool.swords -= action.swords
-        damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+        damage = self.pay_tunnel(
+            state.pool, self.graph(state).tunnels[action.tunnel], action.swords
+        )
         events: list[Event] = [Moved(seat=seat, room=action.to, damage=damage)]
-        self.wound(state, seat, damage, events)  # type: ignore[attr-defined]
+        self.wound(state, seat, damage, events)
         self.enter(state, seat, action.to, events)
-        self.proceed(state, events)  # type: ignore[attr-defined]
         return events
 
-    def teleport(self, state: ClankState, action: Teleport) -> list[Event]:
+    @action(Teleport)
+    def teleport(self, state: S, action: Teleport) -> list[Event]:
         """rules.md#teleport: to an adjacent room, ignoring the tunnel."""
         seat = state.stack[-1].seat
         state.pool.teleports -= 1
         events: list[Event] = [Moved(seat=seat, room=action.to, teleport=True)]
         self.enter(state, seat, action.to, events)
-        self.proceed(state, events)  # type: ignore[attr-defined]
         return events
 
-    def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
+    def enter(self, state: S, seat: int, room: int, events: list[Event]) -> None:
         """Entering a room: cave, healing, escape, then the offer of one token."""
         graph = self.graph(state)
         p = state.players[seat]
@@ -141,37 +154,37 @@ class Movement:
             state.pool.exhausted = True
         heal = graph.heal.get(room)
         if heal:
-            self.heal(state, seat, heal, events)  # type: ignore[attr-defined]
+            self.heal(state, seat, heal, events)
         if room == graph.start:
             self.escape(state, seat, events)
             return
         self.offer_tokens(state, seat, room)
 
-    def offer_tokens(self, state: ClankState, seat: int, room: int) -> None:
+    def offer_tokens(self, state: S, seat: int, room: int) -> None:
         """rules.md#token-offer: the tokens of the room entered are offered at once."""
         if self.takeable(state, state.players[seat], room):
             state.stack.append(TakeToken(seat=seat, room=room))
 
-    def escape(self, state: ClankState, seat: int, events: list[Event]) -> None:
+    def escape(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""
         p = state.players[seat]
         if state.mastery.cards:
             token = state.mastery.draw()
             p.held.add(token)
             events.append(Took(seat=seat, token=token))
-        self.leave(state, seat, "escaped", events)  # type: ignore[attr-defined]
+        self.leave(state, seat, "escaped", events)
 
-    def takeable(self, state: ClankState, p: Player, room: int) -> list[str]:
+    def takeable(self, state: S, p: Player, room: int) -> list[str]:
         """rules.md#tokens: the tokens of ``room`` the seat may take (artifacts if it has room)."""
         cards = state.rooms[self.graph(state).index[room]].cards
         if not cards:
             return []
         token = self.cat.token
-        if self.holds(p, "artifact") < 1 + self.power(p, "backpack"):  # type: ignore[attr-defined]
+        if self.holds(p, "artifact") < 1 + self.power(p, "backpack"):
             return list(cards)
         return [t for t in cards if token[t].kind != "artifact"]
 
-    def adjacent_secrets(self, state: ClankState, room: int) -> list[str]:
+    def adjacent_secrets(self, state: S, room: int) -> list[str]:
         """rules.md#tokens: the secrets in the rooms next to ``room`` (Wand of Wind)."""
         graph = self.graph(state)
         token = self.cat.token
@@ -184,7 +197,8 @@ class Movement:
             )
         return out
 
-    def token_actions(self, state: ClankState, frame: TakeToken) -> list[Any]:
+    @frame(TakeToken)
+    def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
         p = state.players[frame.seat]
         tokens = (
             self.adjacent_secrets(state, frame.room)
@@ -194,7 +208,8 @@ class Movement:
         take = self._take
         return [*(take[t] for t in tokens), SKIP]
 
-    def take(self, state: ClankState, action: Any) -> list[Event]:
+    @action(Take)
+    def take(self, state: S, action: Any) -> list[Event]:
         """rules.md#tokens: the token leaves its room and is revealed; its effects follow.
 
         Taken when offered (a pending :class:`TakeToken`) or, in a game that lets a seat
@@ -215,14 +230,13 @@ class Movement:
                 break
         events: list[Event] = [Took(seat=frame.seat, token=action.token)]
         self.gain_token(state, frame.seat, action.token)
-        self.proceed(state, events)  # type: ignore[attr-defined]
         return events
 
-    def gain_token(self, state: ClankState, seat: int, tid: str) -> None:
+    def gain_token(self, state: S, seat: int, tid: str) -> None:
         """A taken token: its ``take`` effects queue; kept, usable or end-of-turn ones stay."""
         token = self.cat.token[tid]
         pool = state.pool
-        pool.queue.extend(self.pending(token.take, None))  # type: ignore[attr-defined]
+        pool.queue.extend(self.pending(token.take, None))
         if token.keep or token.use or token.end_of_turn:
             state.players[seat].held.add(tid)
         else:

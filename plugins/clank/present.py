@@ -15,10 +15,11 @@ from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.rules import Clank
+    from meeple.plugins.clank.part import S
+    from meeple.plugins.clank.rules import ClankEngine
 
 
-def name(game: Clank, piece: str) -> str:
+def name(game: ClankEngine[Any], piece: str) -> str:
     """A piece's printed name (``Orc Grunt``), or ``a face-down minor`` for a hidden one."""
     if piece.startswith(HIDDEN):
         return f"a face-down {piece[len(HIDDEN) :] or 'card'}"
@@ -31,19 +32,20 @@ def name(game: Clank, piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(game: Clank, state: st.ClankState, tunnel: int) -> str:
+def tunnel_text(game: ClankEngine[S], state: S, tunnel: int, locks: str = "locked") -> str:
+    """A tunnel's costs and icons; ``locks`` says a locked one's locks."""
     t = game.graph(state).tunnels[tunnel]
     marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
     if t.monsters:
         marks.append(f"{t.monsters} monster" + ("s" if t.monsters > 1 else ""))
     if t.locked:
-        marks.append("locked")
+        marks.append(locks)
     if t.one_way:
         marks.append("one-way")
     return ", ".join(marks)
 
 
-def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
+def describe_action(game: ClankEngine[S], state: S, action: Any) -> str:
     kind = type(action)
     if kind is st.Play:
         return f"play {name(game, action.card)}"
@@ -57,9 +59,10 @@ def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
         return f"buy a {action.item} at the market"
     if kind is st.Move:
         spend = f", spending {action.swords} swords" if action.swords else ""
-        return f"move to room {action.to} ({tunnel_text(game, state, action.tunnel)}{spend})"
+        to = game.room_name(state, action.to)
+        return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
     if kind is st.Teleport:
-        return f"teleport to room {action.to}"
+        return f"teleport to {game.room_name(state, action.to)}"
     if kind is st.UseToken:
         return f"use {name(game, action.token)}"
     if kind is st.EndTurn:
@@ -79,7 +82,7 @@ def describe_action(game: Clank, state: st.ClankState, action: Any) -> str:
     return repr(action)
 
 
-def _option(state: st.ClankState, i: int) -> str:
+def _option(state: st.EngineState[Any], i: int) -> str:
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, st.ChooseOne) and i < len(frame.options):
         return ": " + effects_text(frame.options[i])
@@ -234,7 +237,7 @@ def card_text(card: Card) -> str:
     return " / ".join(said)
 
 
-def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
+def describe_event(game: ClankEngine[Any], event: Event, viewer: int | None) -> str | None:
     who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
     match event:
         case st.Drew(cards=cards):
@@ -281,7 +284,7 @@ def describe_event(game: Clank, event: Event, viewer: int | None) -> str | None:
     return repr(event)
 
 
-def seat_line(game: Clank, state: st.ClankState, seat: int) -> str:
+def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:
     p = state.players[seat]
     held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
     return (
@@ -290,11 +293,11 @@ def seat_line(game: Clank, state: st.ClankState, seat: int) -> str:
     )
 
 
-def seat_summary(game: Clank, state: st.ClankState) -> list[str]:
+def seat_summary(game: ClankEngine[S], state: S) -> list[str]:
     return [seat_line(game, state, s) for s in range(state.seats)]
 
 
-def render(game: Clank, view: st.ClankState, seat: int | None) -> Any:
+def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
     """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
     cat = game.cat
     graph = game.graph(view)

@@ -1,26 +1,26 @@
 """Interpreting the effect vocabulary: one handler per effect type.
 
-:class:`Effects` is a mixin of the Clank! game. Effects wait in the turn's
+:class:`Effects` is the engine's part that interprets effects. Effects wait in the turn's
 queue (``state.pool.queue``) and resolve in order whenever no decision is
 pending; an effect that needs a choice pushes a frame and the queue resumes
-once it is answered. :meth:`Effects.handlers` maps each effect type to its
-handler: a game on the engine adds its own effects by extending that mapping.
+once it is answered. Each handler is registered for its effect type
+(:func:`~.part.effect`): a game on the engine registers handlers of its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.part import Part, S, condition, effect, frame
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
     ChooseOne,
     Clanked,
-    ClankState,
     DiscardCard,
     DiscardOne,
     Drew,
@@ -35,20 +35,16 @@ from meeple.plugins.clank.state import (
     Turn,
 )
 
-if TYPE_CHECKING:
-    from meeple.plugins.clank.catalog import Catalog
-    from meeple.plugins.clank.state import EngineOptions
-
-Handler = Callable[[ClankState, int, Any, "str | None", list[Event]], None]
+Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
 
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
 
 
-class Effects:
-    cat: Catalog
-    options: EngineOptions
-    _handlers: dict[type, Handler]
+class Effects(Part[S]):
+    _handlers: dict[type, Handler[S]]
+    _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
+    _frames: dict[type, Callable[[S, Any], list[Any]]]
     _pick: list[Pick]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
@@ -57,31 +53,9 @@ class Effects:
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
 
-    def handlers(self) -> dict[type, Handler]:
-        """The handler of each effect type (extend in a subclass for new effects)."""
-        return {
-            fx.Gain: self.gain,
-            fx.OthersClank: self.others_clank,
-            fx.AllClank: self.all_clank,
-            fx.Choose: self.choose,
-            fx.If: self.when,
-            fx.ThisTurn: self.this_turn,
-            fx.Trash: self.trash,
-            fx.DiscardThen: self.discard_then,
-            fx.ReplaceRowCard: self.replace_row_card,
-            fx.DragonAttack: self.dragon_attack,
-            fx.ReturnDragonCubes: self.return_cubes,
-            fx.TakeAdjacentSecret: self.take_adjacent_secret,
-            fx.Buy: self.buy_cards,
-        }
-
-    @staticmethod
-    def pending(effects: Iterable[Any], card: str | None) -> list[Pending]:
-        return [Pending(e, card) for e in effects]
-
     # -- the queue -----------------------------------------------------------
 
-    def settle(self, state: ClankState, events: list[Event]) -> None:
+    def settle(self, state: S, events: list[Event]) -> None:
         """Resolve queued effects and fire conditions until a decision is pending or all is done.
 
         rules.md#conditions: every pending ``if`` is checked after each step.
@@ -100,31 +74,43 @@ class Effects:
             elif not (pool.ifs and self.fire_ifs(state, seat)):
                 return
 
-    def fire_ifs(self, state: ClankState, seat: int) -> bool:
+    def fire_ifs(self, state: S, seat: int) -> bool:
         pool = state.pool
-        fired = [i for i in pool.ifs if self.holds_cond(state, seat, i.effect.cond, i.card)]  # type: ignore[union-attr]
-        for item in fired:
+        fired: list[tuple[Pending, fx.If]] = []
+        for item in pool.ifs:
+            e = item.effect
+            assert type(e) is fx.If  # only ``when`` adds to the list
+            if self.holds_cond(state, seat, e.cond, item.card):
+                fired.append((item, e))
+        for item, e in fired:
             pool.ifs.remove(item)
-            pool.queue.extend(self.pending(item.effect.then, item.card))  # type: ignore[union-attr]
+            pool.queue.extend(self.pending(e.then, item.card))
         return bool(fired)
 
-    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
-        """rules.md#conditions: what an ``if`` asks of the seat."""
-        p = state.players[seat]
-        if cond == "companion-in-play":
-            defs = self.cat.card
-            return any(defs[c].companion for c in p.play.cards if c != card)
+    def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
+        """rules.md#conditions: what an ``if`` asks of the seat (the registered condition)."""
+        return self._conditions[cond](state, seat, cond, card)
+
+    @condition("companion-in-play")
+    def companion_in_play(self, state: S, seat: int, cond: str, card: str | None) -> bool:
+        defs = self.cat.card
+        return any(defs[c].companion for c in state.players[seat].play.cards if c != card)
+
+    @condition("crown")
+    def holds_crown(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         token = self.cat.token
-        if cond == "crown":
-            return any(token[t].id == "crown" for t in p.held.cards)
+        return any(token[t].id == "crown" for t in state.players[seat].held.cards)
+
+    @condition("artifact", "monkey-idol", "mastery")
+    def holds_kind(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         kind = {"artifact": "artifact", "monkey-idol": "idol", "mastery": "mastery"}[cond]
-        return any(token[t].kind == kind for t in p.held.cards)
+        token = self.cat.token
+        return any(token[t].kind == kind for t in state.players[seat].held.cards)
 
     # -- resources -----------------------------------------------------------
 
-    def gain(
-        self, state: ClankState, seat: int, e: fx.Gain, card: str | None, events: list[Event]
-    ) -> None:
+    @effect(fx.Gain)
+    def gain(self, state: S, seat: int, e: fx.Gain, card: str | None, events: list[Event]) -> None:
         pool = state.pool
         pool.skill += e.skill
         pool.skill_gained += e.skill
@@ -142,11 +128,11 @@ class Effects:
         if e.draw:
             self.draw(state, seat, e.draw, events)
         if e.heal:
-            self.heal(state, seat, e.heal, events)  # type: ignore[attr-defined]
+            self.heal(state, seat, e.heal, events)
         if e.rage:
-            self.raise_rage(state, e.rage, events)  # type: ignore[attr-defined]
+            self.raise_rage(state, e.rage, events)
 
-    def make_clank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
         p = state.players[seat]
         if p.status != "in":
@@ -167,7 +153,7 @@ class Effects:
             pool.added += n
             pool.skill += n * pool.mods.count(SKILL_PER_CLANK)
 
-    def unclank(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: own cubes back from the Clank! area; the rest banked for the turn."""
         p = state.players[seat]
         back = min(n, p.clank)
@@ -177,7 +163,7 @@ class Effects:
         if back:
             events.append(Clanked(seat=seat, n=-back))
 
-    def draw(self, state: ClankState, seat: int, n: int, events: list[Event]) -> None:
+    def draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
         p = state.players[seat]
         drawn = draw(p.deck, n, state.rng, reshuffle=p.discard)
@@ -185,21 +171,24 @@ class Effects:
             p.hand.cards.extend(drawn)
             events.append(Drew(seat=seat, cards=drawn))
 
+    @effect(fx.OthersClank)
     def others_clank(
-        self, state: ClankState, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.OthersClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
             if other != seat:
                 self.make_clank(state, other, e.n, events)
 
+    @effect(fx.AllClank)
     def all_clank(
-        self, state: ClankState, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
             self.make_clank(state, other, e.n, events)
 
+    @effect(fx.ThisTurn)
     def this_turn(
-        self, state: ClankState, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank."""
         pool = state.pool
@@ -207,34 +196,36 @@ class Effects:
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
 
-    def when(
-        self, state: ClankState, seat: int, e: fx.If, card: str | None, events: list[Event]
-    ) -> None:
+    @effect(fx.If)
+    def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
         state.pool.ifs.append(Pending(e, card))
 
+    @effect(fx.DragonAttack)
     def dragon_attack(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
-        self.attack(state, events)  # type: ignore[attr-defined]
+        self.attack(state, events)
 
+    @effect(fx.ReturnDragonCubes)
     def return_cubes(
         self,
-        state: ClankState,
+        state: S,
         seat: int,
         e: fx.ReturnDragonCubes,
         card: str | None,
         events: list[Event],
     ) -> None:
-        self.return_dragon_cubes(state, e.n)  # type: ignore[attr-defined]
+        self.return_dragon_cubes(state, e.n)
 
     # -- effects that ask -----------------------------------------------------
 
+    @effect(fx.Choose)
     def choose(
-        self, state: ClankState, seat: int, e: fx.Choose, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Choose, card: str | None, events: list[Event]
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(self, state: ClankState, seat: int, effects: list[Any]) -> bool:
+    def feasible(self, state: S, seat: int, effects: list[Any]) -> bool:
         """rules.md#choices: an option the seat cannot carry out may not be picked."""
         p = state.players[seat]
         for e in effects:
@@ -242,8 +233,9 @@ class Effects:
                 return False
         return True
 
+    @effect(fx.Trash)
     def trash(
-        self, state: ClankState, seat: int, e: fx.Trash, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Trash, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#trash: from the play area or discard pile; with none there, nothing happens."""
         if self.trashable(state.players[seat], e.name):
@@ -256,27 +248,30 @@ class Effects:
         defs = self.cat.card
         return [c for c in cards if defs[c].id == name]
 
+    @effect(fx.DiscardThen)
     def discard_then(
-        self, state: ClankState, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.DiscardThen, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#choices: discard a hand card first, or nothing happens."""
         if state.players[seat].hand.cards:
             state.stack.append(DiscardOne(seat=seat, then=e.then, card=card))
 
+    @effect(fx.ReplaceRowCard)
     def replace_row_card(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         if state.row.cards:
             state.stack.append(ReplaceOne(seat=seat))
 
+    @effect(fx.TakeAdjacentSecret)
     def take_adjacent_secret(
-        self, state: ClankState, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         room = state.players[seat].room
-        if self.adjacent_secrets(state, room):  # type: ignore[attr-defined]
+        if self.adjacent_secrets(state, room):
             state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
 
-    def reserve_pile(self, state: ClankState, kind: str) -> Any:
+    def reserve_pile(self, state: S, kind: str) -> Any:
         """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
         defs = self.cat.card
         for zone in state.reserve:
@@ -284,8 +279,9 @@ class Effects:
                 return zone
         return None
 
+    @effect(fx.Buy)
     def buy_cards(
-        self, state: ClankState, seat: int, e: fx.Buy, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.Buy, card: str | None, events: list[Event]
     ) -> None:
         """Underworld Dealing: gold for Reserve cards, straight into the discard pile."""
         p = state.players[seat]
@@ -302,23 +298,32 @@ class Effects:
 
     # -- answers to the frames ----------------------------------------------
 
-    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
-        """The answers to a pending choice other than the turn itself."""
-        kind = type(frame)
+    def frame_actions(self, state: S, frame: Any) -> list[Any]:
+        """The answers to a pending choice other than the turn itself (the registered ones)."""
+        return self._frames[type(frame)](state, frame)
+
+    @frame(ChooseOne)
+    def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
+        """rules.md#choices: each option the seat can carry out, or none."""
+        picks = [
+            self._pick[i]
+            for i, option in enumerate(frame.options)
+            if self.feasible(state, frame.seat, option)
+        ]
+        return picks or [SKIP]
+
+    @frame(TrashOne)
+    def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
+        trash = self._trash
         p = state.players[frame.seat]
-        if kind is ChooseOne:
-            picks = [
-                self._pick[i]
-                for i, option in enumerate(frame.options)
-                if self.feasible(state, frame.seat, option)
-            ]
-            return picks or [SKIP]
-        if kind is TrashOne:
-            trash = self._trash
-            out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
-            return [*out, SKIP] if frame.optional or not out else out
-        if kind is DiscardOne:
-            return [*(self._discard[c] for c in self.cat.distinct(p.hand.cards)), SKIP]
-        if kind is ReplaceOne:
-            return [self._replace[c] for c in state.row.cards] or [SKIP]
-        return self.token_actions(state, frame)  # type: ignore[attr-defined]
+        out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
+        return [*out, SKIP] if frame.optional or not out else out
+
+    @frame(DiscardOne)
+    def discard_choices(self, state: S, frame: DiscardOne) -> list[Any]:
+        hand = state.players[frame.seat].hand.cards
+        return [*(self._discard[c] for c in self.cat.distinct(hand)), SKIP]
+
+    @frame(ReplaceOne)
+    def replace_choices(self, state: S, frame: ReplaceOne) -> list[Any]:
+        return [self._replace[c] for c in state.row.cards] or [SKIP]

@@ -1,9 +1,11 @@
-"""Clank! rules: the :class:`Clank` game, one method per rule.
+"""Clank! rules: the generic :class:`ClankEngine` and the :class:`Clank` game on it.
 
 Each rule's docstring names its section of ``seeds/clank/rules.md``. The
-map (:mod:`.map`), the effect interpreter (:mod:`.resolve`) and the dragon
-(:mod:`.dragon`) are mixins over one catalog, so a game on the same engine
-(Clank! Catacombs) subclasses :class:`Clank` and swaps or extends each part.
+engine is assembled from parts over one catalog and one state type -- the map
+(:mod:`.map`), the effect interpreter (:mod:`.resolve`), the dragon
+(:mod:`.dragon`), typed against each other by :class:`~.part.Part` -- so a
+game on it (Clank!, Clank! Catacombs) subclasses ``ClankEngine[ItsState]``
+and swaps or extends each part.
 The hot path hands out pre-built (or lazily cached) action values and reads
 definitions from dictionaries built once per set of tables; every map
 question goes through :meth:`~.map.Movement.graph`, which receives the state.
@@ -13,10 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypedDict
 
 from meeple.core.bag import Bag
-from meeple.core.game import Game
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
@@ -26,6 +27,7 @@ from meeple.plugins.clank import checks, content, present
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
+from meeple.plugins.clank.part import S, action, points
 from meeple.plugins.clank.resolve import Effects
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -45,8 +47,8 @@ from meeple.plugins.clank.state import (
     DiscardOne,
     EndTurn,
     EngineOptions,
+    EngineState,
     Fight,
-    Move,
     Pick,
     Play,
     Played,
@@ -56,7 +58,6 @@ from meeple.plugins.clank.state import (
     Replace,
     Skip,
     Take,
-    Teleport,
     TrashCard,
     Trashed,
     Turn,
@@ -68,6 +69,27 @@ from meeple.plugins.clank.state import (
 GEM_DISCOUNT = "gem-discount-2"
 
 
+class Common(TypedDict):
+    """The state fields every game on the engine sets up alike (``common_setup``)."""
+
+    seats: int
+    rng: Rng
+    turns: Turns
+    stack: list[Any]
+    players: list[Player]
+    pool: Pool
+    bag: Bag
+    rage: int
+    dungeon: Zone
+    row: Zone
+    dungeon_discard: Zone
+    reserve: list[Zone]
+    market: Zone
+    mastery: Zone
+    trash: Zone
+    spent: Zone
+
+
 @cache
 def catalog(o: ClankOptions) -> Catalog:
     """The catalog of the tables ``o`` names, built once per set of options."""
@@ -77,17 +99,15 @@ def catalog(o: ClankOptions) -> Catalog:
     return Catalog(t.cards, t.tokens, t.board)
 
 
-class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
-    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+class ClankEngine(Movement[S], Effects[S], Dragon[S]):
+    """The Clank! engine over its state type ``S``: everything the games on it share.
 
-    id = "clank"
-    title = "Clank!"
-    version = "1"
+    A game subclasses ``ClankEngine[ItsState]`` and declares its id, options,
+    state, catalog and set-up; its rules extend the engine's.
+    """
+
     min_seats = 2
     max_seats = 4
-    # Declared as the engine's types, so a game on the engine can name its own.
-    Options: ClassVar[type[EngineOptions]] = ClankOptions
-    State: ClassVar[type[ClankState]] = ClankState
     Action = ClankAction
     Event = ClankEvent
     zones = {
@@ -107,19 +127,13 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         "trash": PUBLIC,
         "spent": PUBLIC,
     }
-    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
-        {},
-        {"board": "back"},
-        {"variant": "klank", "teleport_locks": "key"},
-        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
-    )
     options: EngineOptions
 
     def __init__(self, options: EngineOptions | None = None, cat: Catalog | None = None) -> None:
         super().__init__(options)
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
-        self._handlers = self.handlers()
+        self._handlers = self.bind("effect")
         self.build_moves()
         cards = list(cat.card)
         self._play = {c: Play(card=c) for c in cards}
@@ -133,45 +147,19 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         self._use_token = {t: UseToken(token=t) for t in cat.token}
         self._buy = {k: Buy(item=k) for k in cat.market_items}
         self._pick = [Pick(option=i) for i in range(10)]
-        # Keyed by action type; each handler takes its own action type and the game's own
-        # state (a game on the engine adds handlers taking its subclass of ClankState).
-        self._apply: dict[type, Callable[[Any, Any], list[Event]]] = {
-            Play: self.play_card,
-            Acquire: self.acquire,
-            UseDevice: self.use_device,
-            Fight: self.fight,
-            Buy: self.buy,
-            Move: self.move,
-            Teleport: self.teleport,
-            UseToken: self.use_token,
-            EndTurn: self.end_turn,
-            Take: self.take,
-            Skip: self.skip,
-            Pick: self.pick,
-            TrashCard: self.trash_card,
-            DiscardCard: self.discard_card,
-            Replace: self.replace,
-        }
+        self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
+        self._facts = self.bind("fact")
+        self._frames = self.bind("frame")
+        self._conditions = self.bind("condition")
+        self._points = self.bind("points")
 
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
-        return catalog(self.options)
+        raise NotImplementedError
 
     # -- set-up ----------------------------------------------------------------
 
-    def setup(self, seats: int, seed: int) -> ClankState:
-        """rules.md#setup, steps 1-14."""
-        cat = self.cat
-        graph = cat.graph
-        rng = Rng(seed=seed)
-        box = Zone(kind="box")
-        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
-        self.place_tokens(rng, seats, rooms, box)
-        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
-        self.begin(state)
-        return state
-
-    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> dict[str, Any]:
+    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> Common:
         """The state fields every game on the engine sets up alike: decks, cubes, the
         dragon, the Dungeon Deck, the Reserve, the market and the Mastery tokens (the
         ones not needed go to ``box``)."""
@@ -197,28 +185,28 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
             box.add(tid)
         dungeon = list(cat.dungeon)
         shuffle(rng, dungeon)
-        return {
-            "seats": seats,
-            "rng": rng,
-            "turns": Turns.start(seats),
-            "stack": [],
-            "players": players,
-            "pool": Pool(),
-            "bag": Bag(cubes={DRAGON: t.dragon_cubes}),
-            "rage": t.rage_start[str(seats)],
-            "dungeon": Zone(kind="dungeon", cards=dungeon),
-            "row": Zone(kind="row"),
-            "dungeon_discard": Zone(kind="dungeon-discard"),
-            "reserve": [Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
-            "market": Zone(
+        return Common(
+            seats=seats,
+            rng=rng,
+            turns=Turns.start(seats),
+            stack=[],
+            players=players,
+            pool=Pool(),
+            bag=Bag(cubes={DRAGON: t.dragon_cubes}),
+            rage=t.rage_start[str(seats)],
+            dungeon=Zone(kind="dungeon", cards=dungeon),
+            row=Zone(kind="row"),
+            dungeon_discard=Zone(kind="dungeon-discard"),
+            reserve=[Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
+            market=Zone(
                 kind="market", cards=[x for k in cat.market_items for x in self.copies_of(k)]
             ),
-            "mastery": Zone(kind="mastery", cards=list(mastery[:seats])),
-            "trash": Zone(kind="trash"),
-            "spent": Zone(kind="spent"),
-        }
+            mastery=Zone(kind="mastery", cards=list(mastery[:seats])),
+            trash=Zone(kind="trash"),
+            spent=Zone(kind="spent"),
+        )
 
-    def begin(self, state: ClankState) -> None:
+    def begin(self, state: S) -> None:
         """rules.md#setup, the last steps: the opening row, hands, starting clank, arrivals."""
         t = self.cat.tables
         seats = state.seats
@@ -238,6 +226,486 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
     def copies_of(self, kind: str) -> list[str]:
         """The token ids of token kind id ``kind``, most valuable first."""
         return [tid for tid, tok in self.cat.token.items() if tok.id == kind]
+
+    def opening_row(self, state: S) -> None:
+        """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
+        defs = self.cat.card
+        row, deck = state.row, state.dungeon.cards
+        put_back: list[str] = []
+        while len(row) < self.cat.tables.row and deck:
+            card = deck.pop()
+            (put_back if defs[card].dragon else row.cards).append(card)
+        if put_back:
+            deck.extend(put_back)
+            shuffle(state.rng, deck)
+
+    # -- legal actions -----------------------------------------------------------
+
+    def legal_actions(self, state: S) -> list[Any]:
+        stack = state.stack
+        if not stack:
+            return []
+        frame = stack[-1]
+        if type(frame) is Turn:
+            return self.turn_actions(state, frame.seat)
+        return self.frame_actions(state, frame)
+
+    def turn_actions(self, state: S, seat: int) -> list[Any]:
+        """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end."""
+        p = state.players[seat]
+        pool = state.pool
+        play = self._play
+        hand = p.hand.cards
+        out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
+        skill, swords = pool.skill, pool.swords
+        if skill or swords:
+            self.card_actions(state, p, skill, swords, out)
+        if p.room in self.graph(state).markets and state.market.cards:
+            self.market_actions(state, p, out)
+        self.move_actions(state, p, out)
+        if p.held.cards:
+            token = self.cat.token
+            use = self._use_token
+            out.extend(use[t] for t in p.held.cards if token[t].use)
+        if not hand:
+            out.append(END_TURN)
+        return out
+
+    def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
+        """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
+        defs = self.cat.card
+        graph = self.graph(state)
+        tops = [z.cards[-1] for z in state.reserve if z.cards]
+        for c in self.cat.distinct((*state.row.cards, *tops)):
+            card = defs[c]
+            if card.where is not None and not self.where_ok(graph, p.room, card.where):
+                continue
+            kind = card.kind
+            if kind == "monster":
+                if swords >= card.cost:
+                    out.append(self._fight[c])
+            elif kind == "device":
+                if skill >= card.cost:
+                    out.append(self._use[c])
+            elif skill >= self.skill_price(state, card):
+                out.append(self._acquire[c])
+
+    @staticmethod
+    def skill_price(state: EngineState[Any], card: Any) -> int:
+        """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
+        if card.gem:
+            return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
+        return card.cost
+
+    def where_ok(self, graph: Any, room: int, where: str) -> bool:
+        """rules.md#acquire: a card limited to the depths or a crystal cave."""
+        return room in (graph.depths if where == "depths" else graph.caves)
+
+    def market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+        """rules.md#market: one item kind per action, if the seat has the gold."""
+        buy = self._buy
+        out.extend(buy[kind] for kind in self.market_kinds(state, p, None))
+
+    def market_kinds(self, state: S, p: Player, price: int | None) -> list[str]:
+        """The market item kinds the seat can pay for, at their price or at ``price``."""
+        token = self.cat.token
+        kinds: list[str] = []
+        for tid in state.market.cards:
+            tok = token[tid]
+            cost = tok.price if price is None else price
+            if tok.id not in kinds and p.gold >= cost and self.may_buy(p, tid):
+                kinds.append(tok.id)
+        return kinds
+
+    def take_from_market(self, state: S, kind: str) -> str:
+        """The most valuable item of ``kind`` left leaves the market (its token id)."""
+        token = self.cat.token
+        tid = next(t for t in state.market.cards if token[t].id == kind)
+        state.market.remove(tid)
+        return tid
+
+    def may_buy(self, p: Player, tid: str) -> bool:
+        """Whether the seat meets a market item's condition beyond its price (none here)."""
+        return True
+
+    def resolve(self, state: S, action: Any) -> list[Event]:
+        """The registered rule of ``action``, what it notes for the turn, then what waits
+        (:meth:`proceed`)."""
+        kind = type(action)
+        events = self._apply[kind](state, action)
+        note = self._facts.get(kind)
+        if note is not None:
+            note(state, action, events)
+        self.proceed(state, events)
+        return events
+
+    # -- the turn's actions --------------------------------------------------------
+
+    def proceed(self, state: S, events: list[Event]) -> None:
+        """After every action (:meth:`resolve`): resolve what waits; a knock-out or a chosen
+        end ends the turn."""
+        self.settle(state, events)
+        stack = state.stack
+        if not stack:
+            return
+        seat = state.turns.current
+        bottom = stack[0]
+        if state.players[seat].status in ("rescued", "eliminated") or (
+            len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not state.pool.queue
+        ):
+            self.finish_turn(state, events)
+
+    @action(Play)
+    def play_card(self, state: S, action: Play) -> list[Event]:
+        """rules.md#turn: the card goes to the play area and its effects happen."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        card = action.card
+        p.hand.remove(card)
+        p.play.add(card)
+        state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
+        events: list[Event] = [Played(seat=seat, card=card)]
+        return events
+
+    def take_card(self, state: S, card: str) -> None:
+        """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
+        if card in state.row.cards:
+            state.row.remove(card)
+            return
+        for zone in state.reserve:
+            if zone.cards and zone.cards[-1] == card:
+                zone.draw()
+                return
+
+    @action(Acquire)
+    def acquire(self, state: S, action: Acquire) -> list[Event]:
+        """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        state.pool.skill -= self.skill_price(state, card)
+        self.take_card(state, action.card)
+        state.players[seat].discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.acquire, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card)]
+        return events
+
+    @action(UseDevice)
+    def use_device(self, state: S, action: UseDevice) -> list[Event]:
+        """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        state.pool.skill -= card.cost
+        self.take_card(state, action.card)
+        state.dungeon_discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.use, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
+        return events
+
+    @action(Fight)
+    def fight(self, state: S, action: Fight) -> list[Event]:
+        """rules.md#fight: pay swords, the defeat reward; the Goblin never leaves."""
+        seat = state.stack[-1].seat
+        card = self.cat.card[action.card]
+        state.pool.swords -= card.cost
+        if not card.never_leaves:
+            self.take_card(state, action.card)
+            state.dungeon_discard.add(action.card)
+        state.pool.queue.extend(self.pending(card.defeat, action.card))
+        events: list[Event] = [Acquired(seat=seat, card=action.card, how="fight")]
+        return events
+
+    @action(Buy)
+    def buy(self, state: S, action: Buy) -> list[Event]:
+        """rules.md#market: the most valuable item of that kind left, for its price in gold."""
+        seat = state.stack[-1].seat
+        p = state.players[seat]
+        tid = self.take_from_market(state, action.item)
+        p.gold -= self.cat.token[tid].price
+        p.held.add(tid)
+        events: list[Event] = [Bought(seat=seat, token=tid)]
+        return events
+
+    @action(UseToken)
+    def use_token(self, state: S, action: UseToken) -> list[Event]:
+        """rules.md#tokens: a potion is spent on its holder's turn."""
+        seat = state.stack[-1].seat
+        state.players[seat].held.remove(action.token)
+        state.spent.add(action.token)
+        state.pool.queue.extend(self.pending(self.cat.token[action.token].use, None))
+        events: list[Event] = [Played(seat=seat, card=action.token)]
+        return events
+
+    @action(Skip)
+    def skip(self, state: S, action: Skip) -> list[Event]:
+        """Decline the pending choice."""
+        state.stack.pop()
+        events: list[Event] = []
+        return events
+
+    @action(Pick)
+    def pick(self, state: S, action: Pick) -> list[Event]:
+        """rules.md#choices: the chosen option's effects happen next."""
+        frame = state.stack.pop()
+        assert isinstance(frame, ChooseOne)
+        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        chosen = frame.options[action.option]
+        events: list[Event] = [Chose(seat=frame.seat, option=action.option, effects=chosen)]
+        return events
+
+    @action(TrashCard)
+    def trash_card(self, state: S, action: TrashCard) -> list[Event]:
+        """rules.md#trash: the card leaves the game."""
+        seat = state.stack.pop().seat
+        p = state.players[seat]
+        (p.play if action.card in p.play.cards else p.discard).remove(action.card)
+        state.trash.add(action.card)
+        events: list[Event] = [Trashed(seat=seat, card=action.card)]
+        return events
+
+    @action(DiscardCard)
+    def discard_card(self, state: S, action: DiscardCard) -> list[Event]:
+        """rules.md#choices: the discard, then what it pays for."""
+        frame = state.stack.pop()
+        assert isinstance(frame, DiscardOne)
+        p = state.players[frame.seat]
+        p.hand.remove(action.card)
+        p.discard.add(action.card)
+        state.pool.queue[:0] = self.pending(frame.then, frame.card)
+        events: list[Event] = [Discarded(seat=frame.seat, card=action.card)]
+        return events
+
+    @action(Replace)
+    def replace(self, state: S, action: Replace) -> list[Event]:
+        """rules.md#arrive: a row card to the dungeon discard, a new one at once, no attack."""
+        seat = state.stack.pop().seat
+        state.row.remove(action.card)
+        state.dungeon_discard.add(action.card)
+        events: list[Event] = [Trashed(seat=seat, card=action.card)]
+        card = self.deal_dungeon(state, events)
+        if card is not None:
+            state.row.add(card)
+            events.append(Refilled(seat=seat, cards=[card]))
+            self.arrive(state, card, events)
+        return events
+
+    # -- end of turn ---------------------------------------------------------------
+
+    @action(EndTurn)
+    def end_turn(self, state: S, action: EndTurn) -> list[Event]:
+        """rules.md#end-of-turn step 1: tokens' end-of-turn effects (Magic Spring) first."""
+        frame = state.stack[-1]
+        assert isinstance(frame, Turn)
+        seat = frame.seat
+        frame.ending = True
+        p = state.players[seat]
+        token = self.cat.token
+        for tid in [t for t in p.held.cards if token[t].end_of_turn]:
+            p.held.remove(tid)
+            state.spent.add(tid)
+            state.pool.queue.extend(self.pending(token[tid].end_of_turn, None))
+        events: list[Event] = []
+        return events
+
+    def finish_turn(self, state: S, events: list[Event]) -> None:
+        """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
+        seat = state.turns.current
+        p = state.players[seat]
+        state.stack.clear()
+        state.pool = Pool()
+        p.discard.cards.extend(p.play.take())
+        p.discard.cards.extend(p.hand.take())
+        if p.status == "in":
+            self.draw(state, seat, self.cat.tables.hand, events)
+        events.append(TurnEnded(seat=seat))
+        self.refill(state, events)
+        self.next_turn(state, events)
+
+    def deal_dungeon(self, state: S, events: list[Event]) -> str | None:
+        """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
+        if not state.dungeon and self.options.empty_dungeon == "end":
+            self.knock_out_all(state, events)
+            return None
+        drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
+        return drawn[0] if drawn else None
+
+    def refill(self, state: S, events: list[Event]) -> None:
+        """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""
+        row = state.row
+        defs = self.cat.card
+        new: list[str] = []
+        while len(row) < self.cat.tables.row:
+            card = self.deal_dungeon(state, events)
+            if card is None:
+                break
+            row.add(card)
+            new.append(card)
+        if not new:
+            return
+        events.append(Refilled(cards=new))
+        for card in new:
+            self.arrive(state, card, events)
+        if any(defs[c].dragon for c in new):
+            self.attack(state, events)
+
+    def arrive(self, state: S, card: str, events: list[Event]) -> None:
+        """rules.md#arrive: a row card's arrive effects, as it is placed."""
+        handle = self._handlers
+        seat = state.turns.current
+        for e in self.cat.card[card].arrive:
+            handle[type(e)](state, seat, e, card, events)
+
+    def next_turn(self, state: S, events: list[Event]) -> None:
+        """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
+        players = state.players
+        turns = state.turns
+        while any(p.status == "in" for p in players):
+            turns.next()
+            seat = turns.current
+            if players[seat].status == "in":
+                state.stack.append(Turn(seat=seat))
+                return
+            self.left_seat_turn(state, seat, events)
+        turns.over = True
+
+    def left_seat_turn(self, state: S, seat: int, events: list[Event]) -> None:
+        """rules.md#countdown: the turn of a seat that left moves the countdown pawn on
+        (only the countdown seat is still in the order)."""
+        extra = self.cat.tables.countdown_extra
+        state.countdown += 1
+        events.append(Countdown(seat=seat, space=state.countdown))
+        if state.countdown > len(extra):
+            self.knock_out_all(state, events)
+        elif state.countdown > 1:  # rules.md#countdown-first
+            self.attack(state, events, extra[state.countdown - 1])
+
+    # -- scoring -------------------------------------------------------------------
+
+    def tally(self, state: S, seat: int) -> dict[str, int]:
+        """rules.md#scoring: artifacts, other tokens, gold, cards with their bonuses."""
+        cat = self.cat
+        p = state.players[seat]
+        token, points = cat.token, cat.points
+        held = p.held.cards
+        artifacts = sum(points[t] for t in held if token[t].kind == "artifact")
+        others = sum(points[t] for t in held if token[t].kind != "artifact")
+        owned = [*p.deck.cards, *p.hand.cards, *p.discard.cards, *p.play.cards]
+        defs = cat.card
+        cards = 0
+        for c in owned:
+            card = defs[c]
+            cards += card.points
+            if card.bonus is not None:
+                cards += card.bonus.points * self.bonus_count(p, owned, card.bonus)
+        return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
+
+    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
+        """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
+        key = bonus.per if isinstance(bonus, content.PointsPer) else bonus.cond
+        return self._points[key](p, owned, bonus)
+
+    @points("5-gold")
+    def per_5_gold(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return p.gold // 5
+
+    @points("secret-tome")
+    def per_secret_tome(self, p: Player, owned: list[str], bonus: Any) -> int:
+        defs = self.cat.card
+        return sum(defs[x].id == "secret-tome" for x in owned)
+
+    @points("mastery")
+    def if_mastery(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.holds(p, "mastery") > 0)
+
+    @points("two-of")
+    def if_two_of(self, p: Player, owned: list[str], bonus: Any) -> int:
+        token = self.cat.token
+        return int(sum(token[t].id in bonus.of for t in p.held.cards) >= 2)
+
+    def scores(self, state: S) -> list[Score]:
+        """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
+        out = []
+        points, token = self.cat.points, self.cat.token
+        for seat, p in enumerate(state.players):
+            parts = self.tally(state, seat)
+            if p.status == "eliminated":
+                parts = dict.fromkeys(parts, 0)
+                out.append(Score(seat=seat, total=0, parts=parts, tiebreak=[0, 0], note=p.status))
+                continue
+            best = max((points[t] for t in p.held.cards if token[t].kind == "artifact"), default=0)
+            total = sum(parts.values())
+            note = "" if p.status == "in" else p.status
+            out.append(Score(seat=seat, total=total, parts=parts, tiebreak=[1, best], note=note))
+        return out
+
+    # -- what the core needs to know ---------------------------------------------------
+
+    def cards(self, state: S) -> Iterable[str]:
+        return self.cat.pieces(state.seats)
+
+    def back(self, card: str) -> str:
+        return self.cat.back.get(card, "")
+
+    def validate_state(self, state: S) -> list[str]:
+        return checks.check(self, state)
+
+    def bag_colours(self, seats: int) -> set[str]:
+        """The cube colours the dragon bag may hold."""
+        return {DRAGON, *COLOURS[:seats]}
+
+    def cubes_placed(self, state: S, seat: int) -> int:
+        """The seat's cubes on the map rather than in its areas (none in Clank!)."""
+        return 0
+
+    def room_name(self, state: S, room: int) -> str:
+        """How descriptions name a room."""
+        return f"room {room}"
+
+    def describe_action(self, state: S, action: Any) -> str:
+        return present.describe_action(self, state, action)
+
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        return present.describe_event(self, event, viewer)
+
+    def render(self, view: S, seat: int | None) -> Any:
+        return present.render(self, view, seat)
+
+    def seat_summary(self, state: S) -> Sequence[str]:
+        return present.seat_summary(self, state)
+
+
+class Clank(ClankEngine[ClankState]):
+    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+
+    id = "clank"
+    title = "Clank!"
+    version = "1"
+    Options = ClankOptions
+    State = ClankState
+    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
+        {},
+        {"board": "back"},
+        {"variant": "klank", "teleport_locks": "key"},
+        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
+    )
+    options: ClankOptions
+
+    def make_catalog(self) -> Catalog:
+        """The catalog of the tables the options name."""
+        return catalog(self.options)
+
+    # -- set-up ----------------------------------------------------------------
+
+    def setup(self, seats: int, seed: int) -> ClankState:
+        """rules.md#setup, steps 1-14."""
+        cat = self.cat
+        graph = cat.graph
+        rng = Rng(seed=seed)
+        box = Zone(kind="box")
+        rooms = [Zone(kind="room", up=[]) for _ in graph.order]
+        self.place_tokens(rng, seats, rooms, box)
+        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        self.begin(state)
+        return state
 
     def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
         """rules.md#setup steps 2, 3 and 5: artifacts, secrets and idols onto their rooms."""
@@ -267,412 +735,5 @@ class Clank(Movement, Effects, Dragon, Game[ClankState, ClankAction]):
         for tid in (*secrets["major"], *secrets["minor"], *value.values(), *idols):
             box.add(tid)
 
-    def opening_row(self, state: ClankState) -> None:
-        """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
-        defs = self.cat.card
-        row, deck = state.row, state.dungeon.cards
-        put_back: list[str] = []
-        while len(row) < self.cat.tables.row and deck:
-            card = deck.pop()
-            (put_back if defs[card].dragon else row.cards).append(card)
-        if put_back:
-            deck.extend(put_back)
-            shuffle(state.rng, deck)
 
-    # -- legal actions -----------------------------------------------------------
-
-    def legal_actions(self, state: ClankState) -> list[Any]:
-        stack = state.stack
-        if not stack:
-            return []
-        frame = stack[-1]
-        if type(frame) is Turn:
-            return self.turn_actions(state, frame.seat)
-        return self.frame_actions(state, frame)
-
-    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
-        """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end."""
-        p = state.players[seat]
-        pool = state.pool
-        play = self._play
-        hand = p.hand.cards
-        out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
-        skill, swords = pool.skill, pool.swords
-        if skill or swords:
-            self.card_actions(state, p, skill, swords, out)
-        if p.room in self.graph(state).markets and state.market.cards:
-            self.market_actions(state, p, out)
-        self.move_actions(state, p, out)
-        if p.held.cards:
-            token = self.cat.token
-            use = self._use_token
-            out.extend(use[t] for t in p.held.cards if token[t].use)
-        if not hand:
-            out.append(END_TURN)
-        return out
-
-    def card_actions(
-        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
-    ) -> None:
-        """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
-        defs = self.cat.card
-        graph = self.graph(state)
-        tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c in self.cat.distinct((*state.row.cards, *tops)):
-            card = defs[c]
-            if card.where is not None and not self.where_ok(graph, p.room, card.where):
-                continue
-            kind = card.kind
-            if kind == "monster":
-                if swords >= card.cost:
-                    out.append(self._fight[c])
-            elif kind == "device":
-                if skill >= card.cost:
-                    out.append(self._use[c])
-            elif skill >= self.skill_price(state, card):
-                out.append(self._acquire[c])
-
-    @staticmethod
-    def skill_price(state: ClankState, card: Any) -> int:
-        """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
-        if card.gem:
-            return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
-        return card.cost
-
-    def where_ok(self, graph: Any, room: int, where: str) -> bool:
-        """rules.md#acquire: a card limited to the depths or a crystal cave."""
-        return room in (graph.depths if where == "depths" else graph.caves)
-
-    def market_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
-        """rules.md#market: one item kind per action, if the seat has the gold."""
-        token = self.cat.token
-        seen: set[str] = set()
-        for tid in state.market.cards:
-            tok = token[tid]
-            if tok.id not in seen and p.gold >= tok.price and self.may_buy(p, tid):
-                seen.add(tok.id)
-                out.append(self._buy[tok.id])
-
-    def may_buy(self, p: Player, tid: str) -> bool:
-        """Whether the seat meets a market item's condition beyond its price (none here)."""
-        return True
-
-    def resolve(self, state: ClankState, action: Any) -> list[Event]:
-        return self._apply[type(action)](state, action)
-
-    # -- the turn's actions --------------------------------------------------------
-
-    def proceed(self, state: ClankState, events: list[Event]) -> None:
-        """After every action: resolve what waits; a knock-out or a chosen end ends the turn."""
-        self.settle(state, events)
-        stack = state.stack
-        if not stack:
-            return
-        seat = state.turns.current
-        bottom = stack[0]
-        if state.players[seat].status in ("rescued", "eliminated") or (
-            len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not state.pool.queue
-        ):
-            self.finish_turn(state, events)
-
-    def play_card(self, state: ClankState, action: Play) -> list[Event]:
-        """rules.md#turn: the card goes to the play area and its effects happen."""
-        seat = state.stack[-1].seat
-        p = state.players[seat]
-        card = action.card
-        p.hand.remove(card)
-        p.play.add(card)
-        state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
-        events: list[Event] = [Played(seat=seat, card=card)]
-        self.proceed(state, events)
-        return events
-
-    def take_card(self, state: ClankState, card: str) -> None:
-        """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
-        if card in state.row.cards:
-            state.row.remove(card)
-            return
-        for zone in state.reserve:
-            if zone.cards and zone.cards[-1] == card:
-                zone.draw()
-                return
-
-    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
-        """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
-        seat = state.stack[-1].seat
-        card = self.cat.card[action.card]
-        state.pool.skill -= self.skill_price(state, card)
-        self.take_card(state, action.card)
-        state.players[seat].discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.acquire, action.card))
-        events: list[Event] = [Acquired(seat=seat, card=action.card)]
-        self.proceed(state, events)
-        return events
-
-    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
-        """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
-        seat = state.stack[-1].seat
-        card = self.cat.card[action.card]
-        state.pool.skill -= card.cost
-        self.take_card(state, action.card)
-        state.dungeon_discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.use, action.card))
-        events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
-        self.proceed(state, events)
-        return events
-
-    def fight(self, state: ClankState, action: Fight) -> list[Event]:
-        """rules.md#fight: pay swords, the defeat reward; the Goblin never leaves."""
-        seat = state.stack[-1].seat
-        card = self.cat.card[action.card]
-        state.pool.swords -= card.cost
-        if not card.never_leaves:
-            self.take_card(state, action.card)
-            state.dungeon_discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.defeat, action.card))
-        events: list[Event] = [Acquired(seat=seat, card=action.card, how="fight")]
-        self.proceed(state, events)
-        return events
-
-    def buy(self, state: ClankState, action: Buy) -> list[Event]:
-        """rules.md#market: the most valuable item of that kind left, for its price in gold."""
-        seat = state.stack[-1].seat
-        p = state.players[seat]
-        token = self.cat.token
-        tid = next(t for t in state.market.cards if token[t].id == action.item)
-        state.market.remove(tid)
-        p.gold -= token[tid].price
-        p.held.add(tid)
-        events: list[Event] = [Bought(seat=seat, token=tid)]
-        self.proceed(state, events)
-        return events
-
-    def use_token(self, state: ClankState, action: UseToken) -> list[Event]:
-        """rules.md#tokens: a potion is spent on its holder's turn."""
-        seat = state.stack[-1].seat
-        state.players[seat].held.remove(action.token)
-        state.spent.add(action.token)
-        state.pool.queue.extend(self.pending(self.cat.token[action.token].use, None))
-        events: list[Event] = [Played(seat=seat, card=action.token)]
-        self.proceed(state, events)
-        return events
-
-    def skip(self, state: ClankState, action: Skip) -> list[Event]:
-        """Decline the pending choice."""
-        state.stack.pop()
-        events: list[Event] = []
-        self.proceed(state, events)
-        return events
-
-    def pick(self, state: ClankState, action: Pick) -> list[Event]:
-        """rules.md#choices: the chosen option's effects happen next."""
-        frame = state.stack.pop()
-        assert isinstance(frame, ChooseOne)
-        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
-        chosen = frame.options[action.option]
-        events: list[Event] = [Chose(seat=frame.seat, option=action.option, effects=chosen)]
-        self.proceed(state, events)
-        return events
-
-    def trash_card(self, state: ClankState, action: TrashCard) -> list[Event]:
-        """rules.md#trash: the card leaves the game."""
-        seat = state.stack.pop().seat
-        p = state.players[seat]
-        (p.play if action.card in p.play.cards else p.discard).remove(action.card)
-        state.trash.add(action.card)
-        events: list[Event] = [Trashed(seat=seat, card=action.card)]
-        self.proceed(state, events)
-        return events
-
-    def discard_card(self, state: ClankState, action: DiscardCard) -> list[Event]:
-        """rules.md#choices: the discard, then what it pays for."""
-        frame = state.stack.pop()
-        assert isinstance(frame, DiscardOne)
-        p = state.players[frame.seat]
-        p.hand.remove(action.card)
-        p.discard.add(action.card)
-        state.pool.queue[:0] = self.pending(frame.then, frame.card)
-        events: list[Event] = [Discarded(seat=frame.seat, card=action.card)]
-        self.proceed(state, events)
-        return events
-
-    def replace(self, state: ClankState, action: Replace) -> list[Event]:
-        """rules.md#arrive: a row card to the dungeon discard, a new one at once, no attack."""
-        seat = state.stack.pop().seat
-        state.row.remove(action.card)
-        state.dungeon_discard.add(action.card)
-        events: list[Event] = [Trashed(seat=seat, card=action.card)]
-        card = self.deal_dungeon(state, events)
-        if card is not None:
-            state.row.add(card)
-            events.append(Refilled(seat=seat, cards=[card]))
-            self.arrive(state, card, events)
-        self.proceed(state, events)
-        return events
-
-    # -- end of turn ---------------------------------------------------------------
-
-    def end_turn(self, state: ClankState, action: EndTurn) -> list[Event]:
-        """rules.md#end-of-turn step 1: tokens' end-of-turn effects (Magic Spring) first."""
-        frame = state.stack[-1]
-        seat = frame.seat
-        frame.ending = True  # type: ignore[union-attr]
-        p = state.players[seat]
-        token = self.cat.token
-        for tid in [t for t in p.held.cards if token[t].end_of_turn]:
-            p.held.remove(tid)
-            state.spent.add(tid)
-            state.pool.queue.extend(self.pending(token[tid].end_of_turn, None))
-        events: list[Event] = []
-        self.proceed(state, events)
-        return events
-
-    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
-        """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
-        seat = state.turns.current
-        p = state.players[seat]
-        state.stack.clear()
-        state.pool = Pool()
-        p.discard.cards.extend(p.play.take())
-        p.discard.cards.extend(p.hand.take())
-        if p.status == "in":
-            self.draw(state, seat, self.cat.tables.hand, events)
-        events.append(TurnEnded(seat=seat))
-        self.refill(state, events)
-        self.next_turn(state, events)
-
-    def deal_dungeon(self, state: ClankState, events: list[Event]) -> str | None:
-        """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
-        if not state.dungeon and self.options.empty_dungeon == "end":
-            self.knock_out_all(state, events)
-            return None
-        drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
-        return drawn[0] if drawn else None
-
-    def refill(self, state: ClankState, events: list[Event]) -> None:
-        """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""
-        row = state.row
-        defs = self.cat.card
-        new: list[str] = []
-        while len(row) < self.cat.tables.row:
-            card = self.deal_dungeon(state, events)
-            if card is None:
-                break
-            row.add(card)
-            new.append(card)
-        if not new:
-            return
-        events.append(Refilled(cards=new))
-        for card in new:
-            self.arrive(state, card, events)
-        if any(defs[c].dragon for c in new):
-            self.attack(state, events)
-
-    def arrive(self, state: ClankState, card: str, events: list[Event]) -> None:
-        """rules.md#arrive: a row card's arrive effects, as it is placed."""
-        handle = self._handlers
-        seat = state.turns.current
-        for e in self.cat.card[card].arrive:
-            handle[type(e)](state, seat, e, card, events)
-
-    def next_turn(self, state: ClankState, events: list[Event]) -> None:
-        """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
-        players = state.players
-        turns = state.turns
-        extra = self.cat.tables.countdown_extra
-        while any(p.status == "in" for p in players):
-            turns.next()
-            seat = turns.current
-            if players[seat].status == "in":
-                state.stack.append(Turn(seat=seat))
-                return
-            state.countdown += 1  # only the countdown seat is still in the order
-            events.append(Countdown(seat=seat, space=state.countdown))
-            if state.countdown > len(extra):
-                self.knock_out_all(state, events)
-            elif state.countdown > 1:  # rules.md#countdown-first
-                self.attack(state, events, extra[state.countdown - 1])
-        turns.over = True
-
-    # -- scoring -------------------------------------------------------------------
-
-    def tally(self, state: ClankState, seat: int) -> dict[str, int]:
-        """rules.md#scoring: artifacts, other tokens, gold, cards with their bonuses."""
-        cat = self.cat
-        p = state.players[seat]
-        token, points = cat.token, cat.points
-        held = p.held.cards
-        artifacts = sum(points[t] for t in held if token[t].kind == "artifact")
-        others = sum(points[t] for t in held if token[t].kind != "artifact")
-        owned = [*p.deck.cards, *p.hand.cards, *p.discard.cards, *p.play.cards]
-        defs = cat.card
-        cards = 0
-        for c in owned:
-            card = defs[c]
-            cards += card.points
-            if card.bonus is not None:
-                cards += card.bonus.points * self.bonus_count(p, owned, card.bonus)
-        return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
-
-    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
-        """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
-        defs = self.cat.card
-        token = self.cat.token
-        held = p.held.cards
-        if isinstance(bonus, content.PointsPer):
-            if bonus.per == "5-gold":
-                return p.gold // 5
-            return sum(defs[x].id == "secret-tome" for x in owned)
-        if bonus.cond == "mastery":
-            return int(any(token[t].kind == "mastery" for t in held))
-        return int(sum(token[t].id in bonus.of for t in held) >= 2)
-
-    def scores(self, state: ClankState) -> list[Score]:
-        """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
-        out = []
-        points, token = self.cat.points, self.cat.token
-        for seat, p in enumerate(state.players):
-            parts = self.tally(state, seat)
-            if p.status == "eliminated":
-                parts = dict.fromkeys(parts, 0)
-                out.append(Score(seat=seat, total=0, parts=parts, tiebreak=[0, 0], note=p.status))
-                continue
-            best = max((points[t] for t in p.held.cards if token[t].kind == "artifact"), default=0)
-            total = sum(parts.values())
-            note = "" if p.status == "in" else p.status
-            out.append(Score(seat=seat, total=total, parts=parts, tiebreak=[1, best], note=note))
-        return out
-
-    # -- what the core needs to know ---------------------------------------------------
-
-    def cards(self, state: ClankState) -> Iterable[str]:
-        return self.cat.pieces(state.seats)
-
-    def back(self, card: str) -> str:
-        return self.cat.back.get(card, "")
-
-    def validate_state(self, state: ClankState) -> list[str]:
-        return checks.check(self, state)
-
-    def bag_colours(self, seats: int) -> set[str]:
-        """The cube colours the dragon bag may hold."""
-        return {DRAGON, *COLOURS[:seats]}
-
-    def cubes_placed(self, state: ClankState, seat: int) -> int:
-        """The seat's cubes on the map rather than in its areas (none in Clank!)."""
-        return 0
-
-    def describe_action(self, state: ClankState, action: Any) -> str:
-        return present.describe_action(self, state, action)
-
-    def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(self, event, viewer)
-
-    def render(self, view: ClankState, seat: int | None) -> Any:
-        return present.render(self, view, seat)
-
-    def seat_summary(self, state: ClankState) -> Sequence[str]:
-        return present.seat_summary(self, state)
-
-
-__all__ = ["COLOURS", "Clank"]
+__all__ = ["COLOURS", "Clank", "ClankEngine"]

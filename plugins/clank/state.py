@@ -9,7 +9,7 @@ area, the dragon bag, its health meter or set aside.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -355,10 +355,18 @@ ClankEvent = (
 # -- the state ----------------------------------------------------------------
 
 
-class ClankState(State, tag="clank", kw_only=True):
-    """A Clank! table. ``players`` by seat; ``rooms`` follows the board's room order."""
+F = TypeVar("F", bound=Frame)
+"""A game's union of frames (msgspec decodes the stack as that union)."""
 
-    stack: list[ClankFrame]
+
+class EngineState(State, Generic[F], kw_only=True):
+    """A table of any game on the Clank! engine, over the game's own frames ``F``.
+
+    ``players`` by seat; ``rooms`` follows the map's room order. A game's state
+    subclasses ``EngineState[ItsFrames]`` with its own tag and fields.
+    """
+
+    stack: list[F]
     players: list[Player]
     pool: Pool
     bag: Bag
@@ -379,3 +387,7 @@ class ClankState(State, tag="clank", kw_only=True):
     countdown: Amount = 0
     """Space of the countdown pawn (0: not on the track)."""
     countdown_seat: Count | None = None
+
+
+class ClankState(EngineState[ClankFrame], tag="clank", kw_only=True):
+    """A Clank! table."""

@@ -60,9 +60,6 @@ def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
 
 def describe_action(game: CatacombsGame, state: cs.CatacombsState, action: Any) -> str:
     kind = type(action)
-    if kind is st.Move or kind is st.Teleport:
-        text = base.describe_action(game, state, action)
-        return text.replace(f"room {action.to}", room_name(game, state, action.to), 1)
     if kind is cs.Explore:
         verb = "teleport" if action.teleport else "move"
         return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
@@ -229,6 +226,5 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
 
 def tunnel(game: CatacombsGame, state: cs.CatacombsState, t: int) -> str:
     """A tunnel's costs and icons, with how many of its locks are still closed."""
-    text = base.tunnel_text(game, state, t)
     shut = game.locks_to_open(state, t)
-    return text.replace("locked", f"{shut} lock(s) closed" if shut else "unlocked")
+    return base.tunnel_text(game, state, t, f"{shut} lock(s) closed" if shut else "unlocked")

@@ -1,20 +1,20 @@
 """Clank! Catacombs rules: :class:`CatacombsGame`, the Clank! engine on a growing dungeon.
 
 Everything Clank! and Catacombs share is the Clank! engine's
-(:class:`~meeple.plugins.clank.rules.Clank`); this module adds what differs,
+(:class:`~meeple.plugins.clank.rules.ClankEngine`); this module adds what differs,
 one method per rule, each docstring naming its section of
 ``seeds/clank-catacombs/rules.md``: the map read from the placed tiles
 (:meth:`CatacombsGame.graph`, cached by the placements), discovery and
 rotation, locks paid with Lockpicks, reward rooms, room actions, Ghosts, the
-dragon's turns for seats that left, and the effects Catacombs adds to the
-vocabulary (:meth:`CatacombsGame.handlers`).
+dragon's turns for seats that left, and the effects, frames, conditions and points
+rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
@@ -24,14 +24,15 @@ from meeple.core.zones import PUBLIC, SECRET, Zone
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
 from meeple.plugins.clank.dragon import COLOURS
-from meeple.plugins.clank.map import NO_EXHAUST, NO_MONSTERS
-from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.map import NO_MONSTERS
+from meeple.plugins.clank.part import action, condition, effect, fact, frame, points
+from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
     Acquire,
     Acquired,
     Bought,
-    ClankState,
+    Fight,
     Move,
     Moved,
     Pick,
@@ -103,7 +104,7 @@ def catalog(o: CatacombsOptions) -> TileCatalog:
     return TileCatalog(content.read_tables(cards=o.cards, tokens=o.tokens, tiles=o.tiles))
 
 
-class CatacombsGame(Clank):
+class CatacombsGame(ClankEngine[CatacombsState]):
     """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile."""
 
     id = "clank-catacombs"
@@ -112,7 +113,7 @@ class CatacombsGame(Clank):
     Options = CatacombsOptions
     State = CatacombsState
     Action = (
-        Clank.Action
+        ClankEngine.Action
         | Explore
         | Rotate
         | PlaceTile
@@ -125,7 +126,7 @@ class CatacombsGame(Clank):
     )
     Event = CatacombsEvent
     zones = {
-        **Clank.zones,
+        **ClankEngine.zones,
         "tiles": PUBLIC,
         "drawn": PUBLIC,
         "tile-stack": SECRET,
@@ -155,28 +156,15 @@ class CatacombsGame(Clank):
         self._goto: dict[int, GoTo] = {}
         self._claim = {k: Claim(item=k) for k in self.cat.market_items}
         self._turn_tile = [TurnTile(turn=t) for t in range(4)]
-        self._apply.update(
-            {
-                Explore: self.explore,
-                Rotate: self.rotate,
-                PlaceTile: self.place_anywhere,
-                GoTo: self.go_to,
-                Accept: self.accept,
-                PickLock: self.pick_lock,
-                Mark: self.mark,
-                Claim: self.claim,
-                TurnTile: self.turn_tile,
-            }
-        )
 
     def make_catalog(self) -> TileCatalog:
         return catalog(self.options)
 
     # -- the map -------------------------------------------------------------
 
-    def graph(self, state: ClankState) -> TileGraph:
+    def graph(self, state: CatacombsState) -> TileGraph:
         """rules.md#discovery: the graph of the placed tiles, built once per placement."""
-        key = tuple(state.tiles)  # type: ignore[attr-defined]
+        key = tuple(state.tiles)
         graph = self._graphs.get(key)
         if graph is None:
             graph = self._graphs[key] = build(key, self.cat.tiles)
@@ -246,10 +234,9 @@ class CatacombsGame(Clank):
         self.begin(state)
         return state
 
-    def cards(self, state: ClankState) -> Iterable[str]:
-        s: CatacombsState = state  # type: ignore[assignment]
+    def cards(self, state: CatacombsState) -> Iterable[str]:
         pieces = list(self.cat.pieces(state.seats))
-        return [*pieces, s.tiles[0].tile, *self.cat.square]
+        return [*pieces, state.tiles[0].tile, *self.cat.square]
 
     # -- placing tiles -----------------------------------------------------------
 
@@ -289,11 +276,11 @@ class CatacombsGame(Clank):
 
     # -- legal actions -------------------------------------------------------------
 
-    def turn_actions(self, state: ClankState, seat: int) -> list[Any]:
+    def turn_actions(self, state: CatacombsState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)
         p = state.players[seat]
         if p.status == "in":
-            self.room_actions(state, seat, p, out)  # type: ignore[arg-type]
+            self.room_actions(state, seat, p, out)
         return out
 
     def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
@@ -308,13 +295,8 @@ class CatacombsGame(Clank):
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
         if state.offer is not None and (state.offer_anywhere or room in graph.markets):
-            token = self.cat.token
-            seen = set()
-            for tid in state.market.cards:
-                kind = token[tid].id
-                if kind not in seen and p.gold >= state.offer and self.may_buy(p, tid):
-                    seen.add(kind)
-                    out.append(self._claim[kind])
+            claim = self._claim
+            out.extend(claim[kind] for kind in self.market_kinds(state, p, state.offer))
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -331,7 +313,7 @@ class CatacombsGame(Clank):
         return p.damage >= self.cat.token[tid].need_damage
 
     def card_actions(
-        self, state: ClankState, p: Player, skill: int, swords: int, out: list[Any]
+        self, state: CatacombsState, p: Player, skill: int, swords: int, out: list[Any]
     ) -> None:
         """rules.md#device: a device's gold or Lockpick price must be payable too."""
         before = len(out)
@@ -344,35 +326,34 @@ class CatacombsGame(Clank):
         c = self.cat.card[card]
         return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
 
-    def passable(self, state: ClankState, p: Player, e: Exit, teleport: bool) -> bool:
+    def passable(self, state: CatacombsState, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#locks: a Lockpick for each lock not yet open; a teleport ignores locks."""
         if teleport:
             return True
-        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))  # type: ignore[arg-type]
+        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))
 
     def locks_to_open(self, state: CatacombsState, tunnel: int) -> int:
         return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
 
-    def move_actions(self, state: ClankState, p: Player, out: list[Any]) -> None:
+    def move_actions(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
         """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest."""
         super().move_actions(state, p, out)
-        s: CatacombsState = state  # type: ignore[assignment]
-        if p.status != "in" or not s.tile_stack.cards:
+        if p.status != "in" or not state.tile_stack.cards:
             return
-        opens = self.graph(s).opens.get(p.room)
+        opens = self.graph(state).opens.get(p.room)
         if not opens:
             return
         pool = state.pool
-        walk = pool.boots and not (pool.exhausted and NO_EXHAUST not in pool.mods)
+        walk = self.can_walk(pool)
         picks = len(self.lockpicks(p))
         tiles = self.cat.tiles
         for o in opens:
-            half = tiles[s.tiles[o.place].tile].edges[o.half]
+            half = tiles[state.tiles[o.place].tile].edges[o.half]
             if (
                 walk
                 and pool.boots >= (2 if half.footprints else 1)
                 and half.arrow != "in"
-                and (not half.lock or f"{o.place}/e{o.half}" in s.picked or picks)
+                and (not half.lock or f"{o.place}/e{o.half}" in state.picked or picks)
             ):
                 out.append(self.explore_action(o.place, o.half, False))
             if pool.teleports:
@@ -398,37 +379,43 @@ class CatacombsGame(Clank):
             action = self._goto[room] = GoTo(room=room)
         return action
 
-    def frame_actions(self, state: ClankState, frame: Any) -> list[Any]:
-        s: CatacombsState = state  # type: ignore[assignment]
-        kind = type(frame)
-        if kind is Discover:
-            return self.rotations(s, frame)
-        if kind is PlaceAnywhere:
-            return [
-                PlaceTile(x=x, y=y, turn=t)
-                for x, y in self.free_cells(s, frame.seat)
-                for t in range(4)
-            ]
-        if kind is ChooseRoom:
-            out: list[Any] = [self.goto(r) for r in frame.rooms]
-            return [*out, SKIP] if frame.optional else out
-        if kind is Offer:
-            return [ACCEPT, SKIP]
-        if kind is PickSome:
-            picks = [
-                self._pick[i]
-                for i, option in enumerate(frame.options)
-                if i not in frame.picked and self.feasible(state, frame.seat, option)
-            ]
-            return picks or [SKIP]
-        if kind is FreeCard:
-            return [*self.free_cards(s, frame.seat), SKIP]
-        if kind is Spin:
-            return [self._turn_tile[t] for t in self.spins(s, frame.places[0])]
-        return super().frame_actions(state, frame)
+    @frame(PlaceAnywhere)
+    def cells_open(self, state: CatacombsState, frame: PlaceAnywhere) -> list[Any]:
+        return [
+            PlaceTile(x=x, y=y, turn=t)
+            for x, y in self.free_cells(state, frame.seat)
+            for t in range(4)
+        ]
+
+    @frame(ChooseRoom)
+    def rooms_open(self, state: CatacombsState, frame: ChooseRoom) -> list[Any]:
+        out: list[Any] = [self.goto(r) for r in frame.rooms]
+        return [*out, SKIP] if frame.optional else out
+
+    @frame(Offer)
+    def accept_or_not(self, state: CatacombsState, frame: Offer) -> list[Any]:
+        return [ACCEPT, SKIP]
+
+    @frame(PickSome)
+    def options_left(self, state: CatacombsState, frame: PickSome) -> list[Any]:
+        picks = [
+            self._pick[i]
+            for i, option in enumerate(frame.options)
+            if i not in frame.picked and self.feasible(state, frame.seat, option)
+        ]
+        return picks or [SKIP]
+
+    @frame(FreeCard)
+    def free_choices(self, state: CatacombsState, frame: FreeCard) -> list[Any]:
+        return [*self.free_cards(state, frame.seat), SKIP]
+
+    @frame(Spin)
+    def spin_choices(self, state: CatacombsState, frame: Spin) -> list[Any]:
+        return [self._turn_tile[t] for t in self.spins(state, frame.places[0])]
 
     # -- discovery -------------------------------------------------------------------
 
+    @action(Explore)
     def explore(self, state: CatacombsState, action: Explore) -> list[Event]:
         """rules.md#discovery: the lock of the half walked is paid, then the top tile drawn."""
         seat = state.stack[-1].seat
@@ -453,8 +440,13 @@ class CatacombsGame(Clank):
                 teleport=action.teleport,
             )
         )
-        self.proceed(state, events)
         return events
+
+    def pay_lockpicks(self, state: CatacombsState, p: Player, n: int) -> None:
+        """rules.md#lockpick-supply: ``n`` Lockpicks back to the bank, a price paid."""
+        for tid in self.lockpicks(p)[:n]:
+            p.held.remove(tid)
+            state.bank.add(tid)
 
     def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
         """rules.md#locks: a Lockpick leaves the seat for good (a lock, a covered room)."""
@@ -499,6 +491,7 @@ class CatacombsGame(Clank):
                 out.append((t, tunnel, keys, room))
         return out
 
+    @frame(Discover)
     def rotations(self, state: CatacombsState, frame: Discover) -> list[Any]:
         """rules.md#discovery: each rotation the mover can pay for; pausing to pay stays open."""
         p = state.players[frame.seat]
@@ -515,10 +508,9 @@ class CatacombsGame(Clank):
             if pool.boots < tunnel.boots or need > picks:
                 continue
             m = 0 if calm else tunnel.monsters
-            for s in range(min(m, pool.swords), -1, -1):
-                if not self.can_bear(p, m - s):
-                    break
-                out.append(self.rotate_action(t, s, True))
+            out.extend(
+                self.rotate_action(t, s, True) for s in self.swords_to_spend(p, m, pool.swords)
+            )
         if not out:  # rules.md#no-fit
             if self.options.no_fit == "discard":
                 out.append(SKIP)
@@ -529,6 +521,7 @@ class CatacombsGame(Clank):
             self.card_actions(state, p, pool.skill, pool.swords, out)
         return out
 
+    @action(Rotate)
     def rotate(self, state: CatacombsState, action: Rotate) -> list[Event]:
         """rules.md#discovery: the tile placed; the mover pays the whole tunnel and enters."""
         frame = state.stack[-1]
@@ -550,23 +543,17 @@ class CatacombsGame(Clank):
             if frame.teleport:
                 pool.teleports -= 1
             else:
-                for key in keys:
-                    if key not in state.picked:
-                        self.leave_pick(state, p, key, events)
-                pool.boots -= tunnel.boots
-                pool.swords -= action.swords
-                damage = 0 if NO_MONSTERS in pool.mods else tunnel.monsters - action.swords
+                self.open_locks(state, p, keys, events)
+                damage = self.pay_tunnel(pool, tunnel, action.swords)
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
             self.wound(state, seat, damage, events)
             self.enter(state, seat, room, events)
-        self.proceed(state, events)
         return events
 
-    def skip(self, state: ClankState, action: Skip) -> list[Event]:
+    def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
         """rules.md#no-fit: a declined discovery puts the tile under the stack."""
-        s: CatacombsState = state  # type: ignore[assignment]
         if type(state.stack[-1]) is Discover:
-            s.tile_stack.put_under(s.drawn.draw())
+            state.tile_stack.put_under(state.drawn.draw())
         return super().skip(state, action)
 
     @staticmethod
@@ -587,6 +574,7 @@ class CatacombsGame(Clank):
                     out.append(cell)
         return out
 
+    @action(PlaceTile)
     def place_anywhere(self, state: CatacombsState, action: PlaceTile) -> list[Event]:
         """``place-tile``: the drawn tile where the seat chose (rules.md#discovery)."""
         seat = state.stack.pop().seat
@@ -597,48 +585,57 @@ class CatacombsGame(Clank):
             Discovered(seat=seat, tile=tile, place=i, x=action.x, y=action.y, turn=action.turn)
         ]
         self.arrival(state, i, events)
-        self.proceed(state, events)
         return events
 
     # -- moving ------------------------------------------------------------------------
 
-    def move(self, state: ClankState, action: Move) -> list[Event]:
-        """rules.md#locks and rules.md#portal: Lockpicks on the locks, a portal trip noted."""
-        s: CatacombsState = state  # type: ignore[assignment]
+    def move(self, state: CatacombsState, action: Move) -> list[Event]:
+        """rules.md#locks: a Lockpick on each lock not yet open."""
         p = state.players[state.stack[-1].seat]
-        graph = self.graph(s)
         events: list[Event] = []
-        for key in graph.locks[action.tunnel]:
-            if key not in s.picked:
-                self.leave_pick(s, p, key, events)
-        if action.to not in graph.ends[action.tunnel]:
-            state.pool.done.append("used-portal")
+        self.open_locks(state, p, self.graph(state).locks[action.tunnel], events)
         return events + super().move(state, action)
 
-    def teleport(self, state: ClankState, action: Teleport) -> list[Event]:
+    def open_locks(
+        self, state: CatacombsState, p: Player, keys: Iterable[str], events: list[Event]
+    ) -> None:
+        """rules.md#locks: a Lockpick left on each of the locks ``keys`` not yet open."""
+        for key in keys:
+            if key not in state.picked:
+                self.leave_pick(state, p, key, events)
+
+    @fact(Fight)
+    def defeated_monster(self, state: CatacombsState, action: Fight, events: list[Event]) -> None:
+        """rules.md#conditions: a Dungeon Row monster defeated (the Goblin stays: not noted)."""
+        if not self.cat.card[action.card].never_leaves:
+            state.pool.done.append("defeated-row-monster")
+
+    @fact(Move, Teleport)
+    def portal_trip(
+        self, state: CatacombsState, action: Move | Teleport, events: list[Event]
+    ) -> None:
+        """rules.md#conditions: a trip through a Portal, to a room its tunnel does not end in."""
         if action.to not in self.graph(state).ends[action.tunnel]:
             state.pool.done.append("used-portal")
-        return super().teleport(state, action)
 
-    def offer_tokens(self, state: ClankState, seat: int, room: int) -> None:
+    def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:
         """rules.md#take-artifact: tokens are taken as a room action, not on entry."""
 
-    def enter(self, state: ClankState, seat: int, room: int, events: list[Event]) -> None:
+    def enter(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
         """rules.md#reward-rooms: a reward room's reward, once per seat per turn."""
         super().enter(state, seat, room, events)
-        s: CatacombsState = state  # type: ignore[assignment]
         p = state.players[seat]
-        f = self.graph(s).features[room]
-        if p.status != "in" or f.reward is None or room in s.rewarded:
+        f = self.graph(state).features[room]
+        if p.status != "in" or f.reward is None or room in state.rewarded:
             return
-        s.rewarded.append(room)
+        state.rewarded.append(room)
         if f.reward == "minor":
-            if s.minors.cards:
-                self.found(s, seat, s.minors.draw(), events)
+            if state.minors.cards:
+                self.found(state, seat, state.minors.draw(), events)
         elif f.reward == "idol":
-            zone = s.rooms[room]
+            zone = state.rooms[room]
             if zone.cards:
-                self.found(s, seat, zone.draw(), events)
+                self.found(state, seat, zone.draw(), events)
         elif f.reward == "gold":
             p.gold += f.reward_n
             state.pool.gold_gained += f.reward_n
@@ -652,6 +649,7 @@ class CatacombsGame(Clank):
 
     # -- room actions --------------------------------------------------------------------
 
+    @action(PickLock)
     def pick_lock(self, state: CatacombsState, action: PickLock) -> list[Event]:
         """rules.md#chest, #library, #prison: a Lockpick covers the room for good."""
         seat = state.stack[-1].seat
@@ -670,15 +668,14 @@ class CatacombsGame(Clank):
         else:
             for _ in range(min(2, len(state.prisoners))):
                 self.found(state, seat, state.prisoners.draw(), events)
-        self.proceed(state, events)
         return events
 
+    @action(Mark)
     def mark(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#wayshrine: a cube on the shrine, gold for every shrine marked."""
         seat = state.stack[-1].seat
         events: list[Event] = []
         self.mark_shrine(state, seat, state.players[seat].room, events)
-        self.proceed(state, events)
         return events
 
     def mark_shrine(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
@@ -690,54 +687,44 @@ class CatacombsGame(Clank):
         state.pool.gold_gained += gold
         events.append(Marked(seat=seat, room=room, gold=gold))
 
+    @action(Claim)
     def claim(self, state: CatacombsState, action: Claim) -> list[Event]:
         """rules.md#offers: one market item at the offer's price."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        token = self.cat.token
-        tid = next(t for t in state.market.cards if token[t].id == action.item)
-        state.market.remove(tid)
+        tid = self.take_from_market(state, action.item)
         p.gold -= state.offer or 0
         state.offer = None
         events: list[Event] = [Bought(seat=seat, token=tid)]
         self.gain_token(state, seat, tid)
-        self.proceed(state, events)
         return events
 
-    def buy(self, state: ClankState, action: Any) -> list[Event]:
+    def buy(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
         events = super().buy(state, action)
-        take = self.cat.token[events[0].token].take  # type: ignore[attr-defined]
-        if take:
-            state.pool.queue.extend(self.pending(take, None))
+        take = self.cat.token[cast(Bought, events[0]).token].take
+        if take:  # what the purchase sets off settles before the item's own effects
             self.proceed(state, events)
+            state.pool.queue.extend(self.pending(take, None))
         return events
 
-    def acquire(self, state: ClankState, action: Acquire) -> list[Event]:
+    def acquire(self, state: CatacombsState, action: Acquire) -> list[Event]:
         """rules.md#grand-theft: a free acquire waives the Skill only."""
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
             state.pool.skill += self.skill_price(state, self.cat.card[action.card])
         return super().acquire(state, action)
 
-    def use_device(self, state: ClankState, action: UseDevice) -> list[Event]:
+    def use_device(self, state: CatacombsState, action: UseDevice) -> list[Event]:
         """rules.md#device: gold and Lockpicks besides the Skill (a free use waives the Skill)."""
-        s: CatacombsState = state  # type: ignore[assignment]
         card = self.cat.card[action.card]
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
             state.pool.skill += card.cost
         p = state.players[state.stack[-1].seat]
         p.gold -= card.use_gold
-        for tid in self.lockpicks(p)[: card.use_lockpick]:
-            p.held.remove(tid)
-            s.bank.add(tid)
+        self.pay_lockpicks(state, p, card.use_lockpick)
         return super().use_device(state, action)
-
-    def fight(self, state: ClankState, action: Any) -> list[Event]:
-        if not self.cat.card[action.card].never_leaves:
-            state.pool.done.append("defeated-row-monster")
-        return super().fight(state, action)
 
     def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
         p = state.players[seat]
@@ -755,43 +742,31 @@ class CatacombsGame(Clank):
 
     # -- the end of a turn and the dragon ------------------------------------------------
 
-    def finish_turn(self, state: ClankState, events: list[Event]) -> None:
-        s: CatacombsState = state  # type: ignore[assignment]
-        s.rewarded.clear()
-        s.offer = None
-        s.offer_anywhere = False
-        s.new_tile = None
+    def finish_turn(self, state: CatacombsState, events: list[Event]) -> None:
+        state.rewarded.clear()
+        state.offer = None
+        state.offer_anywhere = False
+        state.new_tile = None
         super().finish_turn(state, events)
 
-    def left_dungeon(self, state: ClankState, seat: int) -> None:
+    def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 
-    def next_turn(self, state: ClankState, events: list[Event]) -> None:
-        """rules.md#left-seats, rules.md#game-end: a left seat's turn is a fixed dragon draw."""
-        players = state.players
-        turns = state.turns
-        n = self.cat.tables.left_draw[str(state.seats)]
-        while any(p.status == "in" for p in players):
-            turns.next()
-            seat = turns.current
-            if players[seat].status == "in":
-                state.stack.append(Turn(seat=seat))
-                return
-            events.append(DragonTurn(seat=seat))
-            self.draw_cubes(state, events, n)
-        turns.over = True
+    def left_seat_turn(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """rules.md#left-seats: a left seat's turn is a fixed dragon draw."""
+        events.append(DragonTurn(seat=seat))
+        self.draw_cubes(state, events, self.cat.tables.left_draw[str(state.seats)])
 
-    def draw_cubes(self, state: ClankState, events: list[Event], n: int) -> None:
+    def draw_cubes(self, state: CatacombsState, events: list[Event], n: int) -> None:
         """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
-        s: CatacombsState = state  # type: ignore[assignment]
         bag = state.bag
-        bag.add(GHOST, s.ghost_clank)
-        s.ghost_clank = 0
+        bag.add(GHOST, state.ghost_clank)
+        state.ghost_clank = 0
         super().draw_cubes(state, events, n)
         total = self.cat.tables.ghost_cubes
-        s.ghost_clank = total - s.ghosts - bag.cubes.get(GHOST, 0)
+        state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
 
-    def hit(self, state: ClankState, cube: str, hurt: list[int]) -> None:
+    def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
         """rules.md#ghosts, #ghost-damage: a Ghost hurts every seat in, from its supply."""
         if cube != GHOST:
             super().hit(state, cube, hurt)
@@ -806,7 +781,7 @@ class CatacombsGame(Clank):
             p.damage += 1
             hurt.append(seat)
 
-    def ward(self, state: ClankState, seat: int) -> bool:
+    def ward(self, state: CatacombsState, seat: int) -> bool:
         """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
         p = state.players[seat]
         defs = self.cat.card
@@ -822,80 +797,85 @@ class CatacombsGame(Clank):
     def bag_colours(self, seats: int) -> set[str]:
         return {*super().bag_colours(seats), GHOST}
 
-    def cubes_placed(self, state: ClankState, seat: int) -> int:
-        return len(state.marks[seat])  # type: ignore[attr-defined]
+    def cubes_placed(self, state: CatacombsState, seat: int) -> int:
+        return len(state.marks[seat])
 
     # -- conditions and points -------------------------------------------------------------
 
-    def holds_cond(self, state: ClankState, seat: int, cond: str, card: str | None) -> bool:
-        """rules.md#conditions: the conditions Catacombs adds."""
-        s: CatacombsState = state  # type: ignore[assignment]
-        pool = state.pool
-        p = state.players[seat]
-        graph = self.graph(s)
-        match cond:
-            case "made-2-clank":
-                return pool.added >= 2
-            case "gained-3-gold":
-                return pool.gold_gained >= 3
-            case "skill-6":
-                return pool.skill_gained >= 6
-            case "defeated-row-monster" | "used-portal":
-                return cond in pool.done
-            case "in-crystal-cave":
-                return p.room in graph.caves
-            case "in-market":
-                return p.room in graph.markets
-            case "in-wayshrine":
-                return p.room in graph.wayshrines
-            case "on-haunted-tile":
-                return graph.tile_of[p.room] in graph.haunted
-            case "freed-3-prisoners":
-                return self.holds(p, "prisoner") >= 3
-            case "secret-tome-in-play-or-discard":
-                defs = self.cat.card
-                return any(defs[c].id == "secret-tome" for c in (*p.play.cards, *p.discard.cards))
-        return super().holds_cond(state, seat, cond, card)
+    # rules.md#conditions: the conditions Catacombs adds. Counts of the turn include what
+    # happened before the card was played; places are where the seat stands when asked.
 
-    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
-        """rules.md#scoring: the points rules Catacombs adds."""
-        token = self.cat.token
-        if getattr(bonus, "per", None) == "artifact-or-idol":
-            return self.holds(p, "artifact") + self.holds(p, "idol")
-        cond = getattr(bonus, "cond", None)
-        if cond == "freed-3-prisoners":
-            return int(self.holds(p, "prisoner") >= 3)
-        if cond == "crown-and-gem":
-            crown = any(token[t].id == "crown" for t in p.held.cards)
-            return int(crown and any(self.cat.card[c].gem for c in owned))
-        return super().bonus_count(p, owned, bonus)
+    @condition("made-2-clank")
+    def made_2_clank(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.added >= 2
+
+    @condition("gained-3-gold")
+    def gained_3_gold(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.gold_gained >= 3
+
+    @condition("skill-6")
+    def skill_6(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return state.pool.skill_gained >= 6
+
+    @condition("defeated-row-monster", "used-portal")
+    def did(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return cond in state.pool.done
+
+    @condition("in-crystal-cave", "in-market", "in-wayshrine")
+    def stands_in(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        graph = self.graph(state)
+        rooms: dict[str, Collection[int]] = {
+            "in-crystal-cave": graph.caves,
+            "in-market": graph.markets,
+            "in-wayshrine": graph.wayshrines,
+        }
+        return state.players[seat].room in rooms[cond]
+
+    @condition("on-haunted-tile")
+    def on_haunted(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        graph = self.graph(state)
+        return graph.tile_of[state.players[seat].room] in graph.haunted
+
+    @condition("freed-3-prisoners")
+    def freed_3(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        return self.holds(state.players[seat], "prisoner") >= 3
+
+    @condition("secret-tome-in-play-or-discard")
+    def tome_out(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        p = state.players[seat]
+        defs = self.cat.card
+        return any(defs[c].id == "secret-tome" for c in (*p.play.cards, *p.discard.cards))
+
+    # rules.md#scoring: the points rules Catacombs adds.
+
+    @points("artifact-or-idol")
+    def per_artifact_or_idol(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return self.holds(p, "artifact") + self.holds(p, "idol")
+
+    @points("freed-3-prisoners")
+    def if_freed_3(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.holds(p, "prisoner") >= 3)
+
+    @points("crown-and-gem")
+    def if_crown_and_gem(self, p: Player, owned: list[str], bonus: Any) -> int:
+        crown = any(self.cat.token[t].id == "crown" for t in p.held.cards)
+        return int(crown and any(self.cat.card[c].gem for c in owned))
 
     # -- the effects Catacombs adds ------------------------------------------------------------
 
-    def handlers(self) -> dict[type, Any]:
-        return {
-            **super().handlers(),
-            fx.TakeLockpicks: self.take_lockpicks,
-            fx.PayLockpicks: self.offer,
-            fx.FreePrisoners: self.free_prisoners,
-            fx.TakeSecret: self.take_secret,
-            fx.MayTopDeck: self.offer,
-            fx.TrashSelf: self.trash_self,
-            fx.ChooseSome: self.choose_some,
-            fx.Per: self.per,
-            fx.TeleportTo: self.teleport_to_effect,
-            fx.MarkWayshrine: self.mark_afar,
-            fx.PlaceTile: self.place_tile,
-            fx.RotateTiles: self.rotate_tiles,
-            fx.GhostWard: self.nothing,
-            fx.MarketOffer: self.market_offer,
-            fx.FreeRowCard: self.free_row_card,
-        }
-
+    @effect(fx.GhostWard)
     def nothing(self, *_: Any) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
-    def take_lockpicks(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.TakeLockpicks)
+    def take_lockpicks(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TakeLockpicks,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#lockpick-supply: from the bank, as many as it holds."""
         p = state.players[seat]
         n = min(e.n, len(state.bank))
@@ -904,7 +884,15 @@ class CatacombsGame(Clank):
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 
-    def offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.PayLockpicks, fx.MayTopDeck)
+    def offer(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.PayLockpicks | fx.MayTopDeck,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """An optional effect: Lockpicks to pay for something, a card to put on the deck."""
         if type(e) is fx.PayLockpicks and len(self.lockpicks(state.players[seat])) < e.n:
             return
@@ -912,6 +900,7 @@ class CatacombsGame(Clank):
             return
         state.stack.append(Offer(seat=seat, effect=e, card=card))
 
+    @action(Accept)
     def accept(self, state: CatacombsState, action: Accept) -> list[Event]:
         frame = state.stack.pop()
         assert isinstance(frame, Offer)
@@ -920,24 +909,30 @@ class CatacombsGame(Clank):
         e = frame.effect
         events: list[Event] = []
         if type(e) is fx.PayLockpicks:
-            for tid in self.lockpicks(p)[: e.n]:
-                p.held.remove(tid)
-                state.bank.add(tid)
+            self.pay_lockpicks(state, p, e.n)
             events.append(Lockpicks(seat=seat, n=-e.n))
             state.pool.queue[:0] = self.pending(e.then, frame.card)
         elif type(e) is fx.TrashSelf:
+            assert frame.card is not None
             self.trash_from_play(state, seat, frame.card, e, events)
         else:  # may-top-deck, offered only while its card lies in the discard pile
             card = frame.card
             assert card is not None
             p.discard.remove(card)
             p.deck.add(card)
-        self.proceed(state, events)
         return events
 
-    def trash_self(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.TrashSelf)
+    def trash_self(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TrashSelf,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """``trash-self``: the card leaves the game from the play area, then ``then``."""
-        if card not in state.players[seat].play.cards:
+        if card is None or card not in state.players[seat].play.cards:
             return
         if e.optional:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
@@ -945,23 +940,47 @@ class CatacombsGame(Clank):
             self.trash_from_play(state, seat, card, e, events)
 
     def trash_from_play(
-        self, state: Any, seat: int, card: Any, e: Any, events: list[Event]
+        self, state: CatacombsState, seat: int, card: str, e: fx.TrashSelf, events: list[Event]
     ) -> None:
         state.players[seat].play.remove(card)
         state.trash.add(card)
         events.append(Trashed(seat=seat, card=card))
         state.pool.queue[:0] = self.pending(e.then, card)
 
-    def free_prisoners(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.FreePrisoners)
+    def free_prisoners(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.FreePrisoners,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         for _ in range(min(e.n, len(state.prisoners))):
             self.found(state, seat, state.prisoners.draw(), events)
 
-    def take_secret(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.TakeSecret)
+    def take_secret(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TakeSecret,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         pile = state.majors if e.kind == "major" else state.minors
         for _ in range(min(e.n, len(pile))):
             self.found(state, seat, pile.draw(), events)
 
-    def choose_some(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.ChooseSome)
+    def choose_some(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.ChooseSome,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
         if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
             for option in e.options:
@@ -969,7 +988,7 @@ class CatacombsGame(Clank):
             return
         state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
 
-    def pick(self, state: ClankState, action: Pick) -> list[Event]:
+    def pick(self, state: CatacombsState, action: Pick) -> list[Event]:
         frame = state.stack[-1]
         if type(frame) is not PickSome:
             return super().pick(state, action)
@@ -979,18 +998,26 @@ class CatacombsGame(Clank):
             state.stack.pop()
         state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
         events: list[Event] = []
-        self.proceed(state, events)
         return events
 
-    def per(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.Per)
+    def per(
+        self, state: CatacombsState, seat: int, e: fx.Per, card: str | None, events: list[Event]
+    ) -> None:
         """``per``: the gain once per artifact held or cube added this turn, counted now."""
         p = state.players[seat]
         n = self.holds(p, "artifact") if e.per == "artifact" else state.pool.added
         for _ in range(n):
             self.gain(state, seat, e.gain, card, events)
 
+    @effect(fx.TeleportTo)
     def teleport_to_effect(
-        self, state: Any, seat: int, e: Any, card: Any, events: list[Event]
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.TeleportTo,
+        card: str | None,
+        events: list[Event],
     ) -> None:
         """rules.md#teleport: ``teleport-to`` offers the rooms it names."""
         if self.discovering(state):
@@ -1022,12 +1049,21 @@ class CatacombsGame(Clank):
                 ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
             )
 
-    def mark_afar(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.MarkWayshrine)
+    def mark_afar(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.MarkWayshrine,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#mark-afar: any Wayshrine the seat has not marked."""
         rooms = [r for r in self.graph(state).wayshrines if r not in state.marks[seat]]
         if rooms and state.players[seat].supply:
             state.stack.append(ChooseRoom(seat=seat, rooms=rooms, why="mark"))
 
+    @action(GoTo)
     def go_to(self, state: CatacombsState, action: GoTo) -> list[Event]:
         frame = state.stack.pop()
         assert isinstance(frame, ChooseRoom)
@@ -1038,26 +1074,57 @@ class CatacombsGame(Clank):
         else:
             events.append(Moved(seat=seat, room=action.room, teleport=True))
             self.enter(state, seat, action.room, events)
-        self.proceed(state, events)
         return events
 
-    def place_tile(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.PlaceTile)
+    def place_tile(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.PlaceTile,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """``place-tile`` (rules.md#no-space): only with a tile and an empty cell beside."""
         if state.tile_stack.cards and not self.discovering(state) and self.free_cells(state, seat):
             state.drawn.add(state.tile_stack.draw())
             state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
 
-    def market_offer(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.MarketOffer)
+    def market_offer(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.MarketOffer,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         state.offer = e.price
         state.offer_anywhere = e.anywhere
 
-    def free_row_card(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.FreeRowCard)
+    def free_row_card(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.FreeRowCard,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         if self.free_cards(state, seat):
             state.stack.append(FreeCard(seat=seat))
 
     # -- rotation -----------------------------------------------------------------------------
 
-    def rotate_tiles(self, state: Any, seat: int, e: Any, card: Any, events: list[Event]) -> None:
+    @effect(fx.RotateTiles)
+    def rotate_tiles(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: fx.RotateTiles,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
         """rules.md#rotation, #rotation-rules: square tiles with pawns turn."""
         if self.discovering(state):
             return
@@ -1097,6 +1164,7 @@ class CatacombsGame(Clank):
                 keep.append(t)
         return keep or others
 
+    @action(TurnTile)
     def turn_tile(self, state: CatacombsState, action: TurnTile) -> list[Event]:
         frame = state.stack[-1]
         assert isinstance(frame, Spin)
@@ -1105,19 +1173,21 @@ class CatacombsGame(Clank):
         if not frame.places:
             state.stack.pop()
         events: list[Event] = [Turned(seat=frame.seat, place=i, turn=action.turn)]
-        self.proceed(state, events)
         return events
 
     # -- what the core needs to know -----------------------------------------------------------
 
-    def validate_state(self, state: ClankState) -> list[str]:
-        return [*super().validate_state(state), *checks.check(self, state)]  # type: ignore[arg-type]
+    def validate_state(self, state: CatacombsState) -> list[str]:
+        return [*super().validate_state(state), *checks.check(self, state)]
 
-    def render(self, view: ClankState, seat: int | None) -> Any:
-        return present.render(self, view, seat)  # type: ignore[arg-type]
+    def render(self, view: CatacombsState, seat: int | None) -> Any:
+        return present.render(self, view, seat)
 
-    def describe_action(self, state: ClankState, action: Any) -> str:
-        return present.describe_action(self, state, action)  # type: ignore[arg-type]
+    def room_name(self, state: CatacombsState, room: int) -> str:
+        return present.room_name(self, state, room)
+
+    def describe_action(self, state: CatacombsState, action: Any) -> str:
+        return present.describe_action(self, state, action)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
         return present.describe_event(self, event, viewer)

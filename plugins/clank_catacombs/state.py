@@ -23,8 +23,8 @@ from meeple.plugins.clank.state import (
     Amount,
     ClankEvent,
     ClankFrame,
-    ClankState,
     EngineOptions,
+    EngineState,
 )
 
 Coord = Annotated[int, msgspec.Meta(ge=-AMOUNT_MAX, le=AMOUNT_MAX)]
@@ -227,13 +227,10 @@ CatacombsEvent = (
 # -- the state ----------------------------------------------------------------
 
 
-class CatacombsState(ClankState, tag="clank-catacombs", kw_only=True):
+class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only=True):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
-    # A list type cannot be widened in a subclass (lists are invariant), yet msgspec needs
-    # the full union to decode: the engine only appends Clank! frames, which are among these.
-    stack: list[CatacombsFrame]  # type: ignore[assignment]
     tiles: list[Placed]
     placed: Zone
     """The placed tile ids, in placement order (as ``tiles``)."""

@@ -1,0 +1,165 @@
+"""The seams between the parts of the Clank! engine.
+
+A game on the engine is one class assembled from parts: the map
+(:class:`~.map.Movement`), the effect interpreter (:class:`~.resolve.Effects`),
+the dragon (:class:`~.dragon.Dragon`) and the turn
+(:class:`~.rules.ClankEngine`). :class:`Part` is their one base: it holds what
+every part reads (the catalog and the options) and declares what each part asks
+of another, so every call across parts is typed against the game's own state.
+
+A part, or a game on the engine, registers its rules with the decorators of this
+module: :func:`action` (what carries out an action type), :func:`fact` (what an
+action notes for the turn), :func:`effect` (the
+handler of an effect type), :func:`frame` (the answers to a pending decision),
+:func:`condition` (what an ``if`` asks) and :func:`points` (a card's points
+rule). The registrations are collected along the class hierarchy when a class
+is created, so a subclass adds its own and overrides a rule by redefining the
+method (under the same name, or registering another for the same key).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar, Literal, TypeVar
+
+from meeple.core.game import Game
+from meeple.core.state import Event
+from meeple.plugins.clank.catalog import Catalog, Graph
+from meeple.plugins.clank.state import (
+    EngineOptions,
+    EngineState,
+    Pending,
+    Player,
+    Status,
+    TakeToken,
+)
+
+S = TypeVar("S", bound=EngineState[Any])
+"""The state type of a game on the engine."""
+
+C = TypeVar("C", bound=Callable[..., Any])
+
+Kind = Literal["action", "fact", "effect", "frame", "condition", "points"]
+KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "frame", "condition", "points")
+
+
+def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
+    def mark(method: C) -> C:
+        vars(method).setdefault("_rules", []).append((kind, keys))
+        return method
+
+    return mark
+
+
+def action(*types: type) -> Callable[[C], C]:
+    """Register the method carrying out actions of ``types``: ``(state, action) -> events``."""
+    return _register("action", types)
+
+
+def fact(*types: type) -> Callable[[C], C]:
+    """Register what actions of ``types`` note for the turn's conditions, after the action
+    and before what waits resolves: ``(state, action, events) -> None``."""
+    return _register("fact", types)
+
+
+def effect(*types: type) -> Callable[[C], C]:
+    """Register the handler of effects of ``types``: ``(state, seat, effect, card, events)``."""
+    return _register("effect", types)
+
+
+def frame(*types: type) -> Callable[[C], C]:
+    """Register the legal answers to frames of ``types``: ``(state, frame) -> actions``."""
+    return _register("frame", types)
+
+
+def condition(*names: str) -> Callable[[C], C]:
+    """Register what the conditions ``names`` ask: ``(state, seat, cond, card) -> bool``."""
+    return _register("condition", names)
+
+
+def points(*names: str) -> Callable[[C], C]:
+    """Register the points rules ``names`` (a ``per`` or a ``cond``):
+    ``(player, owned cards, rule) -> how many times it pays``."""
+    return _register("points", names)
+
+
+class Part(Game[S, Any]):
+    """What the parts of the engine share, and what they ask of one another."""
+
+    cat: Catalog
+    options: EngineOptions
+    rules: ClassVar[dict[Kind, dict[Any, str]]] = {}
+    """Per kind of rule, the method name registered for each key (collected by class)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        rules: dict[Kind, dict[Any, str]] = {kind: {} for kind in KINDS}
+        for klass in reversed(cls.__mro__):
+            for name, member in vars(klass).items():
+                for kind, keys in getattr(member, "_rules", ()):
+                    rules[kind].update(dict.fromkeys(keys, name))
+        cls.rules = rules
+
+    def bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
+        """The registered rules of ``kind``, each key to its bound method (built once)."""
+        return {key: getattr(self, name) for key, name in self.rules[kind].items()}
+
+    @staticmethod
+    def pending(effects: Iterable[Any], card: str | None) -> list[Pending]:
+        """``effects`` waiting in the turn's queue, with the card they came from."""
+        return [Pending(e, card) for e in effects]
+
+    def holds(self, p: Player, kind: str) -> int:
+        """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""
+        token = self.cat.token
+        return sum(token[t].kind == kind for t in p.held.cards)
+
+    # -- the turn (rules) ----------------------------------------------------
+
+    def proceed(self, state: S, events: list[Event]) -> None:
+        """After an action: resolve what waits, end the turn if it is over."""
+        raise NotImplementedError
+
+    # -- the map -------------------------------------------------------------
+
+    def graph(self, state: S) -> Graph:
+        """The map of ``state``."""
+        raise NotImplementedError
+
+    def adjacent_secrets(self, state: S, room: int) -> list[str]:
+        """The secrets in the rooms next to ``room``."""
+        raise NotImplementedError
+
+    def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
+        """The answers to an offer of tokens."""
+        raise NotImplementedError
+
+    # -- the dragon and health -----------------------------------------------
+
+    def raise_rage(self, state: S, n: int, events: list[Event]) -> None:
+        """The rage marker climbs ``n`` spaces."""
+        raise NotImplementedError
+
+    def attack(self, state: S, events: list[Event], extra: int = 0) -> None:
+        """A dragon attack, ``extra`` cubes beyond the rage and the danger."""
+        raise NotImplementedError
+
+    def return_dragon_cubes(self, state: S, n: int) -> None:
+        """Set-aside black cubes back into the bag."""
+        raise NotImplementedError
+
+    def can_bear(self, p: Player, n: int) -> bool:
+        """Whether the seat may take ``n`` damage of its own will."""
+        raise NotImplementedError
+
+    def wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+        """Voluntary damage from the seat's supply."""
+        raise NotImplementedError
+
+    def heal(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+        """Cubes from the seat's meter back to its supply."""
+        raise NotImplementedError
+
+    def leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
+        """The seat goes out of the dungeon."""
+        raise NotImplementedError
