@@ -232,13 +232,16 @@ class Game(Generic[S, A]):
                 where = _zones.json_path(key[:at])
                 problems.append(f"{where}: must hold one {place.kind!r} zone per seat, in order")
         problems.extend(self._hidden_names(survey, expected))
-        for card, count in sorted((expected - found).items()):
-            problems.append(
-                f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
-            )
-        for card, count in sorted((found - expected).items()):
-            kind = "appears more than once" if card in expected else "is not a card of this game"
-            problems.append(f"card {card!r} {kind} ({count} extra)")
+        if found != expected:  # one C-level comparison in the common case
+            for card, count in sorted((expected - found).items()):
+                problems.append(
+                    f"card {card!r} is missing ({count} of {expected[card]} not in any zone)"
+                )
+            for card, count in sorted((found - expected).items()):
+                kind = (
+                    "appears more than once" if card in expected else "is not a card of this game"
+                )
+                problems.append(f"card {card!r} {kind} ({count} extra)")
         turns = state.turns
         if sorted(turns.order) != list(range(n)):
             problems.append(f"$.turns.order: must list each of the {n} seats once")

@@ -16,6 +16,7 @@ pile is shuffled into a new one.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
@@ -235,6 +236,7 @@ PlaceKey = tuple[str | None, ...]
 """A :data:`Path` with its list indices generalized (``("players", None, "hand")``)."""
 
 
+@functools.lru_cache(maxsize=4096)  # a state has a few dozen places; a file cannot grow this
 def place_of(path: Path) -> PlaceKey:
     """The place a path names, whatever its list indices (the zones of a list share it)."""
     return tuple(None if isinstance(p, int) else p for p in path)
