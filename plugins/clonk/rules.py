@@ -8,7 +8,9 @@ per card table and hands out pre-built action values.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from meeple.core.errors import MeepleError
@@ -65,6 +67,38 @@ TASK_POINTS = (0, 1, 2, 4, 6, 9, 12, 16, 20, 25)
 """Points for 0..9+ cards matching a task tile (rules.md#task-table)."""
 
 
+@dataclass(frozen=True)
+class _Moves:
+    """Every action value a game on one table can ever list, built once per table.
+
+    Listing legal actions hands out these shared frozen values instead of
+    building new ones at each decision.
+    """
+
+    show: dict[str, ShowTask]
+    cart: dict[str, Cart]
+    dig: dict[str | int, Dig]
+    gift: dict[str | int, tuple[Gift, ...]]
+    blast: tuple[Blast, ...]
+    feed: dict[str, tuple[FeedShaft, ...]]
+    discard: dict[str, DiscardCard]
+
+
+@functools.lru_cache(maxsize=8)
+def _moves(c: Content, seats: int) -> _Moves:
+    shafts = range(SHAFTS)
+    sources = (*c.treasures, *shafts)
+    return _Moves(
+        show={t: ShowTask(task=t) for t in (*c.colour_tasks, *c.type_tasks)},
+        cart={t: Cart(card=t) for t in c.treasures},
+        dig={s: Dig(source=s) for s in sources},
+        gift={s: tuple(Gift(source=s, target=t) for t in range(seats)) for s in sources},
+        blast=tuple(Blast(shaft=i) for i in shafts),
+        feed={t: tuple(FeedShaft(card=t, shaft=i) for i in shafts) for t in c.treasures},
+        discard={t: DiscardCard(card=t) for t in c.treasures},
+    )
+
+
 class Clonk(Game[ClonkState, ClonkAction]):
     """Clonk!: dig chains of matching treasures, mind your tasks, don't wake the monster."""
 
@@ -96,19 +130,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def __init__(self, options: ClonkOptions | None = None) -> None:
         super().__init__(options)
         self.content: Content = load(self.options.cards)
-        c = self.content
-        seats = range(self.max_seats)
-        shafts = range(SHAFTS)
-        # Every action value this game can ever list, built once.
-        self._show = {t: ShowTask(task=t) for t in (*c.colour_tasks, *c.type_tasks)}
-        self._cart = {t: Cart(card=t) for t in c.treasures}
-        self._dig: dict[str | int, Dig] = {s: Dig(source=s) for s in (*c.treasures, *shafts)}
-        self._gift = {
-            s: tuple(Gift(source=s, target=t) for t in seats) for s in (*c.treasures, *shafts)
-        }
-        self._blast = tuple(Blast(shaft=i) for i in shafts)
-        self._feed = {t: tuple(FeedShaft(card=t, shaft=i) for i in shafts) for t in c.treasures}
-        self._discard = {t: DiscardCard(card=t) for t in c.treasures}
+        self._moves = _moves(self.content, self.max_seats)
         self._apply: dict[type, Callable[[ClonkState, Any], list[Event]]] = {
             ShowTask: self.show_task,
             Cart: self.first_cart,
@@ -237,15 +259,15 @@ class Clonk(Game[ClonkState, ClonkAction]):
             return self.unearth_actions(state, frame)  # type: ignore[arg-type]
         hand = state.hands[seat].cards
         if kind is Feed:
-            feed = self._feed
+            feed = self._moves.feed
             return [a for card in hand for a in feed[card]]
         if kind is Discard:
-            discard = self._discard
+            discard = self._moves.discard
             return [discard[card] for card in hand]
         if kind is FirstCart:
-            cart = self._cart
+            cart = self._moves.cart
             return [cart[card] for card in hand]
-        show = self._show
+        show = self._moves.show
         return [show[t] for t in state.tasks[seat].cards]
 
     def unearth_actions(self, state: ClonkState, frame: Unearth) -> list[Any]:
@@ -257,12 +279,12 @@ class Clonk(Game[ClonkState, ClonkAction]):
         lc, lt = colour[last], kind[last]  # type: ignore[index]
         hand = state.hands[seat].cards
         tops = [(i, z.cards[-1]) for i, z in enumerate(state.shafts) if z.cards]
-        dig = self._dig
+        dig = self._moves.dig
         out: list[Any] = [dig[card] for card in hand if colour[card] == lc or kind[card] == lt]
         out.extend(dig[i] for i, card in tops if colour[card] == lc or kind[card] == lt)
         if not frame.gifted:
             galleries = state.galleries
-            gift = self._gift
+            gift = self._moves.gift
             for target in range(state.seats):
                 if target == seat or len(galleries[target].cards) >= GALLERY:
                     continue
@@ -279,7 +301,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
         if state.kablooeys[seat].cards and not (
             frame.blasted and self.options.one_kablooey_per_turn
         ):
-            blast = self._blast
+            blast = self._moves.blast
             out.extend(blast[i] for i, _ in tops)
         out.append(STOP)
         return out
