@@ -14,8 +14,8 @@ question goes through :meth:`~.map.Movement.graph`, which receives the state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache
-from typing import Any, ClassVar, TypedDict
+from functools import cache, lru_cache
+from typing import Any, ClassVar, TypedDict, TypeVar
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
@@ -90,6 +90,16 @@ class Common(TypedDict):
     spent: Zone
 
 
+A = TypeVar("A")
+
+
+@lru_cache(maxsize=64)
+def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[str, A]:
+    """One action value ``kind(field=key)`` per key, built once per table and shared by
+    every game on it: a game per saved record or simulated game then costs nothing here."""
+    return {k: kind(**{field: k}) for k in keys}
+
+
 @cache
 def catalog(o: ClankOptions) -> Catalog:
     """The catalog of the tables ``o`` names, built once per set of options."""
@@ -135,17 +145,17 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         cat = self.cat
         self._handlers = self.bind("effect")
         self.build_moves()
-        cards = list(cat.card)
-        self._play = {c: Play(card=c) for c in cards}
-        self._acquire = {c: Acquire(card=c) for c in cards}
-        self._use = {c: UseDevice(card=c) for c in cards}
-        self._fight = {c: Fight(card=c) for c in cards}
-        self._trash = {c: TrashCard(card=c) for c in cards}
-        self._discard = {c: DiscardCard(card=c) for c in cards}
-        self._replace = {c: Replace(card=c) for c in cards}
-        self._take = {t: Take(token=t) for t in cat.token}
-        self._use_token = {t: UseToken(token=t) for t in cat.token}
-        self._buy = {k: Buy(item=k) for k in cat.market_items}
+        cards, tokens = tuple(cat.card), tuple(cat.token)
+        self._play = shared(Play, "card", cards)
+        self._acquire = shared(Acquire, "card", cards)
+        self._use = shared(UseDevice, "card", cards)
+        self._fight = shared(Fight, "card", cards)
+        self._trash = shared(TrashCard, "card", cards)
+        self._discard = shared(DiscardCard, "card", cards)
+        self._replace = shared(Replace, "card", cards)
+        self._take = shared(Take, "token", tokens)
+        self._use_token = shared(UseToken, "token", tokens)
+        self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
