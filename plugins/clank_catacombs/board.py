@@ -119,10 +119,15 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
     first: list[int] = []
     """The room id of each placement's first room."""
     haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
+    sits: dict[tuple[int, tuple[int, int], str], tuple[int, Half]] = {}
+    """Each placement's half-tunnels by the cell and side they lie on (the first of any two)."""
     for i, at in enumerate(placements):
         tile = tiles[at.tile]
-        for cell in cells_of(tile, at):
+        covered = cells_of(tile, at)
+        for cell in covered:
             cells[cell] = i
+        for k, half in enumerate(tile.edges):
+            sits.setdefault((i, covered[half.cell], turned(half.side, at.turn)), (k, half))
         first.append(len(rooms))
         for room in tile.rooms:
             rid = len(rooms)
@@ -166,16 +171,8 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
                 continue
             if j >= i:  # joined when the later of the two tiles is reached
                 continue
-            other = tiles[placements[j].tile]
-            match = next(
-                (
-                    (m, h)
-                    for m, h in enumerate(other.edges)
-                    if facing(other, placements[j], h)
-                    == (cells_of(tile, at)[half.cell], turned(half.side, at.turn))
-                ),
-                None,
-            )
+            # The half of tile j that faces this one lies on the cell and side this one enters.
+            match = sits.get((j, cell, side))
             if match is None:
                 continue  # rules.md#walls: a half against a side without one
             m, h = match
