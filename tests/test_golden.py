@@ -6,7 +6,9 @@ spread over the seat counts: each game's final digest and the SHA-256 of its
 event stream, plus the full events of the first game of each variant, so that a
 difference can be read. The default run replays a slice of every variant; the
 soak run replays them all. After a deliberate rules change, write the file anew
-with ``python tests/test_golden.py --write`` and say why in the commit.
+with ``python tests/test_golden.py --write`` and say why in the commit. After a
+change of the state's layout alone, ``--digests`` writes the new final digests
+and refuses if any game plays differently (its steps, end or events).
 """
 
 from __future__ import annotations
@@ -159,5 +161,29 @@ def write() -> None:
     print(f"wrote {len(games)} games to {GOLDEN}")
 
 
+def write_digests() -> int:
+    """New final digests for a new state layout; every game must play as pinned."""
+    registry = _registry()
+    golden = _golden()
+    changed, differ = 0, []
+    for pinned in golden["games"]:
+        played, _ = play(
+            registry, pinned["game"], pinned["options"], pinned["seats"], pinned["seed"]
+        )
+        now = msgspec.to_builtins(played)
+        if {**now, "digest": None} != {**pinned, "digest": None}:
+            differ.append(" ".join(str(pinned[k]) for k in ("game", "options", "seats", "seed")))
+        changed += now["digest"] != pinned["digest"]
+        pinned["digest"] = now["digest"]
+    if differ:
+        print(f"{len(differ)} games play differently; nothing written:", *differ[:20], sep="\n")
+        return 1
+    GOLDEN.write_text(json.dumps(golden, indent=0, sort_keys=True))
+    print(f"every game plays as pinned; {changed} of {len(golden['games'])} digests changed")
+    return 0
+
+
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     write()
+elif __name__ == "__main__" and sys.argv[1:] == ["--digests"]:
+    sys.exit(write_digests())
