@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from json_walk import walk
 
 from meeple.core import records
 from meeple.core.validate import Report, check_file
@@ -46,18 +47,6 @@ def byte_damage(data: bytes, other: bytes, draw: Any) -> bytes:
     return data[:i] + draw(st.binary(min_size=1, max_size=8)) + data[i:]
 
 
-def paths(value: Any, at: tuple = ()) -> list[tuple]:
-    """Every path to a value inside decoded JSON."""
-    found = [at]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += paths(item, (*at, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += paths(item, (*at, i))
-    return found
-
-
 def json_damage(data: bytes, draw: Any) -> bytes:
     doc = json.loads(data)
     how = draw(st.sampled_from(["number", "swap", "drop-action", "delete", "retype"]))
@@ -68,7 +57,7 @@ def json_damage(data: bytes, draw: Any) -> bytes:
     elif how == "drop-action" and actions:
         del actions[draw(st.integers(0, len(actions) - 1))]
     else:
-        where = draw(st.sampled_from(paths(doc)[1:]))
+        where = draw(st.sampled_from([path for path, _ in walk(doc)][1:]))
         parent = doc
         for key in where[:-1]:
             parent = parent[key]

@@ -25,6 +25,7 @@ import msgspec
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from json_walk import Path_, walk
 
 from meeple.core import testing
 from meeple.core.bots import RandomBot
@@ -66,19 +67,6 @@ def hypothesis_draw(data: st.DataObject) -> Draw:
 # -- the mutations -----------------------------------------------------------------------------
 
 Doc = Any
-Path_ = tuple[str | int, ...]
-
-
-def walk(value: Any, at: Path_ = ()) -> list[tuple[Path_, Any]]:
-    """Every (path, value) inside decoded JSON, the root included."""
-    found = [(at, value)]
-    if isinstance(value, dict):
-        for key, item in value.items():
-            found += walk(item, (*at, key))
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            found += walk(item, (*at, i))
-    return found
 
 
 def get(doc: Doc, path: Path_) -> Any:
