@@ -82,9 +82,13 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
             problems.append(f"$.tasks[{s}]: must hold one colour and one type task tile")
         shown = sum(tiles.up or ())
         choosing = any(type(f) is ChooseTask and f.seat == s for f in state.stack)
-        if shown != (0 if choosing else 1):
-            want = "none yet (it is still choosing)" if choosing else "exactly one"
-            problems.append(f"$.tasks[{s}].up: {shown} tiles face up, want {want}")
+        if not state.stack:  # rules.md#end: both tiles are turned up for scoring
+            want, wanted = 2, "both (the game is over)"
+        else:
+            want = 0 if choosing else 1
+            wanted = "none yet (it is still choosing)" if choosing else "exactly one"
+        if shown != want:
+            problems.append(f"$.tasks[{s}].up: {shown} tiles face up, want {wanted}")
     problems.extend(carts(game, state))
     problems.extend(frames(game, state))
     return problems

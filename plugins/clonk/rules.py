@@ -104,7 +104,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     id = "clonk"
     title = "Clonk!"
-    version = "1"
+    version = "2"
     min_seats = 2
     max_seats = 4
     Options = ClonkOptions
@@ -470,6 +470,19 @@ class Clonk(Game[ClonkState, ClonkAction]):
         """rules.md#end: the next seat's turn, unless the last round just ended."""
         if not state.turns.next():
             self.begin_turn(state, events)
+        else:
+            self.reveal_tasks(state, events)
+
+    @staticmethod
+    def reveal_tasks(state: ClonkState, events: list[Event]) -> None:
+        """rules.md#end: every face-down task tile is turned up for scoring, in seat order."""
+        for seat, tasks in enumerate(state.tasks):
+            up = tasks.up
+            assert up is not None  # task tiles lie face up or down
+            for i, task in enumerate(tasks.cards):
+                if not up[i]:
+                    up[i] = True
+                    events.append(TaskShown(seat=seat, task=task))
 
     # -- scoring ---------------------------------------------------------------
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from clonk_build import build, clonk, play, scored, table
 
+from meeple.core.rng import Stream
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clonk.state import (
     Blast,
@@ -24,6 +25,7 @@ from meeple.plugins.clonk.state import (
     ShowTask,
     Stop,
     Stopped,
+    TaskShown,
     Took,
     Unearth,
 )
@@ -247,3 +249,26 @@ def test_task_choices_go_in_turn_order_from_the_start_player() -> None:
     assert game.view(state, 1).tasks[2].cards == [HIDDEN + "task-colour", type2]
     run(game, state, game.legal_actions(state)[0])
     assert state.stack == [FirstCart(seat=2)]  # play then begins with the start player
+
+
+def test_the_secret_task_tiles_are_revealed_when_the_game_ends() -> None:
+    """rules.md#end and rules.md#hidden: the last turn's end turns every face-down task tile
+    up, in seat order, so views of the finished game show them to everyone."""
+    game = clonk()
+    state = game.setup(3, 7)
+    rng = Stream("reveal")
+    while True:
+        hidden = [
+            (s, t)
+            for s, tiles in enumerate(state.tasks)
+            for t, up in zip(tiles.cards, tiles.up or (), strict=True)
+            if not up
+        ]
+        events = play(game, state, rng.choice(game.legal_actions(state)))
+        if not state.stack:
+            break
+    shown = [(e.seat, e.task) for e in events if type(e) is TaskShown]
+    assert shown == hidden and len(hidden) == 3  # one secret tile per seat
+    for seat in (None, 0, 1, 2):
+        view = game.view(state, seat)
+        assert [z.cards for z in view.tasks] == [z.cards for z in state.tasks]
