@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
@@ -45,41 +46,91 @@ def tunnel_text(game: ClankEngine[S], state: S, tunnel: int, locks: str = "locke
     return ", ".join(marks)
 
 
-def describe_action(game: ClankEngine[S], state: S, action: Any) -> str:
-    kind = type(action)
-    if kind is st.Play:
-        return f"play {name(game, action.card)}"
-    if kind is st.Acquire:
-        return f"acquire {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
-    if kind is st.UseDevice:
-        return f"use {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
-    if kind is st.Fight:
-        return f"fight {name(game, action.card)} ({game.cat.card[action.card].cost} swords)"
-    if kind is st.Buy:
-        return f"buy a {action.item} at the market"
-    if kind is st.Move:
-        spend = f", spending {action.swords} swords" if action.swords else ""
-        to = game.room_name(state, action.to)
-        return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
-    if kind is st.Teleport:
-        return f"teleport to {game.room_name(state, action.to)}"
-    if kind is st.UseToken:
-        return f"use {name(game, action.token)}"
-    if kind is st.EndTurn:
-        return "end the turn"
-    if kind is st.Take:
-        return f"take {name(game, action.token)}"
-    if kind is st.Skip:
-        return "decline"
-    if kind is st.Pick:
-        return f"choose option {action.option + 1}" + _option(state, action.option)
-    if kind is st.TrashCard:
-        return f"trash {name(game, action.card)}"
-    if kind is st.DiscardCard:
-        return f"discard {name(game, action.card)}"
-    if kind is st.Replace:
-        return f"replace {name(game, action.card)} in the row"
+@singledispatch
+def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    """A short phrase for ``action``, from the function registered for its type.
+
+    A game on the engine registers its own action types on a dispatcher of its own whose
+    default is this one, so its words never need the engine's files or strings changed.
+    """
     return repr(action)
+
+
+@describe_action.register(st.Play)
+def _(action: st.Play, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"play {name(game, action.card)}"
+
+
+@describe_action.register(st.Acquire)
+def _(action: st.Acquire, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"acquire {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
+
+
+@describe_action.register(st.UseDevice)
+def _(action: st.UseDevice, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"use {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
+
+
+@describe_action.register(st.Fight)
+def _(action: st.Fight, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"fight {name(game, action.card)} ({game.cat.card[action.card].cost} swords)"
+
+
+@describe_action.register(st.Buy)
+def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"buy a {action.item} at the market"
+
+
+@describe_action.register(st.Move)
+def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    spend = f", spending {action.swords} swords" if action.swords else ""
+    to = game.room_name(state, action.to)
+    return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
+
+
+@describe_action.register(st.Teleport)
+def _(action: st.Teleport, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"teleport to {game.room_name(state, action.to)}"
+
+
+@describe_action.register(st.UseToken)
+def _(action: st.UseToken, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"use {name(game, action.token)}"
+
+
+@describe_action.register(st.EndTurn)
+def _(action: st.EndTurn, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return "end the turn"
+
+
+@describe_action.register(st.Take)
+def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"take {name(game, action.token)}"
+
+
+@describe_action.register(st.Skip)
+def _(action: st.Skip, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return "decline"
+
+
+@describe_action.register(st.Pick)
+def _(action: st.Pick, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"choose option {action.option + 1}" + _option(state, action.option)
+
+
+@describe_action.register(st.TrashCard)
+def _(action: st.TrashCard, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"trash {name(game, action.card)}"
+
+
+@describe_action.register(st.DiscardCard)
+def _(action: st.DiscardCard, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"discard {name(game, action.card)}"
+
+
+@describe_action.register(st.Replace)
+def _(action: st.Replace, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+    return f"replace {name(game, action.card)} in the row"
 
 
 def _option(state: st.EngineState[Any], i: int) -> str:
@@ -237,51 +288,118 @@ def card_text(card: Card) -> str:
     return " / ".join(said)
 
 
-def describe_event(game: ClankEngine[Any], event: Event, viewer: int | None) -> str | None:
-    who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
-    match event:
-        case st.Drew(cards=cards):
-            if viewer == event.seat:
-                return f"{who} draws " + ", ".join(name(game, c) for c in cards)
-            return f"{who} draws {len(cards)} card" + ("s" if len(cards) > 1 else "")
-        case st.Played(card=card):
-            return f"{who} plays {name(game, card)}"
-        case st.Acquired(card=card, how=how):
-            verb = {"acquire": "acquires", "use": "uses", "fight": "defeats", "gain": "gains"}
-            return f"{who} {verb[how]} {name(game, card)}"
-        case st.Bought(token=token):
-            return f"{who} buys {name(game, token)}"
-        case st.Moved(room=room, teleport=teleport, damage=damage):
-            hurt = f", taking {damage} damage" if damage else ""
-            return f"{who} {'teleports' if teleport else 'moves'} to room {room}{hurt}"
-        case st.Took(token=token):
-            return f"{who} takes {name(game, token)}"
-        case st.Clanked(n=n):
-            return f"{who} adds {n} clank" if n > 0 else f"{who} removes {-n} clank"
-        case st.Attacked(cubes=cubes):
-            return f"the dragon attacks and draws {cube_text(cubes)}"
-        case st.Damaged(n=n):
-            return f"{who} takes {n} damage"
-        case st.Healed(n=n):
-            return f"{who} heals {n}"
-        case st.Out(status=status):
-            return f"{who} is out: {status}"
-        case st.Refilled(cards=cards):
-            return "the row gets " + ", ".join(name(game, c) for c in cards)
-        case st.Raged(rage=rage):
-            return f"the dragon's rage rises to space {rage + 1}"
-        case st.Countdown(space=space):
-            return f"{who} moves to countdown space {space}"
-        case st.Trashed(card=card):
-            return f"{who} removes {name(game, card)}"
-        case st.Discarded(card=card):
-            return f"{who} discards {name(game, card)}"
-        case st.Chose(option=option, effects=effects):
-            chosen = effects_text(effects) or f"option {option + 1}"
-            return f"{who} chooses {chosen}"
-        case st.TurnEnded():
-            return f"{who} ends the turn"
+@singledispatch
+def describe_event(event: Event, game: ClankEngine[Any], viewer: int | None) -> str | None:
+    """A log line for ``event`` as ``viewer`` may know it, from the function registered for
+    its type; a game registers its own event types as for :func:`describe_action`.
+    """
     return repr(event)
+
+
+def who(event: Event) -> str:
+    """Whom a line is about: ``seat 2``, or ``the dungeon`` for an event of no seat."""
+    return f"seat {event.seat}" if event.seat is not None else "the dungeon"
+
+
+@describe_event.register(st.Drew)
+def _(event: st.Drew, game: ClankEngine[Any], viewer: int | None) -> str:
+    if viewer == event.seat:
+        return f"{who(event)} draws " + ", ".join(name(game, c) for c in event.cards)
+    n = len(event.cards)
+    return f"{who(event)} draws {n} card" + ("s" if n > 1 else "")
+
+
+@describe_event.register(st.Played)
+def _(event: st.Played, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} plays {name(game, event.card)}"
+
+
+ACQUIRED = {"acquire": "acquires", "use": "uses", "fight": "defeats", "gain": "gains"}
+"""The verb for each way a card is acquired."""
+
+
+@describe_event.register(st.Acquired)
+def _(event: st.Acquired, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} {ACQUIRED[event.how]} {name(game, event.card)}"
+
+
+@describe_event.register(st.Bought)
+def _(event: st.Bought, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} buys {name(game, event.token)}"
+
+
+@describe_event.register(st.Moved)
+def _(event: st.Moved, game: ClankEngine[Any], viewer: int | None) -> str:
+    hurt = f", taking {event.damage} damage" if event.damage else ""
+    verb = "teleports" if event.teleport else "moves"
+    return f"{who(event)} {verb} to room {event.room}{hurt}"
+
+
+@describe_event.register(st.Took)
+def _(event: st.Took, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} takes {name(game, event.token)}"
+
+
+@describe_event.register(st.Clanked)
+def _(event: st.Clanked, game: ClankEngine[Any], viewer: int | None) -> str:
+    n = event.n
+    return f"{who(event)} adds {n} clank" if n > 0 else f"{who(event)} removes {-n} clank"
+
+
+@describe_event.register(st.Attacked)
+def _(event: st.Attacked, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"the dragon attacks and draws {cube_text(event.cubes)}"
+
+
+@describe_event.register(st.Damaged)
+def _(event: st.Damaged, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} takes {event.n} damage"
+
+
+@describe_event.register(st.Healed)
+def _(event: st.Healed, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} heals {event.n}"
+
+
+@describe_event.register(st.Out)
+def _(event: st.Out, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} is out: {event.status}"
+
+
+@describe_event.register(st.Refilled)
+def _(event: st.Refilled, game: ClankEngine[Any], viewer: int | None) -> str:
+    return "the row gets " + ", ".join(name(game, c) for c in event.cards)
+
+
+@describe_event.register(st.Raged)
+def _(event: st.Raged, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"the dragon's rage rises to space {event.rage + 1}"
+
+
+@describe_event.register(st.Countdown)
+def _(event: st.Countdown, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} moves to countdown space {event.space}"
+
+
+@describe_event.register(st.Trashed)
+def _(event: st.Trashed, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} removes {name(game, event.card)}"
+
+
+@describe_event.register(st.Discarded)
+def _(event: st.Discarded, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} discards {name(game, event.card)}"
+
+
+@describe_event.register(st.Chose)
+def _(event: st.Chose, game: ClankEngine[Any], viewer: int | None) -> str:
+    chosen = effects_text(event.effects) or f"option {event.option + 1}"
+    return f"{who(event)} chooses {chosen}"
+
+
+@describe_event.register(st.TurnEnded)
+def _(event: st.TurnEnded, game: ClankEngine[Any], viewer: int | None) -> str:
+    return f"{who(event)} ends the turn"
 
 
 def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:

@@ -671,10 +671,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         return f"room {room}"
 
     def describe_action(self, state: S, action: Any) -> str:
-        return present.describe_action(self, state, action)
+        return present.describe_action(action, self, state)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(self, event, viewer)
+        return present.describe_event(event, self, viewer)
 
     def render(self, view: S, seat: int | None) -> Any:
         return present.render(self, view, seat)

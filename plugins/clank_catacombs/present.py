@@ -7,12 +7,13 @@ never copied.
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Group
 from rich.text import Text
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.plugins.clank import present as base
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank_catacombs import state as cs
@@ -58,53 +59,110 @@ def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
 
 
-def describe_action(game: CatacombsGame, state: cs.CatacombsState, action: Any) -> str:
-    kind = type(action)
-    if kind is cs.Explore:
-        verb = "teleport" if action.teleport else "move"
-        return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
-    if kind is cs.Rotate:
-        if not action.enter:
-            return f"place the tile turned {action.turn} quarter turns, staying put"
-        spend = f", spending {action.swords} swords" if action.swords else ""
-        return f"place the tile turned {action.turn} quarter turns and enter it{spend}"
-    if kind is cs.PlaceTile:
-        return f"place the tile at cell {action.x},{action.y} turned {action.turn}"
-    if kind is cs.GoTo:
-        return f"choose {room_name(game, state, action.room)}"
-    if kind is cs.Accept:
-        return "accept"
-    if kind is cs.PickLock:
-        return "spend a Lockpick on this room's chest, library or prison"
-    if kind is cs.Mark:
-        return "mark this Wayshrine"
-    if kind is cs.Claim:
-        return f"buy a {action.item} for {state.offer} gold (offer)"
-    if kind is cs.TurnTile:
-        return f"turn the tile to {action.turn} quarter turns"
-    if kind is st.Skip and state.stack and type(state.stack[-1]) is cs.Discover:
+@singledispatch
+def describe_action(action: Action, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    """Words for the actions Catacombs adds; Clank!'s for the rest."""
+    return base.describe_action(action, game, state)
+
+
+@describe_action.register(cs.Explore)
+def _(action: cs.Explore, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    verb = "teleport" if action.teleport else "move"
+    return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
+
+
+@describe_action.register(cs.Rotate)
+def _(action: cs.Rotate, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    if not action.enter:
+        return f"place the tile turned {action.turn} quarter turns, staying put"
+    spend = f", spending {action.swords} swords" if action.swords else ""
+    return f"place the tile turned {action.turn} quarter turns and enter it{spend}"
+
+
+@describe_action.register(cs.PlaceTile)
+def _(action: cs.PlaceTile, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return f"place the tile at cell {action.x},{action.y} turned {action.turn}"
+
+
+@describe_action.register(cs.GoTo)
+def _(action: cs.GoTo, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return f"choose {room_name(game, state, action.room)}"
+
+
+@describe_action.register(cs.Accept)
+def _(action: cs.Accept, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return "accept"
+
+
+@describe_action.register(cs.PickLock)
+def _(action: cs.PickLock, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return "spend a Lockpick on this room's chest, library or prison"
+
+
+@describe_action.register(cs.Mark)
+def _(action: cs.Mark, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return "mark this Wayshrine"
+
+
+@describe_action.register(cs.Claim)
+def _(action: cs.Claim, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return f"buy a {action.item} for {state.offer} gold (offer)"
+
+
+@describe_action.register(cs.TurnTile)
+def _(action: cs.TurnTile, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    return f"turn the tile to {action.turn} quarter turns"
+
+
+@describe_action.register(st.Skip)
+def _(action: st.Skip, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    """Declining a drawn tile puts it back; any other decline reads as Clank!'s."""
+    if state.stack and type(state.stack[-1]) is cs.Discover:
         return "put the tile under the stack"
-    return base.describe_action(game, state, action)
+    return base.describe_action(action, game, state)
 
 
-def describe_event(game: CatacombsGame, event: Event, viewer: int | None) -> str | None:
-    who = f"seat {event.seat}" if event.seat is not None else "the dungeon"
-    match event:
-        case cs.Discovered(tile=tile, place=place, x=x, y=y, turn=turn):
-            return f"{who} places tile {tile} (tile {place}) at {x},{y}, turned {turn}"
-        case cs.Opened(where=where):
-            return f"{who} leaves a Lockpick on {where}"
-        case cs.Marked(room=room, gold=gold):
-            return f"{who} marks the Wayshrine in room {room} for {gold} gold"
-        case cs.Ghosted():
-            return "a Ghost joins the Clank! area"
-        case cs.Lockpicks(n=n):
-            return f"{who} takes {n} Lockpicks" if n > 0 else f"{who} returns {-n} Lockpicks"
-        case cs.Turned(place=place, turn=turn):
-            return f"tile {place} turns to {turn} quarter turns"
-        case cs.DragonTurn():
-            return f"{who} has left: the dragon draws for its turn"
-    return base.describe_event(game, event, viewer)
+@singledispatch
+def describe_event(event: Event, game: CatacombsGame, viewer: int | None) -> str | None:
+    """Log lines for the events Catacombs adds; Clank!'s for the rest."""
+    return base.describe_event(event, game, viewer)
+
+
+@describe_event.register(cs.Discovered)
+def _(event: cs.Discovered, game: CatacombsGame, viewer: int | None) -> str:
+    where = f"(tile {event.place}) at {event.x},{event.y}"
+    return f"{base.who(event)} places tile {event.tile} {where}, turned {event.turn}"
+
+
+@describe_event.register(cs.Opened)
+def _(event: cs.Opened, game: CatacombsGame, viewer: int | None) -> str:
+    return f"{base.who(event)} leaves a Lockpick on {event.where}"
+
+
+@describe_event.register(cs.Marked)
+def _(event: cs.Marked, game: CatacombsGame, viewer: int | None) -> str:
+    return f"{base.who(event)} marks the Wayshrine in room {event.room} for {event.gold} gold"
+
+
+@describe_event.register(cs.Ghosted)
+def _(event: cs.Ghosted, game: CatacombsGame, viewer: int | None) -> str:
+    return "a Ghost joins the Clank! area"
+
+
+@describe_event.register(cs.Lockpicks)
+def _(event: cs.Lockpicks, game: CatacombsGame, viewer: int | None) -> str:
+    n = event.n
+    return f"{base.who(event)} " + (f"takes {n}" if n > 0 else f"returns {-n}") + " Lockpicks"
+
+
+@describe_event.register(cs.Turned)
+def _(event: cs.Turned, game: CatacombsGame, viewer: int | None) -> str:
+    return f"tile {event.place} turns to {event.turn} quarter turns"
+
+
+@describe_event.register(cs.DragonTurn)
+def _(event: cs.DragonTurn, game: CatacombsGame, viewer: int | None) -> str:
+    return f"{base.who(event)} has left: the dragon draws for its turn"
 
 
 CELL = 14

@@ -1187,10 +1187,10 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         return present.room_name(self, state, room)
 
     def describe_action(self, state: CatacombsState, action: Any) -> str:
-        return present.describe_action(self, state, action)
+        return present.describe_action(action, self, state)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(self, event, viewer)
+        return present.describe_event(event, self, viewer)
 
 
 __all__ = ["COLOURS", "CatacombsGame", "TileCatalog"]

@@ -2,13 +2,14 @@
 
 Clank! with shrines, a house-rules game that lives here only: once a turn, a seat
 standing in a crystal cave may pray (a room rule: a new action, offered in those
-rooms), which queues a blessing (a new effect: two gold and one healing). Neither
-needs an edit to any file of the engine; both go through its registrations and its
-effect queue like the engine's own.
+rooms), which queues a blessing (a new effect: two gold and one healing), and reads
+as its own words. None of it needs an edit to any file of the engine; all of it goes
+through its registrations and its effect queue like the engine's own.
 """
 
 from __future__ import annotations
 
+from functools import singledispatch
 from typing import Any
 
 from clank_build import act, started, turn
@@ -16,9 +17,10 @@ from clank_build import act, started, turn
 from meeple.core.rng import Rng, stream
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank import present
 from meeple.plugins.clank.part import action, effect
 from meeple.plugins.clank.rules import Clank
-from meeple.plugins.clank.state import ClankAction, ClankState
+from meeple.plugins.clank.state import SKIP, ClankAction, ClankState
 
 PRAYED = "prayed"
 
@@ -63,6 +65,20 @@ class Shrines(Clank):
     ) -> None:
         self.gain(state, seat, fx.Gain(gold=e.gold, heal=e.heal), card, events)
 
+    def describe_action(self, state: ClankState, action: Any) -> str:
+        return describe_action(action, self, state)
+
+
+@singledispatch
+def describe_action(action: Action, game: Shrines, state: ClankState) -> str:
+    """The engine's words for the engine's actions."""
+    return present.describe_action(action, game, state)
+
+
+@describe_action.register(Pray)
+def _(action: Pray, game: Shrines, state: ClankState) -> str:
+    return "pray at the crystal cave's shrine"
+
 
 def test_a_seat_in_a_crystal_cave_prays_once_a_turn() -> None:
     g = Shrines()
@@ -77,6 +93,13 @@ def test_a_seat_in_a_crystal_cave_prays_once_a_turn() -> None:
     assert (p.gold, p.damage) == (2, 1)
     assert not state.pool.queue
     assert PRAY not in g.legal_actions(state)
+
+
+def test_a_prayer_reads_as_the_game_s_words_and_the_rest_as_the_engine_s() -> None:
+    g = Shrines()
+    state = started(g, 2, 1)
+    assert g.describe_action(state, PRAY) == "pray at the crystal cave's shrine"
+    assert g.describe_action(state, SKIP) == "decline"
 
 
 def test_no_prayer_outside_the_caves() -> None:
