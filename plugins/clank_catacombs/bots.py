@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.zones import HIDDEN
-from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.bots import INF, SECRET, HeuristicBot, Router, worth
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import TileGraph, build
 from meeple.plugins.clank_catacombs.rules import TileCatalog
 from meeple.plugins.clank_catacombs.state import (
@@ -385,9 +385,9 @@ class CatacombsBot(HeuristicBot):
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
         a card back on the deck when it beats the deck."""
         match frame.effect:
-            case fx.PayLockpicks(n=n, then=then):
+            case cx.PayLockpicks(n=n, then=then):
                 return self.picks - n >= 1 and self.worth_of(then) + 3.0 > PICK * n
-            case fx.TrashSelf(then=then):
+            case cx.TrashSelf(then=then):
                 card = self.cat.card[frame.card] if frame.card else None
                 keep = self.card_value(card) * self.w.plays if card else 0.0
                 return self.worth_of(then) > keep

@@ -21,8 +21,8 @@ import msgspec
 from meeple.core.rng import Rng, shuffle, stream
 from meeple.core.state import Event
 from meeple.core.zones import PUBLIC, SECRET, Zone
-from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
+from meeple.plugins.clank.content import Schema
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_MONSTERS
 from meeple.plugins.clank.part import action, condition, effect, fact, frame, points
@@ -45,6 +45,7 @@ from meeple.plugins.clank.state import (
     UseDevice,
 )
 from meeple.plugins.clank_catacombs import board, checks, content, present
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import TileGraph, build, cells_of, join, turned
 from meeple.plugins.clank_catacombs.state import (
     ACCEPT,
@@ -100,8 +101,8 @@ class TileCatalog(Catalog):
 
 
 @cache
-def catalog(o: CatacombsOptions) -> TileCatalog:
-    return TileCatalog(content.read_tables(cards=o.cards, tokens=o.tokens, tiles=o.tiles))
+def catalog(schema: Schema, o: CatacombsOptions) -> TileCatalog:
+    return TileCatalog(content.read_tables(schema, cards=o.cards, tokens=o.tokens, tiles=o.tiles))
 
 
 class CatacombsGame(ClankEngine[CatacombsState]):
@@ -125,6 +126,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         | TurnTile
     )
     Event = CatacombsEvent
+    Effect = cx.CatacombsEffect
     zones = {
         **ClankEngine.zones,
         "tiles": PUBLIC,
@@ -158,7 +160,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self._turn_tile = [TurnTile(turn=t) for t in range(4)]
 
     def make_catalog(self) -> TileCatalog:
-        return catalog(self.options)
+        return catalog(self.schema(), self.options)
 
     # -- the map -------------------------------------------------------------
 
@@ -786,7 +788,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         p = state.players[seat]
         defs = self.cat.card
         for c in p.hand.cards:
-            ward = next((e for e in defs[c].reaction if type(e) is fx.GhostWard), None)
+            ward = next((e for e in defs[c].reaction if isinstance(e, cx.GhostWard)), None)
             if ward is not None:
                 p.hand.remove(c)
                 p.discard.add(c)
@@ -863,16 +865,16 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- the effects Catacombs adds ------------------------------------------------------------
 
-    @effect(fx.GhostWard)
+    @effect(cx.GhostWard)
     def nothing(self, *_: Any) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
-    @effect(fx.TakeLockpicks)
+    @effect(cx.TakeLockpicks)
     def take_lockpicks(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TakeLockpicks,
+        e: cx.TakeLockpicks,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -884,19 +886,19 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 
-    @effect(fx.PayLockpicks, fx.MayTopDeck)
+    @effect(cx.PayLockpicks, cx.MayTopDeck)
     def offer(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.PayLockpicks | fx.MayTopDeck,
+        e: cx.PayLockpicks | cx.MayTopDeck,
         card: str | None,
         events: list[Event],
     ) -> None:
         """An optional effect: Lockpicks to pay for something, a card to put on the deck."""
-        if type(e) is fx.PayLockpicks and len(self.lockpicks(state.players[seat])) < e.n:
+        if isinstance(e, cx.PayLockpicks) and len(self.lockpicks(state.players[seat])) < e.n:
             return
-        if type(e) is fx.MayTopDeck and card not in state.players[seat].discard.cards:
+        if isinstance(e, cx.MayTopDeck) and card not in state.players[seat].discard.cards:
             return
         state.stack.append(Offer(seat=seat, effect=e, card=card))
 
@@ -908,11 +910,11 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         p = state.players[seat]
         e = frame.effect
         events: list[Event] = []
-        if type(e) is fx.PayLockpicks:
+        if isinstance(e, cx.PayLockpicks):
             self.pay_lockpicks(state, p, e.n)
             events.append(Lockpicks(seat=seat, n=-e.n))
             state.pool.queue[:0] = self.pending(e.then, frame.card)
-        elif type(e) is fx.TrashSelf:
+        elif isinstance(e, cx.TrashSelf):
             assert frame.card is not None
             self.trash_from_play(state, seat, frame.card, e, events)
         else:  # may-top-deck, offered only while its card lies in the discard pile
@@ -922,12 +924,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             p.deck.add(card)
         return events
 
-    @effect(fx.TrashSelf)
+    @effect(cx.TrashSelf)
     def trash_self(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TrashSelf,
+        e: cx.TrashSelf,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -940,31 +942,31 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             self.trash_from_play(state, seat, card, e, events)
 
     def trash_from_play(
-        self, state: CatacombsState, seat: int, card: str, e: fx.TrashSelf, events: list[Event]
+        self, state: CatacombsState, seat: int, card: str, e: cx.TrashSelf, events: list[Event]
     ) -> None:
         state.players[seat].play.remove(card)
         state.trash.add(card)
         events.append(Trashed(seat=seat, card=card))
         state.pool.queue[:0] = self.pending(e.then, card)
 
-    @effect(fx.FreePrisoners)
+    @effect(cx.FreePrisoners)
     def free_prisoners(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.FreePrisoners,
+        e: cx.FreePrisoners,
         card: str | None,
         events: list[Event],
     ) -> None:
         for _ in range(min(e.n, len(state.prisoners))):
             self.found(state, seat, state.prisoners.draw(), events)
 
-    @effect(fx.TakeSecret)
+    @effect(cx.TakeSecret)
     def take_secret(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TakeSecret,
+        e: cx.TakeSecret,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -972,12 +974,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         for _ in range(min(e.n, len(pile))):
             self.found(state, seat, pile.draw(), events)
 
-    @effect(fx.ChooseSome)
+    @effect(cx.ChooseSome)
     def choose_some(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.ChooseSome,
+        e: cx.ChooseSome,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1000,9 +1002,9 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         events: list[Event] = []
         return events
 
-    @effect(fx.Per)
+    @effect(cx.Per)
     def per(
-        self, state: CatacombsState, seat: int, e: fx.Per, card: str | None, events: list[Event]
+        self, state: CatacombsState, seat: int, e: cx.Per, card: str | None, events: list[Event]
     ) -> None:
         """``per``: the gain once per artifact held or cube added this turn, counted now."""
         p = state.players[seat]
@@ -1010,12 +1012,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         for _ in range(n):
             self.gain(state, seat, e.gain, card, events)
 
-    @effect(fx.TeleportTo)
+    @effect(cx.TeleportTo)
     def teleport_to_effect(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TeleportTo,
+        e: cx.TeleportTo,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1049,12 +1051,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
             )
 
-    @effect(fx.MarkWayshrine)
+    @effect(cx.MarkWayshrine)
     def mark_afar(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.MarkWayshrine,
+        e: cx.MarkWayshrine,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1076,12 +1078,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             self.enter(state, seat, action.room, events)
         return events
 
-    @effect(fx.PlaceTile)
+    @effect(cx.PlaceTile)
     def place_tile(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.PlaceTile,
+        e: cx.PlaceTile,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1090,24 +1092,24 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.drawn.add(state.tile_stack.draw())
             state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
 
-    @effect(fx.MarketOffer)
+    @effect(cx.MarketOffer)
     def market_offer(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.MarketOffer,
+        e: cx.MarketOffer,
         card: str | None,
         events: list[Event],
     ) -> None:
         state.offer = e.price
         state.offer_anywhere = e.anywhere
 
-    @effect(fx.FreeRowCard)
+    @effect(cx.FreeRowCard)
     def free_row_card(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.FreeRowCard,
+        e: cx.FreeRowCard,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1116,12 +1118,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- rotation -----------------------------------------------------------------------------
 
-    @effect(fx.RotateTiles)
+    @effect(cx.RotateTiles)
     def rotate_tiles(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.RotateTiles,
+        e: cx.RotateTiles,
         card: str | None,
         events: list[Event],
     ) -> None:

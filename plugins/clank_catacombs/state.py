@@ -17,15 +17,15 @@ import msgspec
 from meeple.core.files import FilePath
 from meeple.core.state import Action, Count, Event, Frame
 from meeple.core.zones import Zone
-from meeple.plugins.clank.effects import AnyEffect
 from meeple.plugins.clank.state import (
     AMOUNT_MAX,
     Amount,
     ClankEvent,
-    ClankFrame,
+    ClankFrames,
     EngineOptions,
     EngineState,
 )
+from meeple.plugins.clank_catacombs.effects import CatacombsEffect
 
 Coord = Annotated[int, msgspec.Meta(ge=-AMOUNT_MAX, le=AMOUNT_MAX)]
 """A cell of the grid: the dungeon grows a tile at a time, far inside this range, so the
@@ -93,14 +93,14 @@ class ChooseRoom(Frame, tag="choose-room"):
 class Offer(Frame, tag="offer"):
     """An optional effect the seat may accept or decline."""
 
-    effect: AnyEffect
+    effect: CatacombsEffect
     card: str | None = None
 
 
 class PickSome(Frame, tag="choose-some"):
     """``choose-some``: ``n`` more different options to pick."""
 
-    options: list[list[AnyEffect]]
+    options: list[list[CatacombsEffect]]
     n: Count
     picked: list[Count] = []
     card: str | None = None
@@ -117,7 +117,14 @@ class Spin(Frame, tag="spin"):
 
 
 CatacombsFrame = (
-    ClankFrame | Discover | PlaceAnywhere | ChooseRoom | Offer | PickSome | FreeCard | Spin
+    ClankFrames[CatacombsEffect]
+    | Discover
+    | PlaceAnywhere
+    | ChooseRoom
+    | Offer
+    | PickSome
+    | FreeCard
+    | Spin
 )
 
 
@@ -227,7 +234,9 @@ CatacombsEvent = (
 # -- the state ----------------------------------------------------------------
 
 
-class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only=True):
+class CatacombsState(
+    EngineState[CatacombsFrame, CatacombsEffect], tag="clank-catacombs", kw_only=True
+):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
