@@ -26,7 +26,8 @@ from meeple.plugins.clank.content import (
     read_table,
     walk,
 )
-from meeple.plugins.clank_catacombs.effects import GhostWard, MayTopDeck
+from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 
 FOLDER = "clank-catacombs"

@@ -1,6 +1,7 @@
 """The effects of Clank! Catacombs (seeds/clank-catacombs/rules.md) and its vocabulary.
 
-Catacombs plays the engine's effects and adds its own: Lockpicks, Prisoners, tiles,
+Catacombs plays the engine's effects and every effect pack
+(:mod:`meeple.plugins.clank.packs`), and adds its own: Lockpicks, Prisoners, tiles,
 Wayshrines and Ghosts. :data:`CatacombsEffect` is the union its tables and states
 decode; the texts of its effects and the words of its conditions sit beside them.
 """
@@ -11,7 +12,16 @@ from typing import TYPE_CHECKING, Literal
 
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import present
-from meeple.plugins.clank.effects import Condition, Count, Effect, Gain
+from meeple.plugins.clank.effects import Count, Effect
+from meeple.plugins.clank.packs import (
+    choose_some,
+    free_row_card,
+    market_offer,
+    may_top_deck,
+    per,
+    take_secret,
+    trash_self,
+)
 from meeple.plugins.clank.present import effect_text, effects_text, plural
 
 
@@ -36,55 +46,6 @@ class FreePrisoners(Effect, frozen=True, tag="free-prisoners"):
     each one's ``take`` effects happen (rules.md#prison)."""
 
     n: Count = 1
-
-
-class TakeSecret(Effect, frozen=True, tag="take-secret"):
-    """Take the top ``n`` tokens of the face-down ``kind`` secret pile, as if found in a room."""
-
-    kind: Literal["minor", "major"]
-    n: Count = 1
-
-
-class MayTopDeck(Effect, frozen=True, tag="may-top-deck"):
-    """(``acquire`` only) The seat may put the card it just acquired on top of its deck
-    instead of into its discard pile."""
-
-
-class TrashSelf(Effect, frozen=True, tag="trash-self"):
-    """This card leaves the game from the play area; then ``then`` happens.
-
-    ``optional`` lets the seat keep the card (and forgo ``then``): Payoff must go,
-    Waystone may.
-    """
-
-    optional: bool = False
-    then: list[CatacombsEffect] = []
-
-
-class ChooseSome(Effect, frozen=True, tag="choose-some"):
-    """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
-
-    Black Market: two of three. Empurror: one of three, all three with an artifact
-    (``all_if`` is checked when the effect resolves: rules.md#counts-now).
-    """
-
-    asks = ("all_if",)
-
-    options: list[list[CatacombsEffect]]
-    n: Count = 1
-    all_if: Condition | None = None
-
-
-PerWhat = Literal["artifact", "clank-made"]
-
-
-class Per(Effect, frozen=True, tag="per"):
-    """``gain`` once per ``per`` the seat has: each artifact it holds (Curator),
-    each Clank! it added this turn (Lute). Counted when the effect resolves
-    (clank-catacombs rules.md#counts-now)."""
-
-    per: PerWhat
-    gain: Gain
 
 
 TeleportWhere = Literal["wayshrine", "haunted-tile", "depths-seat", "new-tile"]
@@ -135,22 +96,8 @@ class GhostWard(Effect, frozen=True, tag="ghost-ward"):
     draw: Count = 1
 
 
-class MarketOffer(Effect, frozen=True, tag="market-offer"):
-    """For the rest of the turn the seat may buy one Market item for ``price`` gold
-    (the item's own conditions still apply): in a Market room, or from any room when
-    ``anywhere`` (Golden Flute: 5, anywhere; Ogre Merchant: free, in a Market room)."""
-
-    price: Count
-    anywhere: bool = False
-
-
-class FreeRowCard(Effect, frozen=True, tag="free-row-card"):
-    """Acquire a Dungeon Row card or use a Row device without paying its Skill (its own
-    limits and other costs still apply; rules.md#acquire)."""
-
-
 # The vocabulary of Catacombs. mypy sees the base type; msgspec decodes the union, whose
-# engine kinds holding effects are re-typed in this module (``Choose``, ``If``).
+# engine and pack kinds holding effects are re-typed in this module (``Choose``, ``TrashSelf``).
 if TYPE_CHECKING:
     CatacombsEffect = Effect
 else:
@@ -159,21 +106,21 @@ else:
         "CatacombsEffect",
         (
             *fx.BASE_EFFECTS,
+            choose_some.ChooseSome,
+            per.Per,
+            trash_self.TrashSelf,
+            may_top_deck.MayTopDeck,
+            take_secret.TakeSecret,
+            market_offer.MarketOffer,
+            free_row_card.FreeRowCard,
             TakeLockpicks,
             PayLockpicks,
             FreePrisoners,
-            TakeSecret,
-            MayTopDeck,
-            TrashSelf,
-            ChooseSome,
-            Per,
             TeleportTo,
             MarkWayshrine,
             PlaceTile,
             RotateTiles,
             GhostWard,
-            MarketOffer,
-            FreeRowCard,
         ),
     )
 
@@ -219,34 +166,6 @@ def _free_prisoners(e: FreePrisoners) -> str:
 
 
 @effect_text.register
-def _take_secret(e: TakeSecret) -> str:
-    return "take " + plural(e.n, f"{e.kind} secret")
-
-
-@effect_text.register
-def _may_top_deck(e: MayTopDeck) -> str:
-    return "may go on top of your deck"
-
-
-@effect_text.register
-def _trash_self(e: TrashSelf) -> str:
-    said = "may trash this card" if e.optional else "trash this card"
-    return f"{said}, then {effects_text(e.then)}" if e.then else said
-
-
-@effect_text.register
-def _choose_some(e: ChooseSome) -> str:
-    pick = "choose: " if e.n == 1 else f"choose {e.n}: "
-    said = pick + " or ".join(effects_text(o) for o in e.options)
-    return f"{said} (all {present.CONDITIONS.get(e.all_if, e.all_if)})" if e.all_if else said
-
-
-@effect_text.register
-def _per(e: Per) -> str:
-    return f"{effect_text(e.gain)} per {'artifact held' if e.per == 'artifact' else 'clank added'}"
-
-
-@effect_text.register
 def _teleport_to(e: TeleportTo) -> str:
     return ("may teleport" if e.optional else "teleport") + f" to {TELEPORTS[e.to]}"
 
@@ -271,14 +190,3 @@ def _rotate_tiles(e: RotateTiles) -> str:
 @effect_text.register
 def _ghost_ward(e: GhostWard) -> str:
     return f"reaction: discard to stop a Ghost's damage, draw {e.draw}"
-
-
-@effect_text.register
-def _market_offer(e: MarketOffer) -> str:
-    where = " from anywhere" if e.anywhere else " in a market"
-    return f"buy a market item for {e.price} gold{where}" if e.price else "a free market item"
-
-
-@effect_text.register
-def _free_row_card(e: FreeRowCard) -> str:
-    return "acquire or use a row card for free"

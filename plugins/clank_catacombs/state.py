@@ -17,6 +17,10 @@ import msgspec
 from meeple.core.files import FilePath
 from meeple.core.state import Action, Count, Event, Frame
 from meeple.core.zones import Zone
+from meeple.plugins.clank.packs.choose_some import PickSome
+from meeple.plugins.clank.packs.free_row_card import FreeCard
+from meeple.plugins.clank.packs.market_offer import Claim
+from meeple.plugins.clank.packs.offer import Accept, Offer
 from meeple.plugins.clank.state import (
     AMOUNT_MAX,
     Amount,
@@ -90,26 +94,6 @@ class ChooseRoom(Frame, tag="choose-room"):
     optional: bool = False
 
 
-class Offer(Frame, tag="offer"):
-    """An optional effect the seat may accept or decline."""
-
-    effect: CatacombsEffect
-    card: str | None = None
-
-
-class PickSome(Frame, tag="choose-some"):
-    """``choose-some``: ``n`` more different options to pick."""
-
-    options: list[list[CatacombsEffect]]
-    n: Count
-    picked: list[Count] = []
-    card: str | None = None
-
-
-class FreeCard(Frame, tag="free-card"):
-    """``free-row-card``: a Dungeon Row card to acquire or use without paying its Skill."""
-
-
 class Spin(Frame, tag="spin"):
     """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
 
@@ -121,8 +105,8 @@ CatacombsFrame = (
     | Discover
     | PlaceAnywhere
     | ChooseRoom
-    | Offer
-    | PickSome
+    | Offer[CatacombsEffect]
+    | PickSome[CatacombsEffect]
     | FreeCard
     | Spin
 )
@@ -157,10 +141,6 @@ class GoTo(Action, tag="go-to"):
     room: int
 
 
-class Accept(Action, tag="accept"):
-    pass
-
-
 class PickLock(Action, tag="pick-lock"):
     """Spend a Lockpick on this room's Chest, Library or Prison."""
 
@@ -169,18 +149,11 @@ class Mark(Action, tag="mark"):
     """Mark this room's Wayshrine with a cube from the supply."""
 
 
-class Claim(Action, tag="claim"):
-    """Buy market item ``item`` at the price of this turn's offer."""
-
-    item: str
-
-
 class TurnTile(Action, tag="turn-tile"):
     turn: int
 
 
 CATACOMBS_ACTIONS = (Explore, Rotate, PlaceTile, GoTo, Accept, PickLock, Mark, Claim, TurnTile)
-ACCEPT = Accept()
 PICK_LOCK = PickLock()
 MARK = Mark()
 
@@ -269,7 +242,8 @@ class CatacombsState(
     rewarded: list[Count] = []
     """Reward rooms whose reward the seat to play got this turn."""
     offer: Count | None = None
-    """This turn's market offer price, if any."""
+    """This turn's market offer price, if any (the ``market-offer`` pack's, kept here with the
+    turn's other Catacombs state)."""
     offer_anywhere: bool = False
     new_tile: Count | None = None
     """The placement ``place-tile`` made this turn."""

@@ -25,6 +25,11 @@ from meeple.plugins.clank.content import (
     check_cards_and_tokens,
     walk,
 )
+from meeple.plugins.clank.packs.free_row_card import FreeRowCard
+from meeple.plugins.clank.packs.market_offer import MarketOffer
+from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank.packs.per import Per
+from meeple.plugins.clank.packs.take_secret import TakeSecret
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
@@ -105,13 +110,13 @@ def test_cards_in_the_vocabulary() -> None:
     assert c["locked-trunk"].use_lockpick == 1
     assert c["wishing-well"].use_gold == 3
     assert c["white-tourmaline"].reaction == [cx.GhostWard(draw=1)]
-    assert c["lute"].play[-1] == cx.Per(per="clank-made", gain=fx.Gain(gold=1))
+    assert c["lute"].play[-1] == Per(per="clank-made", gain=fx.Gain(gold=1))
     assert c["crystal-kobold"].where == "crystal-cave-or-wayshrine"
     assert c["the-warden"].where == "depths"
     assert c["brave-hero"].bonus == PointsIf(points=5, cond="freed-3-prisoners")
     assert c["expensive-taste"].bonus == PointsIf(points=5, cond="crown-and-gem")
     assert c["thirst-for-adventure"].bonus == PointsPer(points=2, per="artifact-or-idol")
-    assert cx.MayTopDeck() in c["grand-theft"].acquire
+    assert MayTopDeck() in c["grand-theft"].acquire
     assert c["sudden-movement"].arrive == [cx.RotateTiles(tiles="one-pawn", turn="any")]
     assert c["animated-wall"].arrive == [cx.RotateTiles(tiles="any-pawn", turn="half")]
     # Corrupt Advisor: 2 others' clank with a Crown (rules.md#advisor).
@@ -152,8 +157,8 @@ def test_base_game_refuses_the_catacombs_effects() -> None:
             cx.PayLockpicks(then=[fx.Gain(draw=2)]),
         ),
         ({"do": "free-prisoners", "n": 2}, cx.FreePrisoners(n=2)),
-        ({"do": "take-secret", "kind": "major"}, cx.TakeSecret(kind="major")),
-        ({"do": "may-top-deck"}, cx.MayTopDeck()),
+        ({"do": "take-secret", "kind": "major"}, TakeSecret(kind="major")),
+        ({"do": "may-top-deck"}, MayTopDeck()),
         ({"do": "trash-self", "optional": True}, cx.TrashSelf(optional=True)),
         (
             {"do": "choose-some", "n": 2, "options": [[], []]},
@@ -161,7 +166,7 @@ def test_base_game_refuses_the_catacombs_effects() -> None:
         ),
         (
             {"do": "per", "per": "artifact", "gain": {"draw": 1}},
-            cx.Per(per="artifact", gain=fx.Gain(draw=1)),
+            Per(per="artifact", gain=fx.Gain(draw=1)),
         ),
         ({"do": "teleport-to", "to": "depths-seat"}, cx.TeleportTo(to="depths-seat")),
         ({"do": "mark-wayshrine"}, cx.MarkWayshrine()),
@@ -171,8 +176,8 @@ def test_base_game_refuses_the_catacombs_effects() -> None:
             cx.RotateTiles(tiles="any-pawn", turn="half"),
         ),
         ({"do": "ghost-ward"}, cx.GhostWard(draw=1)),
-        ({"do": "market-offer", "price": 5, "anywhere": True}, cx.MarketOffer(5, True)),
-        ({"do": "free-row-card"}, cx.FreeRowCard()),
+        ({"do": "market-offer", "price": 5, "anywhere": True}, MarketOffer(5, True)),
+        ({"do": "free-row-card"}, FreeRowCard()),
         ({"do": "if", "cond": "used-portal", "then": []}, cx.If(cond="used-portal", then=[])),
     ],
 )
