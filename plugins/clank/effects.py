@@ -182,10 +182,9 @@ def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
     registered for the engine's kind serve the subclass (both look along its MRO). Kinds
     defined in ``module`` itself name ``name`` directly.
     """
-    space = sys.modules[module].__dict__
     members = [k if k.__module__ == module else _narrowed(k, module, name) for k in kinds]
     union = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
-    space[name] = union
+    setattr(sys.modules[module], name, union)
     return union
 
 
@@ -198,9 +197,12 @@ def _narrowed(kind: type[Effect], module: str, name: str) -> type[Effect]:
     }
     if not notes:
         return kind
-    body: dict[str, Any] = {"__module__": module, "__qualname__": kind.__qualname__}
-    body["__annotations__"] = notes
-    body["__doc__"] = kind.__doc__
+    body: dict[str, Any] = {
+        "__module__": module,
+        "__qualname__": kind.__qualname__,
+        "__doc__": kind.__doc__,
+        "__annotations__": notes,
+    }
     for info in msgspec.structs.fields(kind):
         if info.name in notes and info.default is not msgspec.NODEFAULT:
             body[info.name] = info.default

@@ -23,6 +23,7 @@ from meeple.core.rng import Rng, stream
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import action, effect
+from meeple.plugins.clank.present import card_text, effect_text
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import (
     ChooseOne,
@@ -92,6 +93,11 @@ class Shrines(Clank):
         self.gain(state, seat, fx.Gain(gold=e.gold, heal=e.heal), card, events)
 
 
+@effect_text.register
+def _blessing(e: Blessing) -> str:
+    return f"a blessing: {e.gold} gold, heal {e.heal}"
+
+
 @pytest.fixture(scope="module")
 def g(tmp_path_factory: pytest.TempPathFactory) -> Shrines:
     """The game on its own card table: Clank!'s, Sidestep offering a blessing instead."""
@@ -106,7 +112,9 @@ def g(tmp_path_factory: pytest.TempPathFactory) -> Shrines:
 def test_its_card_table_decodes_its_effect(g: Shrines) -> None:
     """The table names the blessing, even inside a choice; Clank! refuses it."""
     assert Shrines.schema().effects == (*Clank.schema().effects, Blessing)
-    assert g.cat.kinds["sidestep"].play[0].options[1] == [Blessing()]
+    sidestep = g.cat.kinds["sidestep"]
+    assert sidestep.play[0].options[1] == [Blessing()]
+    assert card_text(sidestep) == "play: choose: 1 boots or a blessing: 2 gold, heal 1"
     with pytest.raises(ContentError, match="blessing"):
         Clank(g.options)
 
