@@ -47,20 +47,19 @@ class Points(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
 
 
 class PointsPer(Points, frozen=True, tag="per"):
-    """``points`` for every ``per`` the seat has (``per``: ``5-gold``, ``secret-tome``;
-    Catacombs: ``artifact-or-idol``, each artifact and Monkey Idol it holds)."""
+    """``points`` for every ``per`` the seat has: a points rule the game registers
+    (:func:`~.part.points`; Clank!: ``5-gold``, ``secret-tome``)."""
 
     points: Count
-    per: Literal["5-gold", "secret-tome", "artifact-or-idol"]
+    per: str
 
 
 class PointsIf(Points, frozen=True, tag="if"):
-    """``points`` if the seat holds a Mastery token, or at least two of ``of``;
-    Catacombs: ``freed-3-prisoners`` (holds 3+ Prisoners), ``crown-and-gem`` (holds a
-    Crown and owns a gem card)."""
+    """``points`` if ``cond`` holds: a points rule the game registers (Clank!: ``mastery``,
+    a Mastery token; ``two-of``, at least two of ``of``)."""
 
     points: Count
-    cond: Literal["mastery", "two-of", "freed-3-prisoners", "crown-and-gem"]
+    cond: str
     of: list[Slug] = []
 
 
@@ -237,11 +236,13 @@ CARD_PARTS = ("play", "acquire", "defeat", "use", "arrive", "reaction")
 @dataclass(frozen=True)
 class Schema:
     """What one game's tables may say: its effect union (the tables decode it), and the
-    effect kinds and conditions it registers (the tables are checked against them)."""
+    effect kinds, conditions and points rules it registers (the tables are checked against
+    them)."""
 
     effect: Any
     effects: tuple[type[Effect], ...]
     conditions: frozenset[str]
+    points: frozenset[str]
 
     @property
     def card(self) -> Any:
@@ -447,6 +448,10 @@ def _check_cards(t: Tables, schema: Schema) -> list[str]:
                 problems.append(f"{path}.kind: 'starter' exactly for the cards under $.starter")
             if c.never_leaves and not (c.reserve and c.kind == "monster"):
                 problems.append(f"{path}.never_leaves: only a Reserve monster stays (the Goblin)")
+            if c.bonus is not None:
+                rule = c.bonus.per if isinstance(c.bonus, PointsPer) else c.bonus.cond
+                if rule not in schema.points:
+                    problems.append(f"{path}.bonus: points rule {rule!r} is not part of this game")
             if isinstance(c.bonus, PointsIf) and c.bonus.cond == "two-of":
                 for k, token in enumerate(c.bonus.of):
                     if token not in t.token:

@@ -176,10 +176,15 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     @classmethod
     def schema(cls) -> content.Schema:
-        """What the game's tables may say: its vocabulary, and the effects and conditions
-        it registers."""
+        """What the game's tables may say: its vocabulary, and the effects, conditions and
+        points rules it registers."""
         rules = cls.rules
-        return content.Schema(cls.Effect, tuple(rules["effect"]), frozenset(rules["condition"]))
+        return content.Schema(
+            cls.Effect,
+            tuple(rules["effect"]),
+            frozenset(rules["condition"]),
+            frozenset(rules["points"]),
+        )
 
     # -- set-up ----------------------------------------------------------------
 

@@ -376,15 +376,16 @@ def test_base_game_refuses_other_effects() -> None:
 
 
 def test_base_game_refuses_other_conditions(tmp_path: Path) -> None:
-    """rules.md#conditions: an ``if`` asking what the game does not register is refused when
-    the table loads, with its path (Catacombs' conditions are not Clank!'s)."""
+    """rules.md#conditions: an ``if`` or a points rule the game does not register is refused
+    when the table loads, with its path (Catacombs' are not Clank!'s)."""
     cards = builtin("cards.json")
     cards["dungeon"][0]["play"] = [{"do": "if", "cond": "used-portal", "then": []}]
-    with pytest.raises(
-        ContentError,
-        match=r"c\.json: \$\.dungeon\[0\]\.play: condition 'used-portal' is not part of this game",
-    ):
+    cards["dungeon"][1]["bonus"] = {"kind": "if", "points": 5, "cond": "crown-and-gem"}
+    with pytest.raises(ContentError) as err:
         read_tables(cards=write(tmp_path, "c.json", cards))
+    text = str(err.value)
+    assert "c.json: $.dungeon[0].play: condition 'used-portal' is not part of this game" in text
+    assert "$.dungeon[1].bonus: points rule 'crown-and-gem' is not part of this game" in text
 
 
 def test_seed_data_ships_in_the_package() -> None:
