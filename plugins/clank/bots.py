@@ -255,7 +255,7 @@ class HeuristicBot:
         legal = prompt.legal
         if len(legal) == 1:
             return legal[0]
-        view: EngineState[Any] = prompt.view
+        view: EngineState[Any, Any] = prompt.view
         self.prepare(view)
         match view.stack[-1]:
             case ChooseOne(options=options):
@@ -278,7 +278,7 @@ class HeuristicBot:
         """The answer to a decision that a game on the engine adds (``None``: a turn's)."""
         return None
 
-    def prepare(self, view: EngineState[Any]) -> None:
+    def prepare(self, view: EngineState[Any, Any]) -> None:
         """Read the bot's situation and price every resource for it."""
         self.view = view
         # The map comes from the game for the state: a map that grows is read anew.
@@ -452,7 +452,7 @@ class HeuristicBot:
             effects = list(walk(c.play))
             if any(type(e) is fx.Trash for e in effects):
                 return (3, 0.0)
-            if any(type(e) is fx.DiscardThen for e in effects):
+            if any(isinstance(e, fx.DiscardThen) for e in effects):
                 return (1, 0.0) if hand > 1 else (4, 0.0)
             draws = any(type(e) is fx.Gain and e.draw for e in effects)
             return (0 if draws else 2, -self.card_value(c))

@@ -129,7 +129,7 @@ def check_homes(game: ClankEngine[S], state: S) -> list[str]:
     return problems
 
 
-def check_stack(state: EngineState[Any]) -> list[str]:
+def check_stack(state: EngineState[Any, Any]) -> list[str]:
     """The pending decisions: a turn at the bottom, every frame the turn seat's, a seat in."""
     stack = state.stack
     if not stack:

@@ -19,21 +19,17 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Annotated, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
 from meeple.core.errors import ContentError, UnreadableFile
 from meeple.core.files import read_file
-from meeple.plugins.clank.effects import (
-    BASE_EFFECTS,
-    AnyEffect,
-    Buy,
-    Effect,
-    Trash,
-)
+from meeple.plugins.clank.effects import Buy, Effect, Trash
 
 T = TypeVar("T")
+E = TypeVar("E")
+"""A game's effect union: the card and token schemas are generic over it."""
 
 Count = Annotated[int, msgspec.Meta(ge=0, le=999)]
 Slug = Annotated[str, msgspec.Meta(pattern="^[a-z0-9]+(-[a-z0-9]+)*$")]
@@ -51,24 +47,23 @@ class Points(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field=
 
 
 class PointsPer(Points, frozen=True, tag="per"):
-    """``points`` for every ``per`` the seat has (``per``: ``5-gold``, ``secret-tome``;
-    Catacombs: ``artifact-or-idol``, each artifact and Monkey Idol it holds)."""
+    """``points`` for every ``per`` the seat has: a points rule the game registers
+    (:func:`~.part.points`; Clank!: ``5-gold``, ``secret-tome``)."""
 
     points: Count
-    per: Literal["5-gold", "secret-tome", "artifact-or-idol"]
+    per: str
 
 
 class PointsIf(Points, frozen=True, tag="if"):
-    """``points`` if the seat holds a Mastery token, or at least two of ``of``;
-    Catacombs: ``freed-3-prisoners`` (holds 3+ Prisoners), ``crown-and-gem`` (holds a
-    Crown and owns a gem card)."""
+    """``points`` if ``cond`` holds: a points rule the game registers (Clank!: ``mastery``,
+    a Mastery token; ``two-of``, at least two of ``of``)."""
 
     points: Count
-    cond: Literal["mastery", "two-of", "freed-3-prisoners", "crown-and-gem"]
+    cond: str
     of: list[Slug] = []
 
 
-class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class Card(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One kind of card, ``count`` copies of it."""
 
     id: Slug
@@ -90,30 +85,30 @@ class Card(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     """A Reserve pile (yellow banner) rather than a Dungeon Deck card."""
     never_leaves: bool = False
     """Fought again and again, never discarded (the Goblin)."""
-    play: list[AnyEffect] = []
-    acquire: list[AnyEffect] = []
-    defeat: list[AnyEffect] = []
-    use: list[AnyEffect] = []
-    arrive: list[AnyEffect] = []
-    reaction: list[AnyEffect] = []
+    play: list[E] = []
+    acquire: list[E] = []
+    defeat: list[E] = []
+    use: list[E] = []
+    arrive: list[E] = []
+    reaction: list[E] = []
     """Offered while the card is in the seat's hand, outside its turn (``ghost-ward``)."""
     use_gold: Count = 0
     """Gold paid, besides the Skill, to use this device (Wishing Well)."""
     use_lockpick: Count = 0
     """Lockpicks paid, besides the Skill, to use this device (Locked Trunk)."""
-    variants: dict[str, dict[str, bool | int | list[AnyEffect]]] = {}
+    variants: dict[str, dict[str, bool | int | list[E]]] = {}
     """Per source, the fields it reads differently (``{"klank": {"dragon": false}}``); an
     effect list replaces the whole field (Lucky Coin's ``play`` in one source)."""
 
 
-class Cards(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Cards(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True):
     """``seeds/clank/cards.json``: the Dungeon Deck, the Reserve and the starting deck."""
 
     source: list[str]
     confidence: str
-    dungeon: list[Card]
-    reserve: list[Card]
-    starter: list[Card]
+    dungeon: list[Card[E]]
+    reserve: list[Card[E]]
+    starter: list[Card[E]]
 
 
 TokenKind = Literal[
@@ -122,7 +117,7 @@ TokenKind = Literal[
 """Catacombs adds ``prisoner`` (freed from Prisons) and ``lockpick`` (the bank's Lockpicks)."""
 
 
-class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class Token(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One kind of token, ``count`` copies.
 
     ``take`` happens the moment it is taken (a Skill Boost; a Dragon Egg's
@@ -146,21 +141,21 @@ class Token(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=Tru
     authored: str = ""
     """What of this token no public source gives and the table reconstructs (its effect)."""
     keep: bool = False
-    take: list[AnyEffect] = []
-    use: list[AnyEffect] = []
-    end_of_turn: list[AnyEffect] = []
+    take: list[E] = []
+    use: list[E] = []
+    end_of_turn: list[E] = []
     power: Literal["key", "backpack"] | None = None
     """A market item's lasting power: open locked tunnels / carry one more artifact."""
     variants: dict[str, dict[str, Count]] = {}
     """Per source, the numbers it reads differently (the Chalice / Greater Treasure split)."""
 
 
-class Tokens(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class Tokens(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``seeds/clank/tokens.json``: secrets, market items, artifacts, idols, tracks."""
 
     source: list[str]
     confidence: str
-    tokens: list[Token]
+    tokens: list[Token[E]]
     rage_track: list[Count]
     """Cubes drawn per rage space."""
     rage_start: dict[str, Count]
@@ -239,6 +234,39 @@ CARD_PARTS = ("play", "acquire", "defeat", "use", "arrive", "reaction")
 
 
 @dataclass(frozen=True)
+class Schema:
+    """What one game's tables may say: its effect union (the tables decode it), and the
+    effect kinds, conditions and points rules it registers (the tables are checked against
+    them)."""
+
+    effect: Any
+    effects: tuple[type[Effect], ...]
+    conditions: frozenset[str]
+    points: frozenset[str]
+
+    @property
+    def card(self) -> Any:
+        return _over(Card, self.effect)
+
+    @property
+    def cards(self) -> Any:
+        return _over(Cards, self.effect)
+
+    @property
+    def token(self) -> Any:
+        return _over(Token, self.effect)
+
+    @property
+    def tokens(self) -> Any:
+        return _over(Tokens, self.effect)
+
+
+def _over(generic: Any, effect: Any) -> Any:
+    """``generic[effect]``: a table type over a union known at run time only."""
+    return generic[effect]
+
+
+@dataclass(frozen=True)
 class Tables:
     """The decoded, checked tables of one game set-up, the ``variant`` applied.
 
@@ -291,11 +319,12 @@ def decode_table(data: bytes, where: str, kind: type[T]) -> T:
         raise ContentError(f"{where}: not valid JSON ({exc})") from None
 
 
-S = TypeVar("S", Card, Token)
+S = TypeVar("S", Card[Any], Token[Any])
 
 
-def _with_variant(item: S, variant: str, allowed: frozenset[str], path: str) -> S:
-    """``item`` with the fields ``variant`` reads differently; a bad override names its path."""
+def _with_variant(item: S, kind: Any, variant: str, allowed: frozenset[str], path: str) -> S:
+    """``item`` (decoded as ``kind``) with the fields ``variant`` reads differently; a bad
+    override names its path."""
     changes = item.variants.get(variant) if variant != "majority" else None
     if not changes:
         return item
@@ -304,23 +333,28 @@ def _with_variant(item: S, variant: str, allowed: frozenset[str], path: str) -> 
         raise ContentError(f"{path}.variants.{variant}: {_not_overridable(bad, allowed)}")
     merged = {**msgspec.to_builtins(item), **msgspec.to_builtins(changes)}
     try:
-        return msgspec.convert(merged, type=type(item))
+        converted: S = msgspec.convert(merged, type=kind)
+        return converted
     except msgspec.ValidationError as exc:
         raise ContentError(f"{path}.variants.{variant}: {exc}") from None
 
 
 def apply_variant(
-    cards: Cards, tokens: Tokens, variant: str, where: dict[str, str]
-) -> tuple[Cards, Tokens]:
+    cards: Cards[E], tokens: Tokens[E], variant: str, where: dict[str, str], schema: Schema
+) -> tuple[Cards[E], Tokens[E]]:
     """Both tables as the source ``variant`` reads them."""
     parts = {}
     for name in ("dungeon", "reserve", "starter"):
         parts[name] = [
-            _with_variant(c, variant, CARD_VARIANT_FIELDS, f"{where['cards']}: $.{name}[{i}]")
+            _with_variant(
+                c, schema.card, variant, CARD_VARIANT_FIELDS, f"{where['cards']}: $.{name}[{i}]"
+            )
             for i, c in enumerate(getattr(cards, name))
         ]
     items = [
-        _with_variant(t, variant, TOKEN_VARIANT_FIELDS, f"{where['tokens']}: $.tokens[{i}]")
+        _with_variant(
+            t, schema.token, variant, TOKEN_VARIANT_FIELDS, f"{where['tokens']}: $.tokens[{i}]"
+        )
         for i, t in enumerate(tokens.tokens)
     ]
     return msgspec.structs.replace(cards, **parts), msgspec.structs.replace(tokens, tokens=items)
@@ -328,13 +362,15 @@ def apply_variant(
 
 @functools.lru_cache(maxsize=16)
 def read_tables(
+    schema: Schema,
     cards: str | None = None,
     board: str = "front",
     board_file: str | None = None,
     variant: str = "majority",
     tokens: str | None = None,
 ) -> Tables:
-    """The checked tables: built-in ones, or a user's files where a path is given.
+    """The checked tables of the game whose ``schema`` is given: built-in ones, or a user's
+    files where a path is given.
 
     ``board`` picks the built-in side unless ``board_file`` names a file;
     ``variant`` picks how disputed fields read (:data:`VARIANTS`). Any problem
@@ -350,19 +386,20 @@ def read_tables(
     board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board")
     files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
     c, t = apply_variant(
-        decode_table(cards_bytes, cards_at, Cards),
-        decode_table(tokens_bytes, tokens_at, Tokens),
+        decode_table(cards_bytes, cards_at, schema.cards),
+        decode_table(tokens_bytes, tokens_at, schema.tokens),
         variant,
         files,
+        schema,
     )
     tables = Tables(c, t, decode_table(board_bytes, board_at, Board), variant, files)
-    problems = check_tables(tables)
+    problems = check_tables(tables, schema)
     if problems:
         raise ContentError("Clank! content is inconsistent:\n  " + "\n  ".join(problems))
     return tables
 
 
-def walk(effects: Iterable[AnyEffect]) -> Iterator[AnyEffect]:
+def walk(effects: Iterable[Effect]) -> Iterator[Effect]:
     """Every effect in ``effects``, nested ones (an effect's ``options`` and ``then``) included."""
     for e in effects:
         yield e
@@ -371,25 +408,23 @@ def walk(effects: Iterable[AnyEffect]) -> Iterator[AnyEffect]:
         yield from walk(getattr(e, "then", ()))
 
 
-def check_tables(t: Tables, effects: tuple[type[Effect], ...] = BASE_EFFECTS) -> list[str]:
+def check_tables(t: Tables, schema: Schema) -> list[str]:
     """Everything that makes the tables inconsistent, one message per problem.
 
-    ``effects``: the effects the game supports (a table naming others is refused).
+    ``schema``: what the game supports (a table naming other effects or conditions is refused).
     """
-    return [*check_cards_and_tokens(t, effects), *_check_board(t)]
+    return [*check_cards_and_tokens(t, schema), *_check_board(t)]
 
 
-def check_cards_and_tokens(
-    t: Tables, effects: tuple[type[Effect], ...], countdown: bool = True
-) -> list[str]:
+def check_cards_and_tokens(t: Tables, schema: Schema, countdown: bool = True) -> list[str]:
     """The checks of the card and token tables, whatever the map (a board or tiles).
 
     ``countdown``: the game has the base game's countdown track (Catacombs has none).
     """
-    return [*_check_cards(t, effects), *_check_tokens(t, effects, countdown)]
+    return [*_check_cards(t, schema), *_check_tokens(t, schema, countdown)]
 
 
-def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
+def _check_cards(t: Tables, schema: Schema) -> list[str]:
     at = t.files["cards"]
     problems = []
     total = sum(c.count for c in t.cards.dungeon)
@@ -413,13 +448,17 @@ def _check_cards(t: Tables, supported: tuple[type[Effect], ...]) -> list[str]:
                 problems.append(f"{path}.kind: 'starter' exactly for the cards under $.starter")
             if c.never_leaves and not (c.reserve and c.kind == "monster"):
                 problems.append(f"{path}.never_leaves: only a Reserve monster stays (the Goblin)")
+            if c.bonus is not None:
+                rule = c.bonus.per if isinstance(c.bonus, PointsPer) else c.bonus.cond
+                if rule not in schema.points:
+                    problems.append(f"{path}.bonus: points rule {rule!r} is not part of this game")
             if isinstance(c.bonus, PointsIf) and c.bonus.cond == "two-of":
                 for k, token in enumerate(c.bonus.of):
                     if token not in t.token:
                         problems.append(f"{path}.bonus.of[{k}]: no token {token!r} in tokens")
             problems += _check_variants(c.variants, CARD_VARIANT_FIELDS, path)
             for part in CARD_PARTS:
-                problems += _check_effects(getattr(c, part), f"{path}.{part}", t, supported)
+                problems += _check_effects(getattr(c, part), f"{path}.{part}", t, schema)
     for section, cards in sections:
         # Buying a card by effect works only on a Reserve pile.
         for i, c in enumerate(cards):
@@ -453,19 +492,22 @@ def _not_overridable(bad: list[str], allowed: frozenset[str]) -> str:
     return f"cannot override {', '.join(bad)}; only {', '.join(sorted(allowed))}"
 
 
-def _check_effects(
-    effects: list[AnyEffect], path: str, t: Tables, supported: tuple[type[Effect], ...]
-) -> list[str]:
+def _check_effects(effects: list[Effect], path: str, t: Tables, schema: Schema) -> list[str]:
     problems = []
     for e in walk(effects):
-        if type(e) not in supported:
-            problems.append(f"{path}: effect {type(e).__name__!r} is not part of this game")
+        kind = type(e)
+        if not any(k in schema.effects for k in kind.__mro__):
+            problems.append(f"{path}: effect {kind.__name__!r} is not part of this game")
+        for name in kind.asks:
+            cond = getattr(e, name)
+            if cond is not None and cond not in schema.conditions:
+                problems.append(f"{path}: condition {cond!r} is not part of this game")
         if isinstance(e, Trash) and e.name is not None and e.name not in t.card:
             problems.append(f"{path}: trash names {e.name!r}, which is no card id")
     return problems
 
 
-def _check_tokens(t: Tables, supported: tuple[type[Effect], ...], countdown: bool) -> list[str]:
+def _check_tokens(t: Tables, schema: Schema, countdown: bool) -> list[str]:
     at = t.files["tokens"]
     tk = t.tokens
     problems = []
@@ -484,7 +526,7 @@ def _check_tokens(t: Tables, supported: tuple[type[Effect], ...], countdown: boo
             problems.append(f"{path}.price: a market item needs a price in gold")
         problems += _check_variants(token.variants, TOKEN_VARIANT_FIELDS, path)
         for part in ("take", "use", "end_of_turn"):
-            problems += _check_effects(getattr(token, part), f"{path}.{part}", t, supported)
+            problems += _check_effects(getattr(token, part), f"{path}.{part}", t, schema)
     counts = _token_counts(t)
     for kind, least in (("artifact", MAX_SEATS), ("mastery", MAX_SEATS), ("idol", 1)):
         if counts[kind] < least:

@@ -7,14 +7,19 @@ where this vocabulary can say what it does. Each effect is a msgspec struct
 tagged by ``do``; a table that uses an unknown effect or a misspelt field is
 rejected when loaded, with the ``$.path`` of the mistake.
 
-The vocabulary is shared by every game on the Clank! engine. A game declares
-which effects it supports (``ClankRules.effects``): Clank! Catacombs adds
-its own (Lockpicks, Prisoners, tiles) and the base game refuses them.
+This module holds the engine's effects, which every game on it shares. A game
+builds its own vocabulary from them, its packs' and its own
+(:func:`vocabulary`): its tables, states and records decode that union, so a
+game adds effects without touching the engine and refuses another game's.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+import sys
+import types
+from collections.abc import Iterable
+from typing import Annotated, Any, ClassVar, Literal, Union, get_args
 
 import msgspec
 
@@ -23,7 +28,14 @@ Signed = Annotated[int, msgspec.Meta(ge=-99, le=99)]
 
 
 class Effect(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="do"):
-    """Base of every effect."""
+    """Base of every effect.
+
+    A field holding effects is annotated ``Effect`` (``list[Effect]``): :func:`vocabulary`
+    narrows it to the game's union.
+    """
+
+    asks: ClassVar[tuple[str, ...]] = ()
+    """The fields naming a condition, checked against the game's conditions when tables load."""
 
 
 class Gain(Effect, frozen=True, tag="gain"):
@@ -61,31 +73,11 @@ class AllClank(Effect, frozen=True, tag="all-clank"):
 class Choose(Effect, frozen=True, tag="choose"):
     """The seat picks one of ``options`` (each a list of effects)."""
 
-    options: list[list[AnyEffect]]
+    options: list[list[Effect]]
 
 
-Condition = Literal[
-    "artifact",  # holds an artifact
-    "crown",  # holds a Crown
-    "monkey-idol",  # holds a Monkey Idol
-    "companion-in-play",  # has another companion in its play area
-    "mastery",  # holds a Mastery token
-    # Clank! Catacombs. Counts of the turn include what happened before the card was played:
-    "made-2-clank",  # added 2+ Clank! this turn
-    "gained-3-gold",  # gained 3+ gold this turn
-    "skill-6",  # gained 6+ Skill this turn
-    "defeated-row-monster",  # defeated a Dungeon Row monster this turn
-    "used-portal",  # travelled through a Portal this turn
-    # ...where the seat stands (now or after a later action of the turn):
-    "in-crystal-cave",
-    "in-market",
-    "in-wayshrine",
-    "on-haunted-tile",
-    # ...and what the seat has:
-    "freed-3-prisoners",  # holds 3+ Prisoners
-    "secret-tome-in-play-or-discard",  # a Secret Tome lies in its play area or discard pile
-]
-"""What ``If`` (and ``ChooseSome.all_if``) asks of the seat."""
+Condition = str
+"""What ``If`` asks of the seat: a condition the game registers (:func:`~.part.condition`)."""
 
 
 class If(Effect, frozen=True, tag="if"):
@@ -95,8 +87,10 @@ class If(Effect, frozen=True, tag="if"):
     turn, so a Rebel played before the other companion still draws.
     """
 
+    asks = ("cond",)
+
     cond: Condition
-    then: list[AnyEffect]
+    then: list[Effect]
 
 
 Modifier = Literal[
@@ -128,7 +122,7 @@ class Trash(Effect, frozen=True, tag="trash"):
 class DiscardThen(Effect, frozen=True, tag="discard-then"):
     """Discard a card from hand; only then does ``then`` happen (optional)."""
 
-    then: list[AnyEffect]
+    then: list[Effect]
 
 
 class ReplaceRowCard(Effect, frozen=True, tag="replace-row-card"):
@@ -158,173 +152,6 @@ class Buy(Effect, frozen=True, tag="buy"):
     n: Count = 1
 
 
-# --- Clank! Catacombs (seeds/clank-catacombs/rules.md) --------------------------------------
-
-
-class TakeLockpicks(Effect, frozen=True, tag="take-lockpicks"):
-    """Take ``n`` Lockpicks from the bank (as many as it still holds; rules.md#locks)."""
-
-    n: Count = 1
-
-
-class PayLockpicks(Effect, frozen=True, tag="pay-lockpicks"):
-    """Return ``n`` Lockpicks to the bank; only then does ``then`` happen.
-
-    Optional: offered only to a seat holding ``n`` Lockpicks (Imp Familiar, Grand Theft).
-    """
-
-    then: list[AnyEffect]
-    n: Count = 1
-
-
-class FreePrisoners(Effect, frozen=True, tag="free-prisoners"):
-    """Take ``n`` random Prisoners from the face-down pile (fewer if fewer are left);
-    each one's ``take`` effects happen (rules.md#prison)."""
-
-    n: Count = 1
-
-
-class TakeSecret(Effect, frozen=True, tag="take-secret"):
-    """Take the top ``n`` tokens of the face-down ``kind`` secret pile, as if found in a room."""
-
-    kind: Literal["minor", "major"]
-    n: Count = 1
-
-
-class MayTopDeck(Effect, frozen=True, tag="may-top-deck"):
-    """(``acquire`` only) The seat may put the card it just acquired on top of its deck
-    instead of into its discard pile."""
-
-
-class TrashSelf(Effect, frozen=True, tag="trash-self"):
-    """This card leaves the game from the play area; then ``then`` happens.
-
-    ``optional`` lets the seat keep the card (and forgo ``then``): Payoff must go,
-    Waystone may.
-    """
-
-    optional: bool = False
-    then: list[AnyEffect] = []
-
-
-class ChooseSome(Effect, frozen=True, tag="choose-some"):
-    """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
-
-    Black Market: two of three. Empurror: one of three, all three with an artifact
-    (``all_if`` is checked when the effect resolves: rules.md#counts-now).
-    """
-
-    options: list[list[AnyEffect]]
-    n: Count = 1
-    all_if: Condition | None = None
-
-
-PerWhat = Literal["artifact", "clank-made"]
-
-
-class Per(Effect, frozen=True, tag="per"):
-    """``gain`` once per ``per`` the seat has: each artifact it holds (Curator),
-    each Clank! it added this turn (Lute). Counted when the effect resolves
-    (clank-catacombs rules.md#counts-now)."""
-
-    per: PerWhat
-    gain: Gain
-
-
-TeleportWhere = Literal["wayshrine", "haunted-tile", "depths-seat", "new-tile"]
-
-
-class TeleportTo(Effect, frozen=True, tag="teleport-to"):
-    """Teleport (no boots, no tunnel icons, rules.md#teleport) to a room chosen by the seat:
-
-    ``wayshrine``: another Wayshrine room (the seat must stand in one);
-    ``haunted-tile``: a room on a haunted tile other than the seat's own;
-    ``depths-seat``: a room in the depths where another seat's pawn stands;
-    ``new-tile``: a room of the tile the same card just placed (``PlaceTile``).
-    With no such room, nothing happens. ``optional`` lets the seat stay.
-    """
-
-    to: TeleportWhere
-    optional: bool = False
-
-
-class MarkWayshrine(Effect, frozen=True, tag="mark-wayshrine"):
-    """Mark any unmarked Wayshrine of the dungeon from afar, with the usual gold
-    (rules.md#wayshrine)."""
-
-
-class PlaceTile(Effect, frozen=True, tag="place-tile"):
-    """Draw the top tile and place it beside the seat's tile, in an empty space, sharing a
-    full edge, in a rotation of the seat's choice; it need not complete a tunnel
-    (rules.md#discovery for the tile's arrival: artifact, Ghost)."""
-
-
-class RotateTiles(Effect, frozen=True, tag="rotate-tiles"):
-    """Turn square tiles with pawns on them (rules.md#rotation).
-
-    ``tiles``: ``one-pawn``: each tile where exactly one pawn stands (Sudden Movement);
-    ``any-pawn``: each tile with a pawn (Animated Wall). ``turn``: ``any``: to another
-    rotation, chosen by the seat whose turn it is; ``half``: half a turn.
-    """
-
-    tiles: Literal["one-pawn", "any-pawn"]
-    turn: Literal["any", "half"]
-
-
-class GhostWard(Effect, frozen=True, tag="ghost-ward"):
-    """(a card's ``reaction``) When a Ghost cube would damage the seat, it may discard
-    this card from its hand to take no damage from that cube, then draw ``draw``
-    (rules.md#ghosts)."""
-
-    draw: Count = 1
-
-
-class MarketOffer(Effect, frozen=True, tag="market-offer"):
-    """For the rest of the turn the seat may buy one Market item for ``price`` gold
-    (the item's own conditions still apply): in a Market room, or from any room when
-    ``anywhere`` (Golden Flute: 5, anywhere; Ogre Merchant: free, in a Market room)."""
-
-    price: Count
-    anywhere: bool = False
-
-
-class FreeRowCard(Effect, frozen=True, tag="free-row-card"):
-    """Acquire a Dungeon Row card or use a Row device without paying its Skill (its own
-    limits and other costs still apply; rules.md#acquire)."""
-
-
-AnyEffect = (
-    Gain
-    | OthersClank
-    | AllClank
-    | Choose
-    | If
-    | ThisTurn
-    | Trash
-    | DiscardThen
-    | ReplaceRowCard
-    | DragonAttack
-    | ReturnDragonCubes
-    | TakeAdjacentSecret
-    | Buy
-    | TakeLockpicks
-    | PayLockpicks
-    | FreePrisoners
-    | TakeSecret
-    | MayTopDeck
-    | TrashSelf
-    | ChooseSome
-    | Per
-    | TeleportTo
-    | MarkWayshrine
-    | PlaceTile
-    | RotateTiles
-    | GhostWard
-    | MarketOffer
-    | FreeRowCard
-)
-"""Every effect a content table may name (games on the engine add theirs here)."""
-
 BASE_EFFECTS: tuple[type[Effect], ...] = (
     Gain,
     OthersClank,
@@ -340,24 +167,58 @@ BASE_EFFECTS: tuple[type[Effect], ...] = (
     TakeAdjacentSecret,
     Buy,
 )
-"""The effects of Clank! (base game)."""
+"""The engine's effects: every game's vocabulary starts with them."""
 
-CATACOMBS_EFFECTS: tuple[type[Effect], ...] = (
-    *BASE_EFFECTS,
-    TakeLockpicks,
-    PayLockpicks,
-    FreePrisoners,
-    TakeSecret,
-    MayTopDeck,
-    TrashSelf,
-    ChooseSome,
-    Per,
-    TeleportTo,
-    MarkWayshrine,
-    PlaceTile,
-    RotateTiles,
-    GhostWard,
-    MarketOffer,
-    FreeRowCard,
-)
-"""The effects of Clank! Catacombs: the base game's and its own."""
+_EFFECT = re.compile(r"\b(?:fx\.)?Effect\b")
+
+
+def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
+    """The union of ``kinds`` that the game module ``module`` decodes, published there as ``name``.
+
+    An effect holding effects (a ``choose``'s options) must decode the game's union, and
+    msgspec cannot decode a recursive generic alias; so each kind of another module with
+    such fields gets a subclass in ``module``, of the same name, tag and field order, its
+    ``Effect`` fields naming ``name`` (resolved when first decoded). Handlers and texts
+    registered for the engine's kind serve the subclass (both look along its MRO). Kinds
+    defined in ``module`` itself name ``name`` directly.
+    """
+    members = [k if k.__module__ == module else _narrowed(k, module, name) for k in kinds]
+    union = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
+    setattr(sys.modules[module], name, union)
+    return union
+
+
+def _narrowed(kind: type[Effect], module: str, name: str) -> type[Effect]:
+    """``kind``, its effect fields typed as the union ``name`` of ``module`` (itself if none)."""
+    notes = {
+        field: _EFFECT.sub(name, note)
+        for field, note in vars(kind).get("__annotations__", {}).items()
+        if isinstance(note, str) and _EFFECT.search(note) and not note.startswith("ClassVar")
+    }
+    if not notes:
+        return kind
+    body: dict[str, Any] = {
+        "__module__": module,
+        "__qualname__": kind.__qualname__,
+        "__doc__": kind.__doc__,
+        "__annotations__": notes,
+    }
+    for info in msgspec.structs.fields(kind):
+        if info.name in notes and info.default is not msgspec.NODEFAULT:
+            body[info.name] = info.default
+        elif info.name in notes and info.default_factory is not msgspec.NODEFAULT:
+            body[info.name] = msgspec.field(default_factory=info.default_factory)
+    config = kind.__struct_config__
+    sub = types.new_class(
+        kind.__name__,
+        (kind,),
+        {"frozen": config.frozen, "tag": config.tag},
+        lambda ns: ns.update(body),
+    )
+    setattr(sys.modules[module], kind.__name__, sub)
+    return sub
+
+
+def kinds(union: Any) -> tuple[type[Effect], ...]:
+    """The effect types of a vocabulary (a union, or a single type)."""
+    return get_args(union) or (union,)

@@ -241,3 +241,8 @@ class Movement(Part[S]):
             state.players[seat].held.add(tid)
         else:
             state.spent.add(tid)
+
+    def found(self, state: S, seat: int, tid: str, events: list[Event]) -> None:
+        """A token comes to the seat from a pile or a room: kept or spent, its effects queued."""
+        events.append(Took(seat=seat, token=tid))
+        self.gain_token(state, seat, tid)

@@ -34,7 +34,7 @@ from meeple.plugins.clank.state import (
     TakeToken,
 )
 
-S = TypeVar("S", bound=EngineState[Any])
+S = TypeVar("S", bound=EngineState[Any, Any])
 """The state type of a game on the engine."""
 
 C = TypeVar("C", bound=Callable[..., Any])
@@ -105,7 +105,7 @@ class Part(Game[S, Any]):
         return {key: getattr(self, name) for key, name in self.rules[kind].items()}
 
     @staticmethod
-    def pending(effects: Iterable[Any], card: str | None) -> list[Pending]:
+    def pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
         """``effects`` waiting in the turn's queue, with the card they came from."""
         return [Pending(e, card) for e in effects]
 

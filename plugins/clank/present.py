@@ -47,7 +47,7 @@ def tunnel_text(game: ClankEngine[S], state: S, tunnel: int, locks: str = "locke
 
 
 @singledispatch
-def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     """A short phrase for ``action``, from the function registered for its type.
 
     A game on the engine registers its own action types on a dispatcher of its own whose
@@ -57,83 +57,83 @@ def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineStat
 
 
 @describe_action.register(st.Play)
-def _(action: st.Play, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Play, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"play {name(game, action.card)}"
 
 
 @describe_action.register(st.Acquire)
-def _(action: st.Acquire, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Acquire, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"acquire {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
 
 
 @describe_action.register(st.UseDevice)
-def _(action: st.UseDevice, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.UseDevice, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"use {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
 
 
 @describe_action.register(st.Fight)
-def _(action: st.Fight, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Fight, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"fight {name(game, action.card)} ({game.cat.card[action.card].cost} swords)"
 
 
 @describe_action.register(st.Buy)
-def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"buy a {action.item} at the market"
 
 
 @describe_action.register(st.Move)
-def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     spend = f", spending {action.swords} swords" if action.swords else ""
     to = game.room_name(state, action.to)
     return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
 
 
 @describe_action.register(st.Teleport)
-def _(action: st.Teleport, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Teleport, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"teleport to {game.room_name(state, action.to)}"
 
 
 @describe_action.register(st.UseToken)
-def _(action: st.UseToken, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.UseToken, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"use {name(game, action.token)}"
 
 
 @describe_action.register(st.EndTurn)
-def _(action: st.EndTurn, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.EndTurn, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return "end the turn"
 
 
 @describe_action.register(st.Take)
-def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"take {name(game, action.token)}"
 
 
 @describe_action.register(st.Skip)
-def _(action: st.Skip, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Skip, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return "decline"
 
 
 @describe_action.register(st.Pick)
-def _(action: st.Pick, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Pick, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"choose option {action.option + 1}" + _option(state, action.option)
 
 
 @describe_action.register(st.TrashCard)
-def _(action: st.TrashCard, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.TrashCard, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"trash {name(game, action.card)}"
 
 
 @describe_action.register(st.DiscardCard)
-def _(action: st.DiscardCard, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.DiscardCard, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"discard {name(game, action.card)}"
 
 
 @describe_action.register(st.Replace)
-def _(action: st.Replace, game: ClankEngine[Any], state: st.EngineState[Any]) -> str:
+def _(action: st.Replace, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     return f"replace {name(game, action.card)} in the row"
 
 
-def _option(state: st.EngineState[Any], i: int) -> str:
+def _option(state: st.EngineState[Any, Any], i: int) -> str:
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, st.ChooseOne) and i < len(frame.options):
         return ": " + effects_text(frame.options[i])
@@ -146,24 +146,9 @@ CONDITIONS = {
     "monkey-idol": "with a Monkey Idol",
     "companion-in-play": "with another companion in play",
     "mastery": "with a Mastery token",
-    "made-2-clank": "if you added 2+ clank this turn",
-    "gained-3-gold": "if you gained 3+ gold this turn",
-    "skill-6": "if you gained 6+ skill this turn",
-    "defeated-row-monster": "if you defeated a row monster this turn",
-    "used-portal": "if you used a portal this turn",
-    "in-crystal-cave": "in a crystal cave",
-    "in-market": "in a market",
-    "in-wayshrine": "at a Wayshrine",
-    "on-haunted-tile": "on a haunted tile",
-    "freed-3-prisoners": "with 3+ Prisoners freed",
-    "secret-tome-in-play-or-discard": "with a Secret Tome in play or discard",
 }
-TELEPORTS = {
-    "wayshrine": "another Wayshrine",
-    "haunted-tile": "a room on another haunted tile",
-    "depths-seat": "a depths room with another pawn",
-    "new-tile": "a room of the new tile",
-}
+"""How texts say a condition (``with a crown``): a game adds the words of its own conditions
+next to them; one it does not name reads ``if made 2 clank``."""
 MODIFIERS = {
     "gem-discount-2": "gems cost 2 less this turn",
     "gold-bonus-1": "+1 gold on each gold gain this turn",
@@ -177,91 +162,107 @@ def effects_text(effects: list[Any]) -> str:
     return ", ".join(effect_text(e) for e in effects)
 
 
+def condition_text(cond: str) -> str:
+    """A condition in words (:data:`CONDITIONS`)."""
+    return CONDITIONS.get(cond, "if " + cond.replace("-", " "))
+
+
+@singledispatch
 def effect_text(e: Any) -> str:
-    """An effect or a points rule in a few words (``2 skill, +1 clank``, ``trash a card``)."""
-    match e:
-        case fx.Gain():
-            words = [
-                f"{getattr(e, r)} {r}"
-                for r in ("skill", "swords", "boots", "gold")
-                if getattr(e, r)
-            ]
-            words += [f"{e.clank:+d} clank"] if e.clank else []
-            words += [f"draw {e.draw}"] if e.draw else []
-            words += [f"heal {e.heal}"] if e.heal else []
-            words += ["teleport"] * e.teleport
-            words += [f"+{e.rage} rage"] if e.rage else []
-            return ", ".join(words)
-        case fx.OthersClank(n=n):
-            return f"others +{n} clank"
-        case fx.AllClank(n=n):
-            return f"everyone +{n} clank"
-        case fx.Choose(options=options):
-            return "choose: " + " or ".join(effects_text(o) for o in options)
-        case fx.If(cond=cond, then=then):
-            said = CONDITIONS.get(cond, "if " + cond.replace("-", " "))
-            return f"{said}: {effects_text(then)}"
-        case fx.ThisTurn(mod=mod):
-            return MODIFIERS[mod]
-        case fx.Trash(name=card, optional=optional):
-            return ("may trash " if optional else "trash ") + (f"a {card}" if card else "a card")
-        case fx.DiscardThen(then=then):
-            return f"discard a card, then {effects_text(then)}"
-        case fx.ReplaceRowCard():
-            return "replace a Dungeon Row card"
-        case fx.DragonAttack():
-            return "the dragon attacks"
-        case fx.ReturnDragonCubes(n=n):
-            return f"{n} set-aside dragon cubes back into the bag"
-        case fx.TakeAdjacentSecret():
-            return "take a secret from an adjacent room"
-        case fx.Buy(gold=gold, card=card, n=n):
-            return f"pay {gold} gold for {n} {card}"
-        case fx.TakeLockpicks(n=n):
-            return f"take {n} Lockpick" + ("s" if n > 1 else "")
-        case fx.PayLockpicks(n=n, then=then):
-            return f"pay {n} Lockpick" + ("s" if n > 1 else "") + f", then {effects_text(then)}"
-        case fx.FreePrisoners(n=n):
-            return f"free {n} Prisoner" + ("s" if n > 1 else "")
-        case fx.TakeSecret(kind=kind, n=n):
-            return f"take {n} {kind} secret" + ("s" if n > 1 else "")
-        case fx.MayTopDeck():
-            return "may go on top of your deck"
-        case fx.TrashSelf(optional=optional, then=then):
-            said = "may trash this card" if optional else "trash this card"
-            return f"{said}, then {effects_text(then)}" if then else said
-        case fx.ChooseSome(options=options, n=n, all_if=all_if):
-            pick = "choose: " if n == 1 else f"choose {n}: "
-            said = pick + " or ".join(effects_text(o) for o in options)
-            return f"{said} (all {CONDITIONS.get(all_if, all_if)})" if all_if else said
-        case fx.Per(per=per, gain=gain):
-            return (
-                f"{effect_text(gain)} per {'artifact held' if per == 'artifact' else 'clank added'}"
-            )
-        case fx.TeleportTo(to=to, optional=optional):
-            return ("may teleport" if optional else "teleport") + f" to {TELEPORTS[to]}"
-        case fx.MarkWayshrine():
-            return "mark any Wayshrine"
-        case fx.PlaceTile():
-            return "place a new tile beside yours"
-        case fx.RotateTiles(tiles=tiles, turn=turn):
-            which = "alone" if tiles == "one-pawn" else "any"
-            how = "half a turn" if turn == "half" else "to a new side"
-            return f"turn each tile with {which} pawn {how}"
-        case fx.GhostWard(draw=draw):
-            return f"reaction: discard to stop a Ghost's damage, draw {draw}"
-        case fx.MarketOffer(price=price, anywhere=anywhere):
-            where = " from anywhere" if anywhere else " in a market"
-            return f"buy a market item for {price} gold{where}" if price else "a free market item"
-        case fx.FreeRowCard():
-            return "acquire or use a row card for free"
-        case PointsPer(points=points, per=per):
-            return f"+{points} points per {per.replace('-', ' ')}"
-        case PointsIf(points=points, cond="mastery"):
-            return f"+{points} points with a Mastery token"
-        case PointsIf(points=points, of=of):
-            return f"+{points} points with two of {', '.join(of)}"
+    """An effect or a points rule in a few words (``2 skill, +1 clank``, ``trash a card``).
+
+    Each effect type registers its text (``@effect_text.register``), the engine's here and a
+    game's or a pack's next to its types; a type reads as its nearest registered base.
+    """
     return repr(e)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 Lockpick``, ``2 Lockpicks``."""
+    return f"{n} {word}" + ("s" if n > 1 else "")
+
+
+@effect_text.register
+def _gain(e: fx.Gain) -> str:
+    words = [f"{getattr(e, r)} {r}" for r in ("skill", "swords", "boots", "gold") if getattr(e, r)]
+    words += [f"{e.clank:+d} clank"] if e.clank else []
+    words += [f"draw {e.draw}"] if e.draw else []
+    words += [f"heal {e.heal}"] if e.heal else []
+    words += ["teleport"] * e.teleport
+    words += [f"+{e.rage} rage"] if e.rage else []
+    return ", ".join(words)
+
+
+@effect_text.register
+def _others_clank(e: fx.OthersClank) -> str:
+    return f"others +{e.n} clank"
+
+
+@effect_text.register
+def _all_clank(e: fx.AllClank) -> str:
+    return f"everyone +{e.n} clank"
+
+
+@effect_text.register
+def _choose(e: fx.Choose) -> str:
+    return "choose: " + " or ".join(effects_text(o) for o in e.options)
+
+
+@effect_text.register
+def _if(e: fx.If) -> str:
+    return f"{condition_text(e.cond)}: {effects_text(e.then)}"
+
+
+@effect_text.register
+def _this_turn(e: fx.ThisTurn) -> str:
+    return MODIFIERS[e.mod]
+
+
+@effect_text.register
+def _trash(e: fx.Trash) -> str:
+    return ("may trash " if e.optional else "trash ") + (f"a {e.name}" if e.name else "a card")
+
+
+@effect_text.register
+def _discard_then(e: fx.DiscardThen) -> str:
+    return f"discard a card, then {effects_text(e.then)}"
+
+
+@effect_text.register
+def _replace_row_card(e: fx.ReplaceRowCard) -> str:
+    return "replace a Dungeon Row card"
+
+
+@effect_text.register
+def _dragon_attack(e: fx.DragonAttack) -> str:
+    return "the dragon attacks"
+
+
+@effect_text.register
+def _return_dragon_cubes(e: fx.ReturnDragonCubes) -> str:
+    return f"{e.n} set-aside dragon cubes back into the bag"
+
+
+@effect_text.register
+def _take_adjacent_secret(e: fx.TakeAdjacentSecret) -> str:
+    return "take a secret from an adjacent room"
+
+
+@effect_text.register
+def _buy(e: fx.Buy) -> str:
+    return f"pay {e.gold} gold for {e.n} {e.card}"
+
+
+@effect_text.register
+def _points_per(e: PointsPer) -> str:
+    return f"+{e.points} points per {e.per.replace('-', ' ')}"
+
+
+@effect_text.register
+def _points_if(e: PointsIf) -> str:
+    if e.cond == "mastery":
+        return f"+{e.points} points with a Mastery token"
+    return f"+{e.points} points with two of {', '.join(e.of)}"
 
 
 def cube_text(cubes: list[str]) -> str:

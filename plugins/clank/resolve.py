@@ -10,7 +10,7 @@ once it is answered. Each handler is registered for its effect type
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from meeple.core.state import Event
 from meeple.core.zones import draw
@@ -42,6 +42,8 @@ GOLD_BONUS = "gold-bonus-1"
 
 
 class Effects(Part[S]):
+    Effect: ClassVar[Any] = fx.Effect
+    """The game's effect union, its vocabulary (:func:`~.effects.vocabulary`)."""
     _handlers: dict[type, Handler[S]]
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
@@ -52,6 +54,19 @@ class Effects(Part[S]):
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
+
+    @classmethod
+    def effect_rules(cls) -> dict[type, str]:
+        """The handler (method name) of each registered effect type and of each kind of the
+        game's vocabulary, found along the kind's MRO: a game's re-typed ``Choose`` is handled
+        as the engine's. Built once per game, so the queue's dispatch stays one dict lookup."""
+        named = cls.rules["effect"]
+        table = dict(named)
+        for kind in fx.kinds(cls.Effect):
+            base = next((k for k in kind.__mro__ if k in named), None)
+            if base is not None:
+                table.setdefault(kind, named[base])
+        return table
 
     # -- the queue -----------------------------------------------------------
 
@@ -79,7 +94,7 @@ class Effects(Part[S]):
         fired: list[tuple[Pending, fx.If]] = []
         for item in pool.ifs:
             e = item.effect
-            assert type(e) is fx.If  # only ``when`` adds to the list
+            assert isinstance(e, fx.If)  # only ``when`` adds to the list
             if self.holds_cond(state, seat, e.cond, item.card):
                 fired.append((item, e))
         for item, e in fired:

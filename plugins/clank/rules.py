@@ -38,6 +38,7 @@ from meeple.plugins.clank.state import (
     ChooseOne,
     Chose,
     ClankAction,
+    ClankEffect,
     ClankEvent,
     ClankOptions,
     ClankState,
@@ -77,7 +78,7 @@ class Common(TypedDict):
     turns: Turns
     stack: list[Any]
     players: list[Player]
-    pool: Pool
+    pool: Pool[Any]
     bag: Bag
     rage: int
     dungeon: Zone
@@ -101,10 +102,16 @@ def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[st
 
 
 @cache
-def catalog(o: ClankOptions) -> Catalog:
-    """The catalog of the tables ``o`` names, built once per set of options."""
+def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
+    """The catalog of the tables ``o`` names, as a game of ``schema`` reads them, built once
+    per game and set of options."""
     t = content.read_tables(
-        cards=o.cards, board=o.board, board_file=o.board_file, variant=o.variant, tokens=o.tokens
+        schema,
+        cards=o.cards,
+        board=o.board,
+        board_file=o.board_file,
+        variant=o.variant,
+        tokens=o.tokens,
     )
     return Catalog(t.cards, t.tokens, t.board)
 
@@ -143,7 +150,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         super().__init__(options)
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
-        self._handlers = self.bind("effect")
+        self._handlers = {k: getattr(self, name) for k, name in self.effect_rules().items()}
         self.build_moves()
         cards, tokens = tuple(cat.card), tuple(cat.token)
         self._play = shared(Play, "card", cards)
@@ -166,6 +173,18 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
         raise NotImplementedError
+
+    @classmethod
+    def schema(cls) -> content.Schema:
+        """What the game's tables may say: its vocabulary, and the effects, conditions and
+        points rules it registers."""
+        rules = cls.rules
+        return content.Schema(
+            cls.Effect,
+            tuple(rules["effect"]),
+            frozenset(rules["condition"]),
+            frozenset(rules["points"]),
+        )
 
     # -- set-up ----------------------------------------------------------------
 
@@ -301,7 +320,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 out.append(self._acquire[c])
 
     @staticmethod
-    def skill_price(state: EngineState[Any], card: Any) -> int:
+    def skill_price(state: EngineState[Any, Any], card: Any) -> int:
         """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
@@ -690,7 +709,8 @@ class Clank(ClankEngine[ClankState]):
     title = "Clank!"
     version = "1"
     Options = ClankOptions
-    State = ClankState
+    State: ClassVar[type[ClankState]] = ClankState
+    Effect = ClankEffect
     variants: ClassVar[Sequence[Mapping[str, Any]]] = (
         {},
         {"board": "back"},
@@ -701,7 +721,7 @@ class Clank(ClankEngine[ClankState]):
 
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
-        return catalog(self.options)
+        return catalog(self.schema(), self.options)
 
     # -- set-up ----------------------------------------------------------------
 
@@ -713,7 +733,7 @@ class Clank(ClankEngine[ClankState]):
         box = Zone(kind="box")
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
         self.place_tokens(rng, seats, rooms, box)
-        state = ClankState(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        state = self.State(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
         self.begin(state)
         return state
 

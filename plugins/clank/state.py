@@ -9,7 +9,7 @@ area, the dragon bag, its health meter or set aside.
 
 from __future__ import annotations
 
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -18,7 +18,10 @@ from meeple.core.files import FilePath
 from meeple.core.game import Options
 from meeple.core.state import Action, Count, Event, Frame, State
 from meeple.core.zones import Zone
-from meeple.plugins.clank.effects import AnyEffect
+from meeple.plugins.clank import effects as fx
+
+E = TypeVar("E")
+"""A game's union of effects, its vocabulary (:func:`~.effects.vocabulary`)."""
 
 AMOUNT_MAX = 10**9
 """Far above any count at a real table, and far enough below a file's range (2**63) that the
@@ -78,14 +81,14 @@ class Player(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     status: Status = "in"
 
 
-class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Pending(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True):
     """An effect waiting to happen this turn, with the card it came from."""
 
-    effect: AnyEffect
+    effect: E
     card: str | None = None
 
 
-class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True):
     """The current turn's resources and lasting effects (rules.md#turn)."""
 
     skill: Amount = 0
@@ -103,9 +106,9 @@ class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     done: list[str] = msgspec.field(default_factory=list)
     """What the seat did this turn that a later condition may ask about (``used-portal``)."""
     mods: list[str] = msgspec.field(default_factory=list)
-    ifs: list[Pending] = msgspec.field(default_factory=list)
+    ifs: list[Pending[E]] = msgspec.field(default_factory=list)
     """Conditional effects not yet fired (rules.md#conditions)."""
-    queue: list[Pending] = msgspec.field(default_factory=list)
+    queue: list[Pending[E]] = msgspec.field(default_factory=list)
     """Effects to resolve, in order, once no decision is pending."""
 
 
@@ -126,8 +129,8 @@ class TakeToken(Frame, tag="take-token"):
     """Wand of Wind: a secret from any room next to ``room``."""
 
 
-class ChooseOne(Frame, tag="choose"):
-    options: list[list[AnyEffect]]
+class ChooseOne(Frame, Generic[E], tag="choose"):
+    options: list[list[E]]
     card: str | None = None
 
 
@@ -136,8 +139,8 @@ class TrashOne(Frame, tag="trash"):
     optional: bool = False
 
 
-class DiscardOne(Frame, tag="discard"):
-    then: list[AnyEffect]
+class DiscardOne(Frame, Generic[E], tag="discard"):
+    then: list[E]
     card: str | None = None
 
 
@@ -145,7 +148,8 @@ class ReplaceOne(Frame, tag="replace"):
     """Treasure Hunter: a Dungeon Row card to replace."""
 
 
-ClankFrame = Turn | TakeToken | ChooseOne | TrashOne | DiscardOne | ReplaceOne
+ClankFrames = Turn | TakeToken | ChooseOne[E] | TrashOne | DiscardOne[E] | ReplaceOne
+"""The engine's frames over a game's effects ``E`` (``ClankFrames[ItsEffect]``)."""
 
 
 # -- actions ------------------------------------------------------------------
@@ -320,9 +324,9 @@ class Discarded(Event, tag="discarded"):
     card: str
 
 
-class Chose(Event, tag="chose"):
+class Chose(Event, Generic[E], tag="chose"):
     option: int
-    effects: list[AnyEffect] = []
+    effects: list[E] = []
     """What the chosen option does."""
 
 
@@ -359,16 +363,17 @@ F = TypeVar("F", bound=Frame)
 """A game's union of frames (msgspec decodes the stack as that union)."""
 
 
-class EngineState(State, Generic[F], kw_only=True):
-    """A table of any game on the Clank! engine, over the game's own frames ``F``.
+class EngineState(State, Generic[F, E], kw_only=True):
+    """A table of any game on the Clank! engine, over the game's own frames ``F`` and
+    effects ``E``.
 
     ``players`` by seat; ``rooms`` follows the map's room order. A game's state
-    subclasses ``EngineState[ItsFrames]`` with its own tag and fields.
+    subclasses ``EngineState[ItsFrames, ItsEffects]`` with its own tag and fields.
     """
 
     stack: list[F]
     players: list[Player]
-    pool: Pool
+    pool: Pool[E]
     bag: Bag
     dragon_aside: Amount = 0
     rage: Amount = 0
@@ -389,5 +394,15 @@ class EngineState(State, Generic[F], kw_only=True):
     countdown_seat: Count | None = None
 
 
-class ClankState(EngineState[ClankFrame], tag="clank", kw_only=True):
+# The vocabulary of Clank!: the engine's effects. mypy sees the base type; msgspec decodes
+# the union, whose kinds holding effects are re-typed in this module (``Choose``, ``If``).
+if TYPE_CHECKING:
+    ClankEffect = fx.Effect
+else:
+    ClankEffect = fx.vocabulary(__name__, "ClankEffect", fx.BASE_EFFECTS)
+
+ClankFrame = ClankFrames[ClankEffect]
+
+
+class ClankState(EngineState[ClankFrame, ClankEffect], tag="clank", kw_only=True):
     """A Clank! table."""

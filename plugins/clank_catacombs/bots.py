@@ -24,23 +24,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.zones import HIDDEN
-from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.bots import INF, SECRET, HeuristicBot, Router, worth
+from meeple.plugins.clank.packs.choose_some import PickSome
+from meeple.plugins.clank.packs.free_row_card import FreeCard
+from meeple.plugins.clank.packs.market_offer import Claim
+from meeple.plugins.clank.packs.offer import ACCEPT, Offer
+from meeple.plugins.clank.packs.trash_self import TrashSelf
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import TileGraph, build
 from meeple.plugins.clank_catacombs.rules import TileCatalog
 from meeple.plugins.clank_catacombs.state import (
-    ACCEPT,
     MARK,
     PICK_LOCK,
     CatacombsState,
     ChooseRoom,
-    Claim,
     Discover,
     Explore,
-    FreeCard,
-    Offer,
-    PickSome,
     PlaceAnywhere,
     Placed,
     PlaceTile,
@@ -381,13 +381,13 @@ class CatacombsBot(HeuristicBot):
             return SKIP
         return best
 
-    def accepts(self, frame: Offer) -> bool:
+    def accepts(self, frame: Offer[Any]) -> bool:
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
         a card back on the deck when it beats the deck."""
         match frame.effect:
-            case fx.PayLockpicks(n=n, then=then):
+            case cx.PayLockpicks(n=n, then=then):
                 return self.picks - n >= 1 and self.worth_of(then) + 3.0 > PICK * n
-            case fx.TrashSelf(then=then):
+            case TrashSelf(then=then):
                 card = self.cat.card[frame.card] if frame.card else None
                 keep = self.card_value(card) * self.w.plays if card else 0.0
                 return self.worth_of(then) > keep

@@ -19,15 +19,15 @@ from meeple.plugins.clank.content import (
     CARD_PARTS,
     MAX_SEATS,
     Board,
-    Cards,
+    Schema,
     Tables,
-    Tokens,
     check_cards_and_tokens,
     decode_table,
     read_table,
     walk,
 )
-from meeple.plugins.clank.effects import CATACOMBS_EFFECTS, GhostWard, MayTopDeck
+from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 
 FOLDER = "clank-catacombs"
@@ -66,9 +66,10 @@ class CatacombsTables(Tables):
 
 @functools.lru_cache(maxsize=8)
 def read_tables(
-    cards: str | None = None, tokens: str | None = None, tiles: str | None = None
+    schema: Schema, cards: str | None = None, tokens: str | None = None, tiles: str | None = None
 ) -> CatacombsTables:
-    """The checked tables: built-in ones, or a user's files where a path is given.
+    """The checked tables of the game whose ``schema`` is given: built-in ones, or a user's
+    files where a path is given.
 
     Any problem raises :class:`ContentError` naming the file and the ``$.path``,
     all problems at once.
@@ -83,8 +84,8 @@ def read_tables(
     }
     files = {name: at for name, (_, at) in found.items()}
     tables = CatacombsTables(
-        decode_table(found["cards"][0], files["cards"], Cards),
-        decode_table(found["tokens"][0], files["tokens"], Tokens),
+        decode_table(found["cards"][0], files["cards"], schema.cards),
+        decode_table(found["tokens"][0], files["tokens"], schema.tokens),
         NO_BOARD,
         "majority",
         files,
@@ -92,7 +93,7 @@ def read_tables(
     )
     artifacts = sum(t.count for t in tables.tokens.tokens if t.kind == "artifact")
     problems = [
-        *check_cards_and_tokens(tables, CATACOMBS_EFFECTS, countdown=False),
+        *check_cards_and_tokens(tables, schema, countdown=False),
         *_check_catacombs(tables),
         *check_tiles(tables.tiles, files["tiles"], artifacts),
     ]

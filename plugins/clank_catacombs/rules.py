@@ -21,55 +21,54 @@ import msgspec
 from meeple.core.rng import Rng, shuffle, stream
 from meeple.core.state import Event
 from meeple.core.zones import PUBLIC, SECRET, Zone
-from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit
+from meeple.plugins.clank.content import Schema
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_MONSTERS
+from meeple.plugins.clank.packs.choose_some import ChooseSomePack
+from meeple.plugins.clank.packs.free_row_card import FreeRowCardPack
+from meeple.plugins.clank.packs.market_offer import Claim, MarketOfferPack
+from meeple.plugins.clank.packs.may_top_deck import MayTopDeckPack
+from meeple.plugins.clank.packs.offer import Accept, Offer
+from meeple.plugins.clank.packs.per import PerPack
+from meeple.plugins.clank.packs.take_secret import TakeSecretPack
+from meeple.plugins.clank.packs.trash_self import TrashSelfPack
 from meeple.plugins.clank.part import action, condition, effect, fact, frame, points
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
-    Acquire,
     Acquired,
     Bought,
     Fight,
     Move,
     Moved,
-    Pick,
     Player,
     Skip,
     Teleport,
-    Took,
-    Trashed,
     Turn,
     UseDevice,
 )
 from meeple.plugins.clank_catacombs import board, checks, content, present
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import TileGraph, build, cells_of, join, turned
 from meeple.plugins.clank_catacombs.state import (
-    ACCEPT,
     MARK,
     PICK_LOCK,
-    Accept,
     CatacombsEvent,
     CatacombsOptions,
     CatacombsState,
     ChooseRoom,
-    Claim,
     Discover,
     Discovered,
     DragonTurn,
     Explore,
-    FreeCard,
     Ghosted,
     GoTo,
     Lockpicks,
     Mark,
     Marked,
-    Offer,
     Opened,
     PickLock,
-    PickSome,
     PlaceAnywhere,
     Placed,
     PlaceTile,
@@ -100,12 +99,22 @@ class TileCatalog(Catalog):
 
 
 @cache
-def catalog(o: CatacombsOptions) -> TileCatalog:
-    return TileCatalog(content.read_tables(cards=o.cards, tokens=o.tokens, tiles=o.tiles))
+def catalog(schema: Schema, o: CatacombsOptions) -> TileCatalog:
+    return TileCatalog(content.read_tables(schema, cards=o.cards, tokens=o.tokens, tiles=o.tiles))
 
 
-class CatacombsGame(ClankEngine[CatacombsState]):
-    """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile."""
+class CatacombsGame(
+    ChooseSomePack[CatacombsState],
+    PerPack[CatacombsState],
+    TrashSelfPack[CatacombsState],
+    MayTopDeckPack[CatacombsState],
+    TakeSecretPack[CatacombsState],
+    MarketOfferPack[CatacombsState],
+    FreeRowCardPack[CatacombsState],
+    ClankEngine[CatacombsState],
+):
+    """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile,
+    on every effect pack."""
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
@@ -125,6 +134,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         | TurnTile
     )
     Event = CatacombsEvent
+    Effect = cx.CatacombsEffect
     zones = {
         **ClankEngine.zones,
         "tiles": PUBLIC,
@@ -154,11 +164,10 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
         self._goto: dict[int, GoTo] = {}
-        self._claim = {k: Claim(item=k) for k in self.cat.market_items}
         self._turn_tile = [TurnTile(turn=t) for t in range(4)]
 
     def make_catalog(self) -> TileCatalog:
-        return catalog(self.options)
+        return catalog(self.schema(), self.options)
 
     # -- the map -------------------------------------------------------------
 
@@ -174,6 +183,16 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if where == "crystal-cave-or-wayshrine":
             return room in graph.caves or room in graph.wayshrines
         return super().where_ok(graph, room, where)
+
+    def secret_pile(self, state: CatacombsState, kind: str) -> Zone:
+        return state.majors if kind == "major" else state.minors
+
+    def turn_offer(self, state: CatacombsState) -> tuple[int | None, bool]:
+        return state.offer, state.offer_anywhere
+
+    def set_turn_offer(self, state: CatacombsState, price: int | None, anywhere: bool) -> None:
+        state.offer = price
+        state.offer_anywhere = anywhere
 
     def lockpicks(self, p: Player) -> list[str]:
         """The Lockpicks the seat holds."""
@@ -294,9 +313,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             out.append(PICK_LOCK)
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
-        if state.offer is not None and (state.offer_anywhere or room in graph.markets):
-            claim = self._claim
-            out.extend(claim[kind] for kind in self.market_kinds(state, p, state.offer))
+        self.claim_actions(state, p, out)
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -391,23 +408,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
     def rooms_open(self, state: CatacombsState, frame: ChooseRoom) -> list[Any]:
         out: list[Any] = [self.goto(r) for r in frame.rooms]
         return [*out, SKIP] if frame.optional else out
-
-    @frame(Offer)
-    def accept_or_not(self, state: CatacombsState, frame: Offer) -> list[Any]:
-        return [ACCEPT, SKIP]
-
-    @frame(PickSome)
-    def options_left(self, state: CatacombsState, frame: PickSome) -> list[Any]:
-        picks = [
-            self._pick[i]
-            for i, option in enumerate(frame.options)
-            if i not in frame.picked and self.feasible(state, frame.seat, option)
-        ]
-        return picks or [SKIP]
-
-    @frame(FreeCard)
-    def free_choices(self, state: CatacombsState, frame: FreeCard) -> list[Any]:
-        return [*self.free_cards(state, frame.seat), SKIP]
 
     @frame(Spin)
     def spin_choices(self, state: CatacombsState, frame: Spin) -> list[Any]:
@@ -642,11 +642,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         else:
             self.heal(state, seat, f.reward_n, events)
 
-    def found(self, state: CatacombsState, seat: int, tid: str, events: list[Event]) -> None:
-        """A token comes to the seat from a pile or a room: kept or spent, its effects queued."""
-        events.append(Took(seat=seat, token=tid))
-        self.gain_token(state, seat, tid)
-
     # -- room actions --------------------------------------------------------------------
 
     @action(PickLock)
@@ -687,18 +682,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         state.pool.gold_gained += gold
         events.append(Marked(seat=seat, room=room, gold=gold))
 
-    @action(Claim)
-    def claim(self, state: CatacombsState, action: Claim) -> list[Event]:
-        """rules.md#offers: one market item at the offer's price."""
-        seat = state.stack[-1].seat
-        p = state.players[seat]
-        tid = self.take_from_market(state, action.item)
-        p.gold -= state.offer or 0
-        state.offer = None
-        events: list[Event] = [Bought(seat=seat, token=tid)]
-        self.gain_token(state, seat, tid)
-        return events
-
     def buy(self, state: CatacombsState, action: Any) -> list[Event]:
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
         events = super().buy(state, action)
@@ -708,37 +691,13 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.pool.queue.extend(self.pending(take, None))
         return events
 
-    def acquire(self, state: CatacombsState, action: Acquire) -> list[Event]:
-        """rules.md#grand-theft: a free acquire waives the Skill only."""
-        if type(state.stack[-1]) is FreeCard:
-            state.stack.pop()
-            state.pool.skill += self.skill_price(state, self.cat.card[action.card])
-        return super().acquire(state, action)
-
     def use_device(self, state: CatacombsState, action: UseDevice) -> list[Event]:
-        """rules.md#device: gold and Lockpicks besides the Skill (a free use waives the Skill)."""
+        """rules.md#device: gold and Lockpicks besides the Skill."""
         card = self.cat.card[action.card]
-        if type(state.stack[-1]) is FreeCard:
-            state.stack.pop()
-            state.pool.skill += card.cost
         p = state.players[state.stack[-1].seat]
         p.gold -= card.use_gold
         self.pay_lockpicks(state, p, card.use_lockpick)
         return super().use_device(state, action)
-
-    def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
-        p = state.players[seat]
-        graph = self.graph(state)
-        out: list[Any] = []
-        for c in self.cat.distinct(state.row.cards):
-            card = self.cat.card[c]
-            if card.where is not None and not self.where_ok(graph, p.room, card.where):
-                continue
-            if card.kind == "device" and self.can_use(p, c):
-                out.append(self._use[c])
-            elif card.kind == "item":
-                out.append(self._acquire[c])
-        return out
 
     # -- the end of a turn and the dragon ------------------------------------------------
 
@@ -786,7 +745,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         p = state.players[seat]
         defs = self.cat.card
         for c in p.hand.cards:
-            ward = next((e for e in defs[c].reaction if type(e) is fx.GhostWard), None)
+            ward = next((e for e in defs[c].reaction if isinstance(e, cx.GhostWard)), None)
             if ward is not None:
                 p.hand.remove(c)
                 p.discard.add(c)
@@ -863,16 +822,16 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     # -- the effects Catacombs adds ------------------------------------------------------------
 
-    @effect(fx.GhostWard)
+    @effect(cx.GhostWard)
     def nothing(self, *_: Any) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
-    @effect(fx.TakeLockpicks)
+    @effect(cx.TakeLockpicks)
     def take_lockpicks(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TakeLockpicks,
+        e: cx.TakeLockpicks,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -884,138 +843,46 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 
-    @effect(fx.PayLockpicks, fx.MayTopDeck)
-    def offer(
+    @effect(cx.PayLockpicks)
+    def offer_lockpicks(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.PayLockpicks | fx.MayTopDeck,
+        e: cx.PayLockpicks,
         card: str | None,
         events: list[Event],
     ) -> None:
-        """An optional effect: Lockpicks to pay for something, a card to put on the deck."""
-        if type(e) is fx.PayLockpicks and len(self.lockpicks(state.players[seat])) < e.n:
-            return
-        if type(e) is fx.MayTopDeck and card not in state.players[seat].discard.cards:
-            return
-        state.stack.append(Offer(seat=seat, effect=e, card=card))
-
-    @action(Accept)
-    def accept(self, state: CatacombsState, action: Accept) -> list[Event]:
-        frame = state.stack.pop()
-        assert isinstance(frame, Offer)
-        seat = frame.seat
-        p = state.players[seat]
-        e = frame.effect
-        events: list[Event] = []
-        if type(e) is fx.PayLockpicks:
-            self.pay_lockpicks(state, p, e.n)
-            events.append(Lockpicks(seat=seat, n=-e.n))
-            state.pool.queue[:0] = self.pending(e.then, frame.card)
-        elif type(e) is fx.TrashSelf:
-            assert frame.card is not None
-            self.trash_from_play(state, seat, frame.card, e, events)
-        else:  # may-top-deck, offered only while its card lies in the discard pile
-            card = frame.card
-            assert card is not None
-            p.discard.remove(card)
-            p.deck.add(card)
-        return events
-
-    @effect(fx.TrashSelf)
-    def trash_self(
-        self,
-        state: CatacombsState,
-        seat: int,
-        e: fx.TrashSelf,
-        card: str | None,
-        events: list[Event],
-    ) -> None:
-        """``trash-self``: the card leaves the game from the play area, then ``then``."""
-        if card is None or card not in state.players[seat].play.cards:
-            return
-        if e.optional:
+        """Offered only to a seat holding the Lockpicks to pay."""
+        if len(self.lockpicks(state.players[seat])) >= e.n:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
-        else:
-            self.trash_from_play(state, seat, card, e, events)
 
-    def trash_from_play(
-        self, state: CatacombsState, seat: int, card: str, e: fx.TrashSelf, events: list[Event]
-    ) -> None:
-        state.players[seat].play.remove(card)
-        state.trash.add(card)
-        events.append(Trashed(seat=seat, card=card))
-        state.pool.queue[:0] = self.pending(e.then, card)
+    def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
+        e = frame.effect
+        if not isinstance(e, cx.PayLockpicks):
+            return super().accepted(state, frame, events)
+        seat = frame.seat
+        self.pay_lockpicks(state, state.players[seat], e.n)
+        events.append(Lockpicks(seat=seat, n=-e.n))
+        state.pool.queue[:0] = self.pending(e.then, frame.card)
 
-    @effect(fx.FreePrisoners)
+    @effect(cx.FreePrisoners)
     def free_prisoners(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.FreePrisoners,
+        e: cx.FreePrisoners,
         card: str | None,
         events: list[Event],
     ) -> None:
         for _ in range(min(e.n, len(state.prisoners))):
             self.found(state, seat, state.prisoners.draw(), events)
 
-    @effect(fx.TakeSecret)
-    def take_secret(
-        self,
-        state: CatacombsState,
-        seat: int,
-        e: fx.TakeSecret,
-        card: str | None,
-        events: list[Event],
-    ) -> None:
-        pile = state.majors if e.kind == "major" else state.minors
-        for _ in range(min(e.n, len(pile))):
-            self.found(state, seat, pile.draw(), events)
-
-    @effect(fx.ChooseSome)
-    def choose_some(
-        self,
-        state: CatacombsState,
-        seat: int,
-        e: fx.ChooseSome,
-        card: str | None,
-        events: list[Event],
-    ) -> None:
-        """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
-        if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
-            for option in e.options:
-                state.pool.queue.extend(self.pending(option, card))
-            return
-        state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
-
-    def pick(self, state: CatacombsState, action: Pick) -> list[Event]:
-        frame = state.stack[-1]
-        if type(frame) is not PickSome:
-            return super().pick(state, action)
-        frame.picked.append(action.option)
-        frame.n -= 1
-        if frame.n <= 0 or len(frame.picked) == len(frame.options):
-            state.stack.pop()
-        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
-        events: list[Event] = []
-        return events
-
-    @effect(fx.Per)
-    def per(
-        self, state: CatacombsState, seat: int, e: fx.Per, card: str | None, events: list[Event]
-    ) -> None:
-        """``per``: the gain once per artifact held or cube added this turn, counted now."""
-        p = state.players[seat]
-        n = self.holds(p, "artifact") if e.per == "artifact" else state.pool.added
-        for _ in range(n):
-            self.gain(state, seat, e.gain, card, events)
-
-    @effect(fx.TeleportTo)
+    @effect(cx.TeleportTo)
     def teleport_to_effect(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.TeleportTo,
+        e: cx.TeleportTo,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1049,12 +916,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 ChooseRoom(seat=seat, rooms=rooms, why="teleport", optional=e.optional)
             )
 
-    @effect(fx.MarkWayshrine)
+    @effect(cx.MarkWayshrine)
     def mark_afar(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.MarkWayshrine,
+        e: cx.MarkWayshrine,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1076,12 +943,12 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             self.enter(state, seat, action.room, events)
         return events
 
-    @effect(fx.PlaceTile)
+    @effect(cx.PlaceTile)
     def place_tile(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.PlaceTile,
+        e: cx.PlaceTile,
         card: str | None,
         events: list[Event],
     ) -> None:
@@ -1090,38 +957,14 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             state.drawn.add(state.tile_stack.draw())
             state.stack.append(PlaceAnywhere(seat=seat, tile=state.drawn.cards[-1]))
 
-    @effect(fx.MarketOffer)
-    def market_offer(
-        self,
-        state: CatacombsState,
-        seat: int,
-        e: fx.MarketOffer,
-        card: str | None,
-        events: list[Event],
-    ) -> None:
-        state.offer = e.price
-        state.offer_anywhere = e.anywhere
-
-    @effect(fx.FreeRowCard)
-    def free_row_card(
-        self,
-        state: CatacombsState,
-        seat: int,
-        e: fx.FreeRowCard,
-        card: str | None,
-        events: list[Event],
-    ) -> None:
-        if self.free_cards(state, seat):
-            state.stack.append(FreeCard(seat=seat))
-
     # -- rotation -----------------------------------------------------------------------------
 
-    @effect(fx.RotateTiles)
+    @effect(cx.RotateTiles)
     def rotate_tiles(
         self,
         state: CatacombsState,
         seat: int,
-        e: fx.RotateTiles,
+        e: cx.RotateTiles,
         card: str | None,
         events: list[Event],
     ) -> None:

@@ -17,15 +17,19 @@ import msgspec
 from meeple.core.files import FilePath
 from meeple.core.state import Action, Count, Event, Frame
 from meeple.core.zones import Zone
-from meeple.plugins.clank.effects import AnyEffect
+from meeple.plugins.clank.packs.choose_some import PickSome
+from meeple.plugins.clank.packs.free_row_card import FreeCard
+from meeple.plugins.clank.packs.market_offer import Claim
+from meeple.plugins.clank.packs.offer import Accept, Offer
 from meeple.plugins.clank.state import (
     AMOUNT_MAX,
     Amount,
     ClankEvent,
-    ClankFrame,
+    ClankFrames,
     EngineOptions,
     EngineState,
 )
+from meeple.plugins.clank_catacombs.effects import CatacombsEffect
 
 Coord = Annotated[int, msgspec.Meta(ge=-AMOUNT_MAX, le=AMOUNT_MAX)]
 """A cell of the grid: the dungeon grows a tile at a time, far inside this range, so the
@@ -90,26 +94,6 @@ class ChooseRoom(Frame, tag="choose-room"):
     optional: bool = False
 
 
-class Offer(Frame, tag="offer"):
-    """An optional effect the seat may accept or decline."""
-
-    effect: AnyEffect
-    card: str | None = None
-
-
-class PickSome(Frame, tag="choose-some"):
-    """``choose-some``: ``n`` more different options to pick."""
-
-    options: list[list[AnyEffect]]
-    n: Count
-    picked: list[Count] = []
-    card: str | None = None
-
-
-class FreeCard(Frame, tag="free-card"):
-    """``free-row-card``: a Dungeon Row card to acquire or use without paying its Skill."""
-
-
 class Spin(Frame, tag="spin"):
     """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
 
@@ -117,7 +101,14 @@ class Spin(Frame, tag="spin"):
 
 
 CatacombsFrame = (
-    ClankFrame | Discover | PlaceAnywhere | ChooseRoom | Offer | PickSome | FreeCard | Spin
+    ClankFrames[CatacombsEffect]
+    | Discover
+    | PlaceAnywhere
+    | ChooseRoom
+    | Offer[CatacombsEffect]
+    | PickSome[CatacombsEffect]
+    | FreeCard
+    | Spin
 )
 
 
@@ -150,10 +141,6 @@ class GoTo(Action, tag="go-to"):
     room: int
 
 
-class Accept(Action, tag="accept"):
-    pass
-
-
 class PickLock(Action, tag="pick-lock"):
     """Spend a Lockpick on this room's Chest, Library or Prison."""
 
@@ -162,18 +149,11 @@ class Mark(Action, tag="mark"):
     """Mark this room's Wayshrine with a cube from the supply."""
 
 
-class Claim(Action, tag="claim"):
-    """Buy market item ``item`` at the price of this turn's offer."""
-
-    item: str
-
-
 class TurnTile(Action, tag="turn-tile"):
     turn: int
 
 
 CATACOMBS_ACTIONS = (Explore, Rotate, PlaceTile, GoTo, Accept, PickLock, Mark, Claim, TurnTile)
-ACCEPT = Accept()
 PICK_LOCK = PickLock()
 MARK = Mark()
 
@@ -227,7 +207,9 @@ CatacombsEvent = (
 # -- the state ----------------------------------------------------------------
 
 
-class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only=True):
+class CatacombsState(
+    EngineState[CatacombsFrame, CatacombsEffect], tag="clank-catacombs", kw_only=True
+):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
@@ -260,7 +242,8 @@ class CatacombsState(EngineState[CatacombsFrame], tag="clank-catacombs", kw_only
     rewarded: list[Count] = []
     """Reward rooms whose reward the seat to play got this turn."""
     offer: Count | None = None
-    """This turn's market offer price, if any."""
+    """This turn's market offer price, if any (the ``market-offer`` pack's, kept here with the
+    turn's other Catacombs state)."""
     offer_anywhere: bool = False
     new_tile: Count | None = None
     """The placement ``place-tile`` made this turn."""

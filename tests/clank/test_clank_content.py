@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -14,27 +15,39 @@ from typing import Any
 import pytest
 
 from meeple.core.errors import ContentError
+from meeple.plugins.clank import content
 from meeple.plugins.clank.content import (
     VARIANTS,
     PointsIf,
     PointsPer,
     Tables,
-    check_tables,
     reachable,
-    read_tables,
     walk,
 )
 from meeple.plugins.clank.effects import (
     BASE_EFFECTS,
     Buy,
-    Choose,
-    DiscardThen,
     Gain,
-    If,
     ReturnDragonCubes,
     ThisTurn,
     Trash,
+    kinds,
 )
+from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.state import Choose, ClankEffect, DiscardThen, If
+
+
+def read_tables(**kw: Any) -> Tables:
+    """The tables as Clank! reads them."""
+    return content.read_tables(Clank.schema(), **kw)
+
+
+def check_tables(t: Tables, effects: tuple[type, ...] | None = None) -> list[str]:
+    """The problems Clank! finds in ``t``, or a game handling only ``effects``."""
+    schema = Clank.schema()
+    if effects is not None:
+        schema = replace(schema, effects=effects)
+    return content.check_tables(t, schema)
 
 
 def builtin(name: str) -> Any:
@@ -136,7 +149,7 @@ def test_every_effect_is_in_the_base_vocabulary() -> None:
     for token in t.token.values():
         for part in (token.take, token.use, token.end_of_turn):
             seen |= {type(e) for e in walk(part)}
-    assert seen <= set(BASE_EFFECTS)
+    assert seen <= set(kinds(ClankEffect))
     assert len(seen) == len(BASE_EFFECTS)  # the vocabulary has no unused effect
 
 
@@ -360,6 +373,19 @@ def test_base_game_refuses_other_effects() -> None:
     problems = check_tables(t, effects=narrow)
     assert any("$.dungeon" in p and "'Trash' is not part of this game" in p for p in problems)
     assert any("$.tokens" in p and "'Trash' is not part of this game" in p for p in problems)
+
+
+def test_base_game_refuses_other_conditions(tmp_path: Path) -> None:
+    """rules.md#conditions: an ``if`` or a points rule the game does not register is refused
+    when the table loads, with its path (Catacombs' are not Clank!'s)."""
+    cards = builtin("cards.json")
+    cards["dungeon"][0]["play"] = [{"do": "if", "cond": "used-portal", "then": []}]
+    cards["dungeon"][1]["bonus"] = {"kind": "if", "points": 5, "cond": "crown-and-gem"}
+    with pytest.raises(ContentError) as err:
+        read_tables(cards=write(tmp_path, "c.json", cards))
+    text = str(err.value)
+    assert "c.json: $.dungeon[0].play: condition 'used-portal' is not part of this game" in text
+    assert "$.dungeon[1].bonus: points rule 'crown-and-gem' is not part of this game" in text
 
 
 def test_seed_data_ships_in_the_package() -> None:

@@ -87,7 +87,7 @@ def tile_set() -> list[Tile]:
 
 def game(tiles: list[Tile] | None = None, **options: Any) -> CatacombsGame:
     """A Catacombs game on the built-in cards and tokens and the hand-made tiles."""
-    t = content.read_tables()
+    t = content.read_tables(CatacombsGame.schema())
     made = Tiles(
         note="test tiles", source=["tests"], confidence="made up", tiles=tiles or tile_set()
     )

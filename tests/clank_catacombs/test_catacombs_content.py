@@ -16,6 +16,7 @@ import msgspec
 import pytest
 
 from meeple.core.errors import ContentError
+from meeple.plugins.clank import content as clank_content
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.content import (
     CARD_PARTS,
@@ -24,10 +25,28 @@ from meeple.plugins.clank.content import (
     check_cards_and_tokens,
     walk,
 )
-from meeple.plugins.clank.content import read_tables as read_clank
+from meeple.plugins.clank.packs.free_row_card import FreeRowCard
+from meeple.plugins.clank.packs.market_offer import MarketOffer
+from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank.packs.per import Per
+from meeple.plugins.clank.packs.take_secret import TakeSecret
+from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank_catacombs import content
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
-from meeple.plugins.clank_catacombs.content import check_tiles, read_tables
+from meeple.plugins.clank_catacombs.content import CatacombsTables, check_tiles
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.tiles import Tiles
+
+
+def read_tables(**kw: Any) -> CatacombsTables:
+    """The tables as Catacombs reads them."""
+    return content.read_tables(CatacombsGame.schema(), **kw)
+
+
+def read_clank() -> clank_content.Tables:
+    """The base game's tables."""
+    return clank_content.read_tables(Clank.schema())
 
 
 def builtin(name: str) -> Any:
@@ -76,7 +95,7 @@ def test_cards_in_the_vocabulary() -> None:
     """rules.md#conditions, #locks, #teleport...: the terse card texts as effects."""
     c = read_tables().card
     assert c["empurror"].play == [
-        fx.ChooseSome(
+        cx.ChooseSome(
             options=[
                 [fx.Gain(clank=-2)],
                 [fx.Gain(gold=1)],
@@ -87,28 +106,28 @@ def test_cards_in_the_vocabulary() -> None:
         )
     ]
     assert c["black-market"].use[0].n == 2  # type: ignore[union-attr]
-    assert c["payoff"].play[-1] == fx.TrashSelf()
+    assert c["payoff"].play[-1] == cx.TrashSelf()
     assert c["locked-trunk"].use_lockpick == 1
     assert c["wishing-well"].use_gold == 3
-    assert c["white-tourmaline"].reaction == [fx.GhostWard(draw=1)]
-    assert c["lute"].play[-1] == fx.Per(per="clank-made", gain=fx.Gain(gold=1))
+    assert c["white-tourmaline"].reaction == [cx.GhostWard(draw=1)]
+    assert c["lute"].play[-1] == Per(per="clank-made", gain=fx.Gain(gold=1))
     assert c["crystal-kobold"].where == "crystal-cave-or-wayshrine"
     assert c["the-warden"].where == "depths"
     assert c["brave-hero"].bonus == PointsIf(points=5, cond="freed-3-prisoners")
     assert c["expensive-taste"].bonus == PointsIf(points=5, cond="crown-and-gem")
     assert c["thirst-for-adventure"].bonus == PointsPer(points=2, per="artifact-or-idol")
-    assert fx.MayTopDeck() in c["grand-theft"].acquire
-    assert c["sudden-movement"].arrive == [fx.RotateTiles(tiles="one-pawn", turn="any")]
-    assert c["animated-wall"].arrive == [fx.RotateTiles(tiles="any-pawn", turn="half")]
+    assert MayTopDeck() in c["grand-theft"].acquire
+    assert c["sudden-movement"].arrive == [cx.RotateTiles(tiles="one-pawn", turn="any")]
+    assert c["animated-wall"].arrive == [cx.RotateTiles(tiles="any-pawn", turn="half")]
     # Corrupt Advisor: 2 others' clank with a Crown (rules.md#advisor).
     assert c["corrupt-advisor"].play[1:] == [
         fx.OthersClank(n=1),
-        fx.If(cond="crown", then=[fx.OthersClank(n=1)]),
+        cx.If(cond="crown", then=[fx.OthersClank(n=1)]),
     ]
 
 
 def test_every_effect_decodes_and_is_used() -> None:
-    """Every card and token effect is in CATACOMBS_EFFECTS, and each new effect is used."""
+    """Every card and token effect is in the Catacombs vocabulary, and each new effect is used."""
     t = read_tables()
     seen = set()
     for card in t.card.values():
@@ -117,52 +136,53 @@ def test_every_effect_decodes_and_is_used() -> None:
     for token in t.token.values():
         for part in (token.take, token.use, token.end_of_turn):
             seen |= {type(e) for e in walk(part)}
-    assert seen <= set(fx.CATACOMBS_EFFECTS)
-    assert set(fx.CATACOMBS_EFFECTS) - set(fx.BASE_EFFECTS) <= seen
+    vocabulary = set(fx.kinds(cx.CatacombsEffect))
+    assert seen <= vocabulary
+    assert {k for k in vocabulary if not issubclass(k, fx.BASE_EFFECTS)} <= seen
 
 
 def test_base_game_refuses_the_catacombs_effects() -> None:
     """The base game's checks refuse a Catacombs-only effect."""
     t = read_tables()
-    problems = check_cards_and_tokens(t, fx.BASE_EFFECTS, countdown=False)
+    problems = check_cards_and_tokens(t, Clank.schema(), countdown=False)
     assert any("'TakeLockpicks' is not part of this game" in p for p in problems)
 
 
 @pytest.mark.parametrize(
     ("raw", "effect"),
     [
-        ({"do": "take-lockpicks", "n": 2}, fx.TakeLockpicks(n=2)),
+        ({"do": "take-lockpicks", "n": 2}, cx.TakeLockpicks(n=2)),
         (
             {"do": "pay-lockpicks", "then": [{"do": "gain", "draw": 2}]},
-            fx.PayLockpicks(then=[fx.Gain(draw=2)]),
+            cx.PayLockpicks(then=[fx.Gain(draw=2)]),
         ),
-        ({"do": "free-prisoners", "n": 2}, fx.FreePrisoners(n=2)),
-        ({"do": "take-secret", "kind": "major"}, fx.TakeSecret(kind="major")),
-        ({"do": "may-top-deck"}, fx.MayTopDeck()),
-        ({"do": "trash-self", "optional": True}, fx.TrashSelf(optional=True)),
+        ({"do": "free-prisoners", "n": 2}, cx.FreePrisoners(n=2)),
+        ({"do": "take-secret", "kind": "major"}, TakeSecret(kind="major")),
+        ({"do": "may-top-deck"}, MayTopDeck()),
+        ({"do": "trash-self", "optional": True}, cx.TrashSelf(optional=True)),
         (
             {"do": "choose-some", "n": 2, "options": [[], []]},
-            fx.ChooseSome(options=[[], []], n=2),
+            cx.ChooseSome(options=[[], []], n=2),
         ),
         (
             {"do": "per", "per": "artifact", "gain": {"draw": 1}},
-            fx.Per(per="artifact", gain=fx.Gain(draw=1)),
+            Per(per="artifact", gain=fx.Gain(draw=1)),
         ),
-        ({"do": "teleport-to", "to": "depths-seat"}, fx.TeleportTo(to="depths-seat")),
-        ({"do": "mark-wayshrine"}, fx.MarkWayshrine()),
-        ({"do": "place-tile"}, fx.PlaceTile()),
+        ({"do": "teleport-to", "to": "depths-seat"}, cx.TeleportTo(to="depths-seat")),
+        ({"do": "mark-wayshrine"}, cx.MarkWayshrine()),
+        ({"do": "place-tile"}, cx.PlaceTile()),
         (
             {"do": "rotate-tiles", "tiles": "any-pawn", "turn": "half"},
-            fx.RotateTiles(tiles="any-pawn", turn="half"),
+            cx.RotateTiles(tiles="any-pawn", turn="half"),
         ),
-        ({"do": "ghost-ward"}, fx.GhostWard(draw=1)),
-        ({"do": "market-offer", "price": 5, "anywhere": True}, fx.MarketOffer(5, True)),
-        ({"do": "free-row-card"}, fx.FreeRowCard()),
-        ({"do": "if", "cond": "used-portal", "then": []}, fx.If(cond="used-portal", then=[])),
+        ({"do": "ghost-ward"}, cx.GhostWard(draw=1)),
+        ({"do": "market-offer", "price": 5, "anywhere": True}, MarketOffer(5, True)),
+        ({"do": "free-row-card"}, FreeRowCard()),
+        ({"do": "if", "cond": "used-portal", "then": []}, cx.If(cond="used-portal", then=[])),
     ],
 )
 def test_vocabulary_additions_decode(raw: dict[str, Any], effect: fx.Effect) -> None:
-    assert msgspec.convert(raw, type=fx.AnyEffect) == effect  # type: ignore[arg-type]
+    assert msgspec.convert(raw, type=cx.CatacombsEffect) == effect
 
 
 @pytest.mark.parametrize(
@@ -173,15 +193,13 @@ def test_vocabulary_additions_decode(raw: dict[str, Any], effect: fx.Effect) -> 
         ({"do": "teleport-to", "to": "moon"}, "to"),
         ({"do": "rotate-tiles", "tiles": "all", "turn": "half"}, "tiles"),
         ({"do": "per", "per": "gold", "gain": {}}, "per"),
-        ({"do": "choose-some", "options": [], "all_if": "rich"}, "all_if"),
         ({"do": "pay-lockpicks"}, "then"),
-        ({"do": "if", "cond": "lucky", "then": []}, "cond"),
         ({"do": "market-offer", "price": -1}, "price"),
     ],
 )
 def test_vocabulary_additions_reject_bad_fields(raw: dict[str, Any], match: str) -> None:
     with pytest.raises(msgspec.ValidationError, match=match):
-        msgspec.convert(raw, type=fx.AnyEffect)  # type: ignore[arg-type]
+        msgspec.convert(raw, type=cx.CatacombsEffect)
 
 
 def test_tokens_and_tracks() -> None:
@@ -355,6 +373,19 @@ def test_catacombs_checks_on_cards_and_tokens(tmp_path: Path) -> None:
     assert "$.left_draw: no entry for 3, 4 seats" in text
 
 
+def test_conditions_are_checked_when_tables_load(tmp_path: Path) -> None:
+    """rules.md#conditions: an ``if`` or an ``all_if`` asking what Catacombs does not
+    register is refused, with its path."""
+    cards = builtin("cards.json")
+    cards["dungeon"][0]["play"] = [{"do": "choose-some", "options": [], "all_if": "rich"}]
+    cards["dungeon"][1]["play"] = [{"do": "if", "cond": "lucky", "then": []}]
+    with pytest.raises(ContentError) as err:
+        read_tables(cards=write(tmp_path, "c.json", cards))
+    text = str(err.value)
+    assert "$.dungeon[0].play: condition 'rich' is not part of this game" in text
+    assert "$.dungeon[1].play: condition 'lucky' is not part of this game" in text
+
+
 ANCHORS = (
     "setup turn resources clank acquire device fight movement locks discovery rotation "
     "artifact-rooms reward-rooms crystal-cave portal teleport haunted take-artifact market chest "
@@ -366,8 +397,7 @@ ANCHORS = (
 def test_rules_digest_has_every_anchor() -> None:
     """The anchors that code and tests cite exist in rules.md."""
     rules = resources.files("meeple.seeds").joinpath("clank-catacombs/rules.md").read_text()
-    effects = Path(fx.__file__).read_text()
-    cited = re.findall(r"rules\.md#([a-z-]+)", effects[effects.index("# --- Clank! Catacombs") :])
+    cited = re.findall(r"rules\.md#([a-z-]+)", Path(cx.__file__).read_text())
     for name in ("content.py", "tiles.py"):
         cited += re.findall(
             r"rules\.md#([a-z-]+)", (Path(tiles_module.__file__).parent / name).read_text()

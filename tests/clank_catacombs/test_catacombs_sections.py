@@ -33,7 +33,6 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
 from clank_build import to_row
 
-from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.state import (
     Attacked,
     EndTurn,
@@ -45,6 +44,7 @@ from meeple.plugins.clank.state import (
     UseDevice,
     UseToken,
 )
+from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
@@ -417,9 +417,9 @@ def test_paused_discovery_holds_the_map_still(g, s) -> None:
     stack, tiles_, top = list(s.stack), list(s.tiles), list(s.tile_stack.cards)
     card = g.cat.card["sudden-movement-1"]
     g.rotate_tiles(s, 0, card.arrive[0], "sudden-movement-1", [])
-    g.place_tile(s, 0, fx.PlaceTile(), None, [])
+    g.place_tile(s, 0, cx.PlaceTile(), None, [])
     s.players[1].room = room(g, s, "hall:a")
-    g.teleport_to_effect(s, 0, fx.TeleportTo(to="haunted-tile"), None, [])
+    g.teleport_to_effect(s, 0, cx.TeleportTo(to="haunted-tile"), None, [])
     assert s.stack == stack and s.tiles == tiles_ and s.tile_stack.cards == top
     assert s.tiles[hall].turn == 0
 

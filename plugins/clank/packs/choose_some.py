@@ -1,0 +1,80 @@
+"""``choose-some``: pick ``n`` different options of several, or get them all if a
+condition holds (Black Market: two of three; Empurror: all three with an artifact)."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from meeple.core.state import Count, Event, Frame
+from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank.part import S, effect, frame
+from meeple.plugins.clank.present import CONDITIONS, effect_text, effects_text
+from meeple.plugins.clank.rules import ClankEngine
+from meeple.plugins.clank.state import SKIP, Pick
+
+E = TypeVar("E")
+
+
+class ChooseSome(fx.Effect, frozen=True, tag="choose-some"):
+    """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
+
+    ``all_if`` is checked when the effect resolves (clank-catacombs rules.md#counts-now).
+    """
+
+    asks = ("all_if",)
+
+    options: list[list[fx.Effect]]
+    n: fx.Count = 1
+    all_if: fx.Condition | None = None
+
+
+class PickSome(Frame, Generic[E], tag="choose-some"):
+    """``choose-some``: ``n`` more different options to pick."""
+
+    options: list[list[E]]
+    n: Count
+    picked: list[Count] = []
+    card: str | None = None
+
+
+class ChooseSomePack(ClankEngine[S]):
+    """The ``choose-some`` pack: its effect and its frame (answered with the engine's ``Pick``)."""
+
+    @effect(ChooseSome)
+    def choose_some(
+        self, state: S, seat: int, e: ChooseSome, card: str | None, events: list[Event]
+    ) -> None:
+        """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
+        if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
+            for option in e.options:
+                state.pool.queue.extend(self.pending(option, card))
+            return
+        state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
+
+    @frame(PickSome)
+    def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
+        picks = [
+            self._pick[i]
+            for i, option in enumerate(frame.options)
+            if i not in frame.picked and self.feasible(state, frame.seat, option)
+        ]
+        return picks or [SKIP]
+
+    def pick(self, state: S, action: Pick) -> list[Event]:
+        frame = state.stack[-1]
+        if type(frame) is not PickSome:
+            return super().pick(state, action)
+        frame.picked.append(action.option)
+        frame.n -= 1
+        if frame.n <= 0 or len(frame.picked) == len(frame.options):
+            state.stack.pop()
+        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        events: list[Event] = []
+        return events
+
+
+@effect_text.register
+def _choose_some(e: ChooseSome) -> str:
+    pick = "choose: " if e.n == 1 else f"choose {e.n}: "
+    said = pick + " or ".join(effects_text(o) for o in e.options)
+    return f"{said} (all {CONDITIONS.get(e.all_if, e.all_if)})" if e.all_if else said
