@@ -504,7 +504,7 @@ def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
             flags.append("reserve")
         # Text, not markup: a card table may come from the user's file (--cards).
         cells = (card.name, card.kind, str(card.cost), str(card.points), card_text(card))
-        row.add_row(*map(Text, cells), " ".join(flags))
+        row.add_row(*map(Text, cells), ", ".join(flags))
     parts.append(row)
     if seat is not None:
         p = view.players[seat]
