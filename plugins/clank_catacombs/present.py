@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from meeple.core.state import Action, Event
@@ -293,40 +293,77 @@ def _(event: cs.DragonTurn, game: CatacombsGame, viewer: int | None) -> str:
     return f"{base.who(event)} has left: the dragon draws for its turn"
 
 
-CELL = 14
-"""Width of one grid cell in the text map."""
+CELL = 12
+"""The least width inside one grid cell's brackets in the text map."""
+WAYS = {(1, 0): ("-", ">", "<"), (0, 1): ("|", "v", "^")}
+"""The mark of a tunnel across a cell edge, east or south of a cell: both ways, one way
+forward (east, south), one way back."""
 
 
-def grid(game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None) -> str:
-    """The placed tiles on their cells: each cell shows its tile and its rooms' ids.
+def grid(
+    game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None, names: bool = True
+) -> str:
+    """The placed tiles on their cells: each cell shows its tile and its rooms' ids, and
+    each tunnel across a cell edge shows between the cells (``-`` and ``|``, or an arrow
+    for a one-way tunnel); its costs are in the tile's tunnel list.
 
     ``*`` marks the room where ``seat`` stands; the grid's rows run north to south.
+    Without ``names`` a cell shows its tile by placement number alone, to fit more cells.
     """
     graph = game.graph(state)
     here = state.players[seat].room if seat is not None else None
+    cell_of = []
     rooms: dict[tuple[int, int], list[str]] = {}
     for r in graph.order:
         at = state.tiles[graph.tile_of[r]]
         local = graph.names[r].split(":")[1]
         cell = next(x.cell for x in game.cat.tiles[at.tile].rooms if x.id == local)
-        rooms.setdefault((at.x, at.y + cell), []).append(f"{r}*" if r == here else str(r))
+        cell_of.append((at.x, at.y + cell))
+        rooms.setdefault(cell_of[-1], []).append(f"{r}*" if r == here else str(r))
+    marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
+    for t in graph.tunnels:
+        (ax, ay), (bx, by) = a, b = cell_of[t.a], cell_of[t.b]
+        way = WAYS.get((abs(bx - ax), abs(by - ay)))
+        if way is not None:
+            forward = (bx - ax) + (by - ay) > 0
+            marks[min(a, b), max(a, b)] = way[0] if not t.one_way else way[1 if forward else 2]
+    labels = {c: f"{i}:{state.tiles[i].tile}" if names else str(i) for c, i in graph.cells.items()}
+    ids = {c: ",".join(r) for c, r in rooms.items()}
+    wide = max(CELL if names else 0, *map(len, labels.values()), *map(len, ids.values()))
     xs = [x for x, _ in graph.cells]
     ys = [y for _, y in graph.cells]
     lines = []
     for y in range(min(ys), max(ys) + 1):
-        top, bottom = [], []
+        top, bottom, below = [], [], []
         for x in range(min(xs), max(xs) + 1):
-            i = graph.cells.get((x, y))
-            if i is None:
-                top.append(" " * CELL)
-                bottom.append(" " * CELL)
-                continue
-            label = f"{i}:{state.tiles[i].tile}"[: CELL - 2]
-            ids = ",".join(rooms.get((x, y), []))[: CELL - 2]
-            top.append(f"[{label:<{CELL - 2}}]")
-            bottom.append(f"[{ids:<{CELL - 2}}]")
+            c = (x, y)
+            east = marks.get((c, (x + 1, y)), " ")
+            south = marks.get((c, (x, y + 1)), " ")
+            if c not in graph.cells:
+                top.append(" " * (wide + 3))
+                bottom.append(" " * (wide + 2) + east)
+            else:
+                top.append(f"[{labels[c]:<{wide}}] ")
+                bottom.append(f"[{ids.get(c, ''):<{wide}}]{east}")
+            below.append(f"{south:^{wide + 2}} ")
         lines += ["".join(top).rstrip(), "".join(bottom).rstrip()]
+        if y < max(ys):
+            lines.append("".join(below).rstrip())
     return "\n".join(lines)
+
+
+class Map:
+    """The grid as a terminal shows it: with the tiles' names when they fit its width,
+    by placement number otherwise (the tile list names them)."""
+
+    def __init__(self, game: CatacombsGame, state: cs.CatacombsState, seat: int | None):
+        self.game, self.state, self.seat = game, state, seat
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = grid(self.game, self.state, self.seat)
+        if max(map(len, text.splitlines())) > options.max_width:
+            text = grid(self.game, self.state, self.seat, names=False)
+        yield Text(text)
 
 
 def half_text(half: Half) -> str:
@@ -385,8 +422,11 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
     """Clank!'s table (its header and exits in Catacombs' words), then the dungeon grid,
     every room and tunnel by tile, and the seat's Lockpicks and Wayshrines."""
     graph = game.graph(view)
-    parts: list[Any] = [base.render(game, view, seat), Text("Dungeon", style="bold")]
-    parts.append(Text(grid(game, view, seat)))
+    parts: list[Any] = [
+        base.render(game, view, seat),
+        Text("Dungeon (- | tunnels, > < v ^ one-way, * you)", style="bold"),
+    ]
+    parts.append(Map(game, view, seat))
     for i, at in enumerate(view.tiles):
         rooms = [r for r in graph.order if graph.tile_of[r] == i]
         parts.append(

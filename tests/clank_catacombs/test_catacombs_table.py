@@ -128,6 +128,27 @@ def test_the_map_shows_every_tunnel_with_its_costs() -> None:
     ) in out
 
 
+def test_the_grid_shows_the_tunnels_across_cell_edges() -> None:
+    """Each tunnel between two cells shows between them; a narrow terminal gets the grid
+    by placement numbers rather than a wrapped one."""
+    g, state = played_until(3, off_the_start)
+    assert present.grid(g, state, 0).splitlines() == [
+        "               [2:light-3   ]",
+        "               [6*,7        ]",
+        "                     |",
+        "               [0:start-b   ]",
+        "               [2,3         ]",
+        "                     |",
+        "[1:light-4   ] [0:start-b   ]",
+        "[4,5         ]-[0,1         ]",
+    ]
+    console = Console(width=20, record=True, color_system=None, file=io.StringIO())
+    console.print(present.Map(g, state, 0))
+    narrow = console.export_text().splitlines()
+    assert narrow[:3] == ["       [2   ]", "       [6*,7]", "         |"]
+    assert all(len(line) <= 20 for line in narrow)
+
+
 def test_a_game_without_a_countdown_track_shows_none() -> None:
     """rules.md#components: Catacombs has no countdown track."""
     g, state = played_until(3, off_the_start)
