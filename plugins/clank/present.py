@@ -468,7 +468,8 @@ def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:
     p = state.players[seat]
     held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
     return (
-        f"seat {seat}: {p.status}, room {p.room}, damage {p.damage}/{game.cat.health}, "
+        f"seat {seat}: {p.status}, {game.room_name(state, p.room)}, "
+        f"damage {p.damage}/{game.cat.health}, "
         f"clank {p.clank}, gold {p.gold}, {held}"
     )
 

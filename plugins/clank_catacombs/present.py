@@ -64,6 +64,12 @@ def features(room: TileRoom, depths: bool) -> list[str]:
 
 def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     """A room's name and features: ``room 4 (dark-2:b): depths, chest, reward minor``."""
+    said = room_features(game, state, room)
+    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+
+
+def room_features(game: CatacombsGame, state: cs.CatacombsState, room: int) -> list[str]:
+    """A placed room's features, an opened lock and the tokens lying there."""
     graph = game.graph(state)
     said = features(graph.features[room], room in graph.depths)
     if f"room {room}" in state.picked:
@@ -71,14 +77,14 @@ def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     tokens = state.rooms[room].cards
     if tokens:
         said.append("holds " + ", ".join(base.name(game, t) for t in tokens))
-    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+    return said
 
 
 @base.room_header.register(cs.CatacombsState)
 def _(state: cs.CatacombsState, game: CatacombsGame, room: int) -> str:
     """The room by its tile and all it is (rules.md#tiles), ``plain`` when nothing."""
-    text = room_text(game, state, room)
-    return text if ": " in text else f"{text}: plain"
+    said = room_features(game, state, room)
+    return f"{room_name(game, state, room)}: {', '.join(said) or 'plain'}"
 
 
 @base.exit_rows.register(cs.CatacombsState)

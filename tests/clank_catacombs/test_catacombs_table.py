@@ -54,6 +54,7 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
     out = text(g.render(g.view(state, 0), 0))
     assert f"You are in {present.room_text(g, state, room)}" in out
     assert "You are in room 6 (light-3:a): wayshrine" in out
+    assert "seat 0: in, room 6 (light-3:a), damage" in out
     exits = out[out.index("Exits") : out.index("Tokens here")]
     for e in g.graph(state).exits[room]:
         assert f"│ {present.room_text(g, state, e.to)}" in exits
