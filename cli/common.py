@@ -422,16 +422,20 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
 def score_table(scores: Sequence[Score], seats: Sequence[str], title: str = "Scores") -> Table:
     """Seat, player, each score part, total and place; winners starred."""
     parts = list(dict.fromkeys(k for s in scores for k in s.parts))
-    table = Table(title=plain(title), caption="★ winner (ties share the place)")
-    table.add_column("seat", justify="right")
-    table.add_column("player")
-    for part in parts:  # spaced, so that a long name may wrap instead of being cut
-        table.add_column(plain(part.replace("_", " ")), justify="right")
-    table.add_column("total", justify="right", style="bold")
-    table.add_column("place", justify="right")
+    # One space between columns, and folded rather than cut: at 80 columns the names and
+    # headings of a four-seat game fit whole, and a longer one wraps onto a second line.
+    table = Table(
+        title=plain(title), caption="★ winner (ties share the place)", collapse_padding=True
+    )
+    table.add_column("seat", justify="right", overflow="fold")
+    table.add_column("player", overflow="fold")
+    for part in parts:
+        table.add_column(plain(part.replace("_", " ")), justify="right", overflow="fold")
+    table.add_column("total", justify="right", style="bold", overflow="fold")
+    table.add_column("place", justify="right", overflow="fold")
     notes = any(s.note for s in scores)
     if notes:
-        table.add_column("note", no_wrap=True, min_width=max(len(s.note) for s in scores))
+        table.add_column("note", overflow="fold")
     for score, place in zip(scores, rank(scores), strict=True):
         table.add_row(
             str(score.seat),

@@ -13,7 +13,7 @@ from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
-from meeple.plugins.clank.content import Card, PointsIf, PointsPer
+from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.part import S
@@ -33,17 +33,47 @@ def name(game: ClankEngine[Any], piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def tunnel_text(game: ClankEngine[S], state: S, tunnel: int, locks: str = "locked") -> str:
-    """A tunnel's costs and icons; ``locks`` says a locked one's locks."""
+def kind_name(game: ClankEngine[Any], kind: str) -> str:
+    """A token kind's printed name (``Burglar's Kit`` for ``burglars-kit``)."""
+    return next(t.name for t in game.cat.tables.tokens if t.id == kind)
+
+
+def where_text(where: str) -> str:
+    """Where a card may be fought or used: ``in a crystal cave or at a Wayshrine``."""
+    return " or ".join(
+        CONDITIONS.get(f"in-{w}", f"in the {w.replace('-', ' ')}") for w in where.split("-or-")
+    )
+
+
+def tunnel_text(game: ClankEngine[S], state: S, tunnel: int) -> str:
+    """A tunnel's costs and icons, its locks as :func:`lock_text` says them."""
     t = game.graph(state).tunnels[tunnel]
-    marks = [f"{t.boots} boot" + ("s" if t.boots > 1 else "")]
+    return costs_text(t, lock_text(state, game, tunnel) if t.locked else "")
+
+
+def costs_text(t: Tunnel, locks: str) -> str:
+    """What a tunnel asks: ``2 boots, 1 monster, locked, one-way`` (``locks`` if locked)."""
+    marks = [plural(t.boots, "boot")]
     if t.monsters:
-        marks.append(f"{t.monsters} monster" + ("s" if t.monsters > 1 else ""))
+        marks.append(plural(t.monsters, "monster"))
     if t.locked:
         marks.append(locks)
     if t.one_way:
         marks.append("one-way")
     return ", ".join(marks)
+
+
+def plural(n: int, word: str) -> str:
+    """``1 boot``, ``2 boots``."""
+    return f"{n} {word}" + ("s" if n != 1 else "")
+
+
+@singledispatch
+def lock_text(state: st.EngineState[Any, Any], game: ClankEngine[Any], tunnel: int) -> str:
+    """How a locked tunnel's locks read, from the function registered for the state's type:
+    Clank!'s stay locked (a Master Key passes them); a game whose locks open registers its own.
+    """
+    return "locked"
 
 
 @singledispatch
@@ -78,7 +108,7 @@ def _(action: st.Fight, game: ClankEngine[Any], state: st.EngineState[Any, Any])
 
 @describe_action.register(st.Buy)
 def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
-    return f"buy a {action.item} at the market"
+    return f"buy a {kind_name(game, action.item)} at the market"
 
 
 @describe_action.register(st.Move)
@@ -177,11 +207,6 @@ def effect_text(e: Any) -> str:
     return repr(e)
 
 
-def plural(n: int, word: str) -> str:
-    """``1 Lockpick``, ``2 Lockpicks``."""
-    return f"{n} {word}" + ("s" if n > 1 else "")
-
-
 @effect_text.register
 def _gain(e: fx.Gain) -> str:
     words = [f"{getattr(e, r)} {r}" for r in ("skill", "swords", "boots", "gold") if getattr(e, r)]
@@ -266,7 +291,7 @@ def _points_if(e: PointsIf) -> str:
 
 
 def cube_text(cubes: list[str]) -> str:
-    """Drawn cubes grouped by colour: ``3 dragon, 1 seat-2``."""
+    """Drawn cubes grouped by colour: ``3 dragon, 1 seat 2``."""
     counts: dict[str, int] = {}
     for cube in cubes:
         counts[cube] = counts.get(cube, 0) + 1
@@ -274,8 +299,9 @@ def cube_text(cubes: list[str]) -> str:
 
 
 def bag_text(counts: dict[str, int]) -> str:
-    """Cubes by colour, as counts: ``24 dragon, 3 seat-0`` (``nothing`` when empty)."""
-    return ", ".join(f"{n} {colour}" for colour, n in counts.items() if n) or "nothing"
+    """Cubes by colour, as counts: ``24 dragon, 3 seat 0`` (``nothing`` when empty)."""
+    said = [f"{n} {colour.replace('-', ' ')}" for colour, n in counts.items() if n]
+    return ", ".join(said) or "nothing"
 
 
 def card_text(card: Card) -> str:
@@ -403,11 +429,43 @@ def _(event: st.TurnEnded, game: ClankEngine[Any], viewer: int | None) -> str:
     return f"{who(event)} ends the turn"
 
 
+@singledispatch
+def room_header(state: st.EngineState[Any, Any], game: ClankEngine[Any], room: int) -> str:
+    """The room a seat stands in and what it is, for the table's header, from the function
+    registered for the state's type: ``room 12 (depths, crystal cave)``.
+    """
+    r = game.graph(state).rooms[room]
+    feats = [
+        f
+        for f, on in (
+            ("outside the dungeon", r.start),
+            ("depths", r.depths),
+            ("crystal cave", r.crystal_cave),
+            ("market", r.market),
+            ("healing", r.heal),
+        )
+        if on
+    ]
+    return f"room {room} ({', '.join(feats) or 'plain'})"
+
+
+@singledispatch
+def exit_rows(
+    state: st.EngineState[Any, Any], game: ClankEngine[Any], room: int
+) -> list[tuple[str, str]]:
+    """The ways out of a room as the Exits table lists them (where to, what it costs), from
+    the function registered for the state's type.
+    """
+    graph = game.graph(state)
+    return [(str(e.to), tunnel_text(game, state, e.tunnel)) for e in graph.exits[room]]
+
+
 def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:
     p = state.players[seat]
     held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
     return (
-        f"seat {seat}: {p.status}, room {p.room}, damage {p.damage}/{game.cat.health}, "
+        f"seat {seat}: {p.status}, {game.room_name(state, p.room)}, "
+        f"damage {p.damage}/{game.cat.health}, "
         f"clank {p.clank}, gold {p.gold}, {held}"
     )
 
@@ -419,54 +477,42 @@ def seat_summary(game: ClankEngine[S], state: S) -> list[str]:
 def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
     """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
     cat = game.cat
-    graph = game.graph(view)
     parts: list[Any] = []
     track = cat.tables.rage_track
+    # A game without the countdown track (Catacombs) has no countdown to show.
+    countdown = f", countdown {view.countdown or '-'}" if cat.tables.countdown_extra else ""
     parts.append(
         Text(
             f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
-            f"bag: {bag_text(view.bag.cubes)}, countdown {view.countdown or '-'}",
+            f"bag: {bag_text(view.bag.cubes)}{countdown}",
             style="bold red",
         )
     )
     row = Table(title="Dungeon Row and Reserve", show_header=True)
     for col in ("card", "kind", "cost", "points", "does", "flags"):
-        row.add_column(col)
+        row.add_column(col, overflow="fold")
     tops = [z.cards[-1] for z in view.reserve if z.cards]
     for c in [*view.row.cards, *tops]:
         card = cat.card[c]
         flags = [f for f, on in (("dragon", card.dragon), ("danger", card.danger)) if on]
         if card.where:
-            flags.append(f"only {card.where}")
+            flags.append(f"only {where_text(card.where)}")
         if card.reserve:
             flags.append("reserve")
         # Text, not markup: a card table may come from the user's file (--cards).
         cells = (card.name, card.kind, str(card.cost), str(card.points), card_text(card))
-        row.add_row(*map(Text, cells), " ".join(flags))
+        row.add_row(*map(Text, cells), ", ".join(flags))
     parts.append(row)
     if seat is not None:
         p = view.players[seat]
-        room = graph.rooms[p.room]
-        feats = [
-            f
-            for f, on in (
-                ("outside the dungeon", room.start),
-                ("depths", room.depths),
-                ("crystal cave", room.crystal_cave),
-                ("market", room.market),
-                ("healing", room.heal),
-            )
-            if on
-        ]
-        parts.append(
-            Text(f"You are in room {p.room} ({', '.join(feats) or 'plain'})", style="bold")
-        )
+        parts.append(Text(f"You are in {room_header(view, game, p.room)}", style="bold"))
         exits = Table(title="Exits")
-        exits.add_column("to")
-        exits.add_column("tunnel")
-        for e in graph.exits[p.room]:
-            exits.add_row(str(e.to), tunnel_text(game, view, e.tunnel))
+        exits.add_column("to", overflow="fold")
+        exits.add_column("tunnel", overflow="fold")
+        for to, way in exit_rows(view, game, p.room):
+            exits.add_row(Text(to), Text(way))
         parts.append(exits)
+        graph = game.graph(view)
         here = view.rooms[graph.index[p.room]].cards
         parts.append(Text("Tokens here: " + (", ".join(name(game, t) for t in here) or "none")))
         parts.append(Text("Hand: " + (", ".join(name(game, c) for c in p.hand.cards) or "empty")))
@@ -476,7 +522,7 @@ def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
                 f"Pool: {pool.skill} skill, {pool.swords} swords, {pool.boots} boots, "
                 f"{pool.teleports} teleports, {pool.banked} banked clank"
                 + (", exhausted" if pool.exhausted else "")
-                + (f", {', '.join(pool.mods)}" if pool.mods else "")
+                + "".join(f", {MODIFIERS[mod]}" for mod in pool.mods)
             )
         )
     parts.extend(Text(line) for line in seat_summary(game, view))

@@ -1,5 +1,5 @@
-"""What people read of Clank! Catacombs: the growing dungeon as a text grid, the room's
-exits and open edges, and phrases for the actions and events Catacombs adds.
+"""What people read of Clank! Catacombs: the growing dungeon as a text grid with its
+tunnels, the room's exits and open edges, and phrases for the actions and events Catacombs adds.
 
 Everything else is Clank!'s (:mod:`meeple.plugins.clank.present`), extended here,
 never copied.
@@ -10,14 +10,16 @@ from __future__ import annotations
 from functools import singledispatch
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
+from rich.console import Console, ConsoleOptions, Group, RenderResult
 from rich.text import Text
 
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import present as base
 from meeple.plugins.clank import state as st
+from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank_catacombs import state as cs
-from meeple.plugins.clank_catacombs.tiles import Half
+from meeple.plugins.clank_catacombs.board import OPPOSITE, Open
+from meeple.plugins.clank_catacombs.tiles import Half, TileRoom
 
 if TYPE_CHECKING:
     from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -34,29 +36,122 @@ FEATURES = (
     "monkey_shrine",
 )
 
+DIRECTIONS = {"n": "north", "e": "east", "s": "south", "w": "west"}
+
+
+def offer(state: cs.CatacombsState) -> int | None:
+    """This turn's market offer price, if any (the one place that reads it)."""
+    return state.offer
+
 
 def room_name(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     """``room 12 (light-3:a)``."""
     return f"room {room} ({game.graph(state).names[room]})"
 
 
+def features(room: TileRoom, depths: bool) -> list[str]:
+    """A tile's room as printed: ``depths, chest, artifact room +, reward gold 2``."""
+    said = ["depths"] if depths else []
+    said += [name.replace("_", " ") for name in FEATURES if getattr(room, name)]
+    if room.artifact is not None:
+        said.append("artifact room" + " +" * room.artifact)
+    if room.reward:
+        said.append(
+            f"reward {room.reward}" + (f" {room.reward_n}" if room.reward == "gold" else "")
+        )
+    return said
+
+
 def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     """A room's name and features: ``room 4 (dark-2:b): depths, chest, reward minor``."""
+    said = room_features(game, state, room)
+    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+
+
+def room_features(game: CatacombsGame, state: cs.CatacombsState, room: int) -> list[str]:
+    """A placed room's features, an opened lock and the tokens lying there."""
     graph = game.graph(state)
-    f = graph.features[room]
-    said = [name.replace("_", " ") for name in FEATURES if getattr(f, name)]
-    if room in graph.depths:
-        said.insert(0, "depths")
-    if f.artifact is not None:
-        said.append("artifact room" + " +" * f.artifact)
-    if f.reward:
-        said.append(f"reward {f.reward}" + (f" {f.reward_n}" if f.reward == "gold" else ""))
+    said = features(graph.features[room], room in graph.depths)
     if f"room {room}" in state.picked:
         said.append("picked")
     tokens = state.rooms[room].cards
     if tokens:
         said.append("holds " + ", ".join(base.name(game, t) for t in tokens))
-    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+    return said
+
+
+@base.room_header.register(cs.CatacombsState)
+def _(state: cs.CatacombsState, game: CatacombsGame, room: int) -> str:
+    """The room by its tile and all it is (rules.md#tiles), ``plain`` when nothing."""
+    said = room_features(game, state, room)
+    return f"{room_name(game, state, room)}: {', '.join(said) or 'plain'}"
+
+
+@base.exit_rows.register(cs.CatacombsState)
+def _(state: cs.CatacombsState, game: CatacombsGame, room: int) -> list[tuple[str, str]]:
+    """The tunnels out, then each open edge (rules.md#discovery): its direction, and what its
+    half asks before the new tile adds its own."""
+    graph = game.graph(state)
+    rows = [
+        (room_text(game, state, e.to), base.tunnel_text(game, state, e.tunnel))
+        for e in graph.exits[room]
+    ]
+    rows += [
+        (f"{direction(o)}, off the edge", edge_text(game, state, o) + " + the new tile's half")
+        for o in graph.opens.get(room, [])
+    ]
+    return rows
+
+
+@base.lock_text.register(cs.CatacombsState)
+def _(state: cs.CatacombsState, game: CatacombsGame, tunnel: int) -> str:
+    """rules.md#locks: a lock with a Lockpick left on it is open for everyone."""
+    keys = game.graph(state).locks[tunnel]
+    return locks_text(game.locks_to_open(state, tunnel), len(keys))
+
+
+def locks_text(closed: int, locks: int) -> str:
+    """``1 lock closed``, ``lock open``, ``1 lock closed, 1 open``."""
+    if not closed:
+        return "lock open" if locks == 1 else "locks open"
+    return (
+        base.plural(closed, "lock")
+        + " closed"
+        + (f", {locks - closed} open" if locks > closed else "")
+    )
+
+
+def direction(o: Open) -> str:
+    """The way an open edge leads out: ``north``."""
+    return DIRECTIONS[OPPOSITE[o.side]]
+
+
+def edge_text(game: CatacombsGame, state: cs.CatacombsState, o: Open) -> str:
+    """What an open edge's half asks: ``2 boots, 1 monster, 1 lock closed, one-way in``."""
+    half = game.cat.tiles[state.tiles[o.place].tile].edges[o.half]
+    closed = half.lock and f"{o.place}/e{o.half}" not in state.picked
+    t = Tunnel(
+        a=o.room,
+        b=o.room,
+        boots=2 if half.footprints else 1,
+        monsters=half.monsters,
+        locked=half.lock,
+    )
+    said = base.costs_text(t, locks_text(int(closed), 1))
+    return said + (f", one-way {half.arrow}" if half.arrow else "")
+
+
+def open_edge(game: CatacombsGame, state: cs.CatacombsState, place: int, half: int) -> Open | None:
+    """The open edge of half ``half`` of placed tile ``place``, if it is one."""
+    return next(
+        (
+            o
+            for opens in game.graph(state).opens.values()
+            for o in opens
+            if (o.place, o.half) == (place, half)
+        ),
+        None,
+    )
 
 
 @singledispatch
@@ -67,16 +162,45 @@ def describe_action(action: Action, game: CatacombsGame, state: cs.CatacombsStat
 
 @describe_action.register(cs.Explore)
 def _(action: cs.Explore, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    """rules.md#discovery: the edge by its direction and room, and what its half asks."""
     verb = "teleport" if action.teleport else "move"
-    return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
+    o = open_edge(game, state, action.place, action.half)
+    if o is None:
+        return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
+    cost = "" if action.teleport else f"{edge_text(game, state, o)}; "
+    where = f"{direction(o)} off the dungeon's edge from {room_name(game, state, o.room)}"
+    return f"{verb} {where} ({cost}discover a tile)"
 
 
 @describe_action.register(cs.Rotate)
 def _(action: cs.Rotate, game: CatacombsGame, state: cs.CatacombsState) -> str:
+    """rules.md#discovery: the room a rotation leads into, and what its tunnel asks."""
+    placed = f"place the tile turned {action.turn} quarter turns"
     if not action.enter:
-        return f"place the tile turned {action.turn} quarter turns, staying put"
+        return f"{placed}, staying put"
     spend = f", spending {action.swords} swords" if action.swords else ""
-    return f"place the tile turned {action.turn} quarter turns and enter it{spend}"
+    frame = state.stack[-1] if state.stack else None
+    way = entry(game, state, frame, action.turn) if isinstance(frame, cs.Discover) else None
+    return f"{placed} and " + (way or "enter it") + spend
+
+
+def entry(
+    game: CatacombsGame, state: cs.CatacombsState, frame: cs.Discover, turn: int
+) -> str | None:
+    """The room the drawn tile turned ``turn`` times leads into, with the tunnel's costs,
+    icons and locks (none if that rotation does not complete the tunnel)."""
+    fit = next((f for f in game.fits(state, frame) if f[0] == turn), None)
+    if fit is None:
+        return None
+    _, tunnel, keys, room = fit
+    tile = game.cat.tiles[frame.tile]
+    new = tile.rooms[room - len(state.rooms)]
+    said = features(new, new.depths if new.depths is not None else tile.back == "darker")
+    entered = f"room {room} ({frame.tile}:{new.id})" + (": " + ", ".join(said) if said else "")
+    if frame.teleport:
+        return f"teleport into {entered}"
+    closed = sum(k not in state.picked for k in keys)
+    return f"enter {entered}; tunnel {base.costs_text(tunnel, locks_text(closed, len(keys)))}"
 
 
 @describe_action.register(cs.PlaceTile)
@@ -106,7 +230,7 @@ def _(action: cs.Mark, game: CatacombsGame, state: cs.CatacombsState) -> str:
 
 @describe_action.register(cs.Claim)
 def _(action: cs.Claim, game: CatacombsGame, state: cs.CatacombsState) -> str:
-    return f"buy a {action.item} for {state.offer} gold (offer)"
+    return f"buy a {base.kind_name(game, action.item)} for {offer(state)} gold (offer)"
 
 
 @describe_action.register(cs.TurnTile)
@@ -136,7 +260,17 @@ def _(event: cs.Discovered, game: CatacombsGame, viewer: int | None) -> str:
 
 @describe_event.register(cs.Opened)
 def _(event: cs.Opened, game: CatacombsGame, viewer: int | None) -> str:
-    return f"{base.who(event)} leaves a Lockpick on {event.where}"
+    return f"{base.who(event)} leaves a Lockpick on {lock_place(event.where)}"
+
+
+def lock_place(where: str) -> str:
+    """Where a Lockpick lies, in words: ``room 12``'s chest, library or prison, the lock of a
+    tunnel inside tile 3 (``3/i0``), or of one of its edge halves (``3/e2``)."""
+    if where.startswith("room "):
+        return f"the lock of {where}"
+    place, half = where.split("/")
+    inside = "inside" if half.startswith("i") else "at the edge of"
+    return f"a tunnel's lock {inside} tile {place}"
 
 
 @describe_event.register(cs.Marked)
@@ -165,40 +299,77 @@ def _(event: cs.DragonTurn, game: CatacombsGame, viewer: int | None) -> str:
     return f"{base.who(event)} has left: the dragon draws for its turn"
 
 
-CELL = 14
-"""Width of one grid cell in the text map."""
+CELL = 12
+"""The least width inside one grid cell's brackets in the text map."""
+WAYS = {(1, 0): ("-", ">", "<"), (0, 1): ("|", "v", "^")}
+"""The mark of a tunnel across a cell edge, east or south of a cell: both ways, one way
+forward (east, south), one way back."""
 
 
-def grid(game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None) -> str:
-    """The placed tiles on their cells: each cell shows its tile and its rooms' ids.
+def grid(
+    game: CatacombsGame, state: cs.CatacombsState, seat: int | None = None, names: bool = True
+) -> str:
+    """The placed tiles on their cells: each cell shows its tile and its rooms' ids, and
+    each tunnel across a cell edge shows between the cells (``-`` and ``|``, or an arrow
+    for a one-way tunnel); its costs are in the tile's tunnel list.
 
     ``*`` marks the room where ``seat`` stands; the grid's rows run north to south.
+    Without ``names`` a cell shows its tile by placement number alone, to fit more cells.
     """
     graph = game.graph(state)
     here = state.players[seat].room if seat is not None else None
+    cell_of = []
     rooms: dict[tuple[int, int], list[str]] = {}
     for r in graph.order:
         at = state.tiles[graph.tile_of[r]]
         local = graph.names[r].split(":")[1]
         cell = next(x.cell for x in game.cat.tiles[at.tile].rooms if x.id == local)
-        rooms.setdefault((at.x, at.y + cell), []).append(f"{r}*" if r == here else str(r))
+        cell_of.append((at.x, at.y + cell))
+        rooms.setdefault(cell_of[-1], []).append(f"{r}*" if r == here else str(r))
+    marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
+    for t in graph.tunnels:
+        (ax, ay), (bx, by) = a, b = cell_of[t.a], cell_of[t.b]
+        way = WAYS.get((abs(bx - ax), abs(by - ay)))
+        if way is not None:
+            forward = (bx - ax) + (by - ay) > 0
+            marks[min(a, b), max(a, b)] = way[0] if not t.one_way else way[1 if forward else 2]
+    labels = {c: f"{i}:{state.tiles[i].tile}" if names else str(i) for c, i in graph.cells.items()}
+    ids = {c: ",".join(r) for c, r in rooms.items()}
+    wide = max(CELL if names else 0, *map(len, labels.values()), *map(len, ids.values()))
     xs = [x for x, _ in graph.cells]
     ys = [y for _, y in graph.cells]
     lines = []
     for y in range(min(ys), max(ys) + 1):
-        top, bottom = [], []
+        top, bottom, below = [], [], []
         for x in range(min(xs), max(xs) + 1):
-            i = graph.cells.get((x, y))
-            if i is None:
-                top.append(" " * CELL)
-                bottom.append(" " * CELL)
-                continue
-            label = f"{i}:{state.tiles[i].tile}"[: CELL - 2]
-            ids = ",".join(rooms.get((x, y), []))[: CELL - 2]
-            top.append(f"[{label:<{CELL - 2}}]")
-            bottom.append(f"[{ids:<{CELL - 2}}]")
+            c = (x, y)
+            east = marks.get((c, (x + 1, y)), " ")
+            south = marks.get((c, (x, y + 1)), " ")
+            if c not in graph.cells:
+                top.append(" " * (wide + 3))
+                bottom.append(" " * (wide + 2) + east)
+            else:
+                top.append(f"[{labels[c]:<{wide}}] ")
+                bottom.append(f"[{ids.get(c, ''):<{wide}}]{east}")
+            below.append(f"{south:^{wide + 2}} ")
         lines += ["".join(top).rstrip(), "".join(bottom).rstrip()]
+        if y < max(ys):
+            lines.append("".join(below).rstrip())
     return "\n".join(lines)
+
+
+class Map:
+    """The grid as a terminal shows it: with the tiles' names when they fit its width,
+    by placement number otherwise (the tile list names them)."""
+
+    def __init__(self, game: CatacombsGame, state: cs.CatacombsState, seat: int | None):
+        self.game, self.state, self.seat = game, state, seat
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        text = grid(self.game, self.state, self.seat)
+        if max(map(len, text.splitlines())) > options.max_width:
+            text = grid(self.game, self.state, self.seat, names=False)
+        yield Text(text)
 
 
 def half_text(half: Half) -> str:
@@ -217,11 +388,7 @@ def tile_text(game: CatacombsGame, tile_id: str) -> str:
     tile = game.cat.tiles[tile_id]
     rooms = []
     for r in tile.rooms:
-        said = [name.replace("_", " ") for name in FEATURES if getattr(r, name)]
-        if r.artifact is not None:
-            said.append("artifact room" + " +" * r.artifact)
-        if r.reward:
-            said.append(f"reward {r.reward}")
+        said = features(r, depths=False)  # the tile's back says its depth
         rooms.append(f"{r.id}" + (f" ({', '.join(said)})" if said else ""))
     edges = [
         f"{h.side} from {h.room}" + (f": {icons}" if (icons := half_text(h)) else "")
@@ -234,11 +401,38 @@ def tile_text(game: CatacombsGame, tile_id: str) -> str:
     )
 
 
+def tunnels_text(game: CatacombsGame, state: cs.CatacombsState, place: int) -> str:
+    """The tunnels a tile brought (those inside it and those joining it to tiles placed
+    before), then its open edges: ``tunnels 6-7: 1 boot; 7->2: 2 boots, lock open; open
+    edges 7 north: 1 boot``."""
+    graph = game.graph(state)
+    said = [
+        f"{t.a}{'->' if t.one_way else '-'}{t.b}: {base.tunnel_text(game, state, k)}"
+        for k, t in enumerate(graph.tunnels)
+        if graph.tile_of[max(t.a, t.b)] == place
+    ]
+    edges = [
+        f"{o.room} {direction(o)}: {edge_text(game, state, o)}"
+        for opens in graph.opens.values()
+        for o in opens
+        if o.place == place
+    ]
+    return (
+        "tunnels "
+        + ("; ".join(said) or "none")
+        + ("; open edges " + "; ".join(edges) if edges else "")
+    )
+
+
 def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
-    """Clank!'s table, then the dungeon grid, every room by tile, and the seat's way on."""
+    """Clank!'s table (its header and exits in Catacombs' words), then the dungeon grid,
+    every room and tunnel by tile, and the seat's Lockpicks and Wayshrines."""
     graph = game.graph(view)
-    parts: list[Any] = [base.render(game, view, seat), Text("Dungeon", style="bold")]
-    parts.append(Text(grid(game, view, seat)))
+    parts: list[Any] = [
+        base.render(game, view, seat),
+        Text("Dungeon (- | tunnels, > < v ^ one-way, * you)", style="bold"),
+    ]
+    parts.append(Map(game, view, seat))
     for i, at in enumerate(view.tiles):
         rooms = [r for r in graph.order if graph.tile_of[r] == i]
         parts.append(
@@ -247,6 +441,7 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
                 + "; ".join(room_text(game, view, r) for r in rooms)
             )
         )
+        parts.append(Text("  " + tunnels_text(game, view, i), style="dim"))
     parts.append(
         Text(
             f"Tile stack {len(view.tile_stack)}, artifacts "
@@ -260,18 +455,6 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
         parts.append(Text("Drawn: " + tile_text(game, frame.tile), style="bold yellow"))
     if seat is not None:
         p = view.players[seat]
-        parts.append(Text("Here: " + room_text(game, view, p.room), style="bold"))
-        for e in graph.exits[p.room]:
-            parts.append(
-                Text(f"  exit to {room_name(game, view, e.to)}: {tunnel(game, view, e.tunnel)}")
-            )
-        for o in graph.opens.get(p.room, []):
-            half = game.cat.tiles[view.tiles[o.place].tile].edges[o.half]
-            parts.append(
-                Text(
-                    f"  open edge toward cell {o.cell[0]},{o.cell[1]}: {half_text(half) or 'plain'}"
-                )
-            )
         marks = view.marks[seat]
         parts.append(
             Text(
@@ -280,9 +463,3 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
             )
         )
     return Group(*parts)
-
-
-def tunnel(game: CatacombsGame, state: cs.CatacombsState, t: int) -> str:
-    """A tunnel's costs and icons, with how many of its locks are still closed."""
-    shut = game.locks_to_open(state, t)
-    return base.tunnel_text(game, state, t, f"{shut} lock(s) closed" if shut else "unlocked")

@@ -131,7 +131,7 @@ def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
         shafts.add_row(row)
     seats = Table(title="Seats")
     for col in ("seat", "cart top", "cart", "gallery", "Kablooey", "tasks"):
-        seats.add_column(col)
+        seats.add_column(col, overflow="fold")
     for s in range(view.seats):
         cart = view.carts[s].cards
         gallery = Text()

@@ -83,7 +83,7 @@ def test_a_human_discovers_and_turns_a_tile(cli: Invoke) -> None:
     out = result.stdout
     # The view: the tile grid, room ids, the current room and its exits with their cost.
     assert "Dungeon" in out and "tile 0 start-" in out and "room 0 (start-" in out
-    assert "Here: room 0" in out and "exit to room 1" in out and "boot" in out
+    assert "You are in room 0 (start-" in out and "│ room 1 (start-" in out and "boot" in out
     assert "your choice [1-" in out
     # Discovery shows the drawn tile, then offers every rotation as a numbered action.
     assert "Drawn: tile light-" in out and "(unturned;" in out

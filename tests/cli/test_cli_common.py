@@ -84,6 +84,19 @@ def test_score_table_marks_shared_winners() -> None:
     assert "eliminated" in text and "escaped" in text
 
 
+def test_score_table_of_four_seats_fits_80_columns_uncut() -> None:
+    """A Clank! score table (four parts and notes) keeps every name and heading whole."""
+    parts = {"artifacts": 20, "tokens": 28, "gold": 8, "cards": 6}
+    notes = ("escaped", "eliminated", "escaped", "eliminated")
+    scores = [Score(seat=s, total=62, parts=parts, note=n) for s, n in enumerate(notes)]
+    console = Console(width=80, record=True)
+    console.print(common.score_table(scores, ["heuristic", "random"] * 2))
+    text = console.export_text()
+    assert "…" not in text and max(map(len, text.splitlines())) <= 80
+    for word in ("heuristic", "artifacts", "eliminated"):
+        assert word in text
+
+
 def test_a_bug_in_a_plugin_is_one_line_not_a_traceback(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
