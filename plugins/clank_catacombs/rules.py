@@ -151,6 +151,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
         self._graphs: dict[tuple[Placed, ...], TileGraph] = {}
+        self._last_graph: tuple[list[Placed], TileGraph | None] = ([], None)
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
         self._goto: dict[int, GoTo] = {}
@@ -163,11 +164,21 @@ class CatacombsGame(ClankEngine[CatacombsState]):
     # -- the map -------------------------------------------------------------
 
     def graph(self, state: CatacombsState) -> TileGraph:
-        """rules.md#discovery: the graph of the placed tiles, built once per placement."""
-        key = tuple(state.tiles)
+        """rules.md#discovery: the graph of the placed tiles, built once per placement.
+
+        A decision asks for it a few times over one map, so the last one answered is
+        checked first: comparing the placements to it is a walk over the same objects,
+        cheaper than hashing them.
+        """
+        tiles = state.tiles
+        last, graph = self._last_graph
+        if graph is not None and tiles == last:
+            return graph
+        key = tuple(tiles)
         graph = self._graphs.get(key)
         if graph is None:
             graph = self._graphs[key] = build(key, self.cat.tiles)
+        self._last_graph = (list(key), graph)
         return graph
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
