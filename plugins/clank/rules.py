@@ -295,7 +295,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 if swords >= card.cost:
                     out.append(self._fight[c])
             elif kind == "device":
-                if skill >= card.cost:
+                if skill >= card.cost and self.can_use(p, c):
                     out.append(self._use[c])
             elif skill >= self.skill_price(state, card):
                 out.append(self._acquire[c])
@@ -306,6 +306,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
         return card.cost
+
+    def can_use(self, p: Player, card: str) -> bool:
+        """Whether the seat can pay a device's price beyond its Skill (nothing more here)."""
+        return True
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         """rules.md#acquire: a card limited to the depths or a crystal cave."""

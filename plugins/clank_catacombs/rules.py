@@ -323,17 +323,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         """rules.md#market: the Blood Amulet needs damage on the buyer's meter."""
         return p.damage >= self.cat.token[tid].need_damage
 
-    def card_actions(
-        self, state: CatacombsState, p: Player, skill: int, swords: int, out: list[Any]
-    ) -> None:
-        """rules.md#device: a device's gold or Lockpick price must be payable too."""
-        before = len(out)
-        super().card_actions(state, p, skill, swords, out)
-        out[before:] = [
-            a for a in out[before:] if type(a) is not UseDevice or self.can_use(p, a.card)
-        ]
-
     def can_use(self, p: Player, card: str) -> bool:
+        """rules.md#device: a device's gold or Lockpick price must be payable too."""
         c = self.cat.card[card]
         return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
 
