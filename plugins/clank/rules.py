@@ -53,7 +53,6 @@ from meeple.plugins.clank.state import (
     Play,
     Played,
     Player,
-    Pool,
     Refilled,
     Replace,
     Skip,
@@ -77,7 +76,6 @@ class Common(TypedDict):
     turns: Turns
     stack: list[Any]
     players: list[Player]
-    pool: Pool
     bag: Bag
     rage: int
     dungeon: Zone
@@ -201,7 +199,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             turns=Turns.start(seats),
             stack=[],
             players=players,
-            pool=Pool(),
             bag=Bag(cubes={DRAGON: t.dragon_cubes}),
             rage=t.rage_start[str(seats)],
             dungeon=Zone(kind="dungeon", cards=dungeon),
@@ -525,7 +522,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         seat = state.turns.current
         p = state.players[seat]
         state.stack.clear()
-        state.pool = Pool()
+        state.pool = type(state.pool)()  # the game's own pool: every per-turn field starts over
         p.discard.cards.extend(p.play.take())
         p.discard.cards.extend(p.hand.take())
         if p.status == "in":

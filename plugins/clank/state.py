@@ -86,7 +86,12 @@ class Pending(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class Pool(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
-    """The current turn's resources and lasting effects (rules.md#turn)."""
+    """The current turn's resources and lasting effects (rules.md#turn).
+
+    Every field lasts one turn: the engine replaces the pool with a fresh one of the same
+    class as the turn ends. A game with per-turn fields of its own subclasses it and
+    narrows its state's ``pool`` to that subclass, so they start over with the rest.
+    """
 
     skill: Amount = 0
     swords: Amount = 0
@@ -368,7 +373,7 @@ class EngineState(State, Generic[F], kw_only=True):
 
     stack: list[F]
     players: list[Player]
-    pool: Pool
+    pool: Pool = msgspec.field(default_factory=Pool)
     bag: Bag
     dragon_aside: Amount = 0
     rage: Amount = 0

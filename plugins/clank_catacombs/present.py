@@ -106,7 +106,7 @@ def _(action: cs.Mark, game: CatacombsGame, state: cs.CatacombsState) -> str:
 
 @describe_action.register(cs.Claim)
 def _(action: cs.Claim, game: CatacombsGame, state: cs.CatacombsState) -> str:
-    return f"buy a {action.item} for {state.offer} gold (offer)"
+    return f"buy a {action.item} for {state.pool.offer} gold (offer)"
 
 
 @describe_action.register(cs.TurnTile)

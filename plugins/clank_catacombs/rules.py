@@ -305,9 +305,10 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             out.append(PICK_LOCK)
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
-        if state.offer is not None and (state.offer_anywhere or room in graph.markets):
+        pool = state.pool
+        if pool.offer is not None and (pool.offer_anywhere or room in graph.markets):
             claim = self._claim
-            out.extend(claim[kind] for kind in self.market_kinds(state, p, state.offer))
+            out.extend(claim[kind] for kind in self.market_kinds(state, p, pool.offer))
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -582,7 +583,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         seat = state.stack.pop().seat
         tile = state.drawn.draw()
         i = self.place(state, tile, action.x, action.y, action.turn)
-        state.new_tile = i
+        state.pool.new_tile = i
         events: list[Event] = [
             Discovered(seat=seat, tile=tile, place=i, x=action.x, y=action.y, turn=action.turn)
         ]
@@ -628,9 +629,9 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         super().enter(state, seat, room, events)
         p = state.players[seat]
         f = self.graph(state).features[room]
-        if p.status != "in" or f.reward is None or room in state.rewarded:
+        if p.status != "in" or f.reward is None or room in state.pool.rewarded:
             return
-        state.rewarded.append(room)
+        state.pool.rewarded.append(room)
         if f.reward == "minor":
             if state.minors.cards:
                 self.found(state, seat, state.minors.draw(), events)
@@ -695,8 +696,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         seat = state.stack[-1].seat
         p = state.players[seat]
         tid = self.take_from_market(state, action.item)
-        p.gold -= state.offer or 0
-        state.offer = None
+        p.gold -= state.pool.offer or 0
+        state.pool.offer = None
         events: list[Event] = [Bought(seat=seat, token=tid)]
         self.gain_token(state, seat, tid)
         return events
@@ -743,13 +744,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         return out
 
     # -- the end of a turn and the dragon ------------------------------------------------
-
-    def finish_turn(self, state: CatacombsState, events: list[Event]) -> None:
-        state.rewarded.clear()
-        state.offer = None
-        state.offer_anywhere = False
-        state.new_tile = None
-        super().finish_turn(state, events)
 
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
@@ -1042,7 +1036,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
                 if s != seat and q.status == "in" and q.room in graph.depths
             ]
         else:
-            new = state.new_tile
+            new = state.pool.new_tile
             rooms = [r for r in graph.order if new is not None and graph.tile_of[r] == new]
         art = self.holds(p, "artifact")
         rooms = sorted({r for r in rooms if r != p.room and (r != graph.start or art)})
@@ -1101,8 +1095,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         card: str | None,
         events: list[Event],
     ) -> None:
-        state.offer = e.price
-        state.offer_anywhere = e.anywhere
+        state.pool.offer = e.price
+        state.pool.offer_anywhere = e.anywhere
 
     @effect(fx.FreeRowCard)
     def free_row_card(
