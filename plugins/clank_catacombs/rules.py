@@ -426,8 +426,8 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         events: list[Event] = []
         key = f"{action.place}/e{action.half}"
         half = self.cat.tiles[state.tiles[action.place].tile].edges[action.half]
-        if not action.teleport and half.lock and key not in state.picked:
-            self.leave_pick(state, p, key, events)
+        if not action.teleport and half.lock:
+            self.open_locks(state, seat, (key,), events)
         graph = self.graph(state)
         o = next(o for o in graph.opens[p.room] if (o.place, o.half) == (action.place, action.half))
         state.drawn.add(state.tile_stack.draw())
@@ -445,19 +445,36 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         )
         return events
 
-    def pay_lockpicks(self, state: CatacombsState, p: Player, n: int) -> None:
-        """rules.md#lockpick-supply: ``n`` Lockpicks back to the bank, a price paid."""
-        for tid in self.lockpicks(p)[:n]:
-            p.held.remove(tid)
-            state.bank.add(tid)
+    def spend_lockpicks(
+        self,
+        state: CatacombsState,
+        seat: int,
+        events: list[Event] | None,
+        n: int = 1,
+        on: str | None = None,
+    ) -> None:
+        """The one way a seat spends Lockpicks: which ones, where they go, what the table sees.
 
-    def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
-        """rules.md#locks: a Lockpick leaves the seat for good (a lock, a covered room)."""
-        tid = self.lockpicks(p)[-1]
-        p.held.remove(tid)
-        state.picks.add(tid)
-        state.picked.append(where)
-        events.append(Opened(seat=state.stack[-1].seat, where=where))
+        A price (rules.md#lockpick-supply: ``pay-lockpicks``, a device) sends ``n`` back to
+        the bank, the first held first, shown as ``Lockpicks`` -- unless ``events`` is
+        ``None``: a device's use shows for its price. A lock or a covered room
+        (rules.md#locks), ``on`` as ``picked`` names it, keeps one for good, the last held,
+        shown as ``Opened``.
+        """
+        p = state.players[seat]
+        held = self.lockpicks(p)
+        if on is None:
+            spent, to = held[:n], state.bank
+            shown: Event = Lockpicks(seat=seat, n=-n)
+        else:
+            spent, to = held[-1:], state.picks
+            state.picked.append(on)
+            shown = Opened(seat=seat, where=on)
+        for tid in spent:
+            p.held.remove(tid)
+            to.add(tid)
+        if events is not None:
+            events.append(shown)
 
     def fits(
         self, state: CatacombsState, frame: Discover
@@ -532,7 +549,6 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         fit = next((f for f in self.fits(state, frame) if f[0] == action.turn), None)
         state.stack.pop()
         seat = frame.seat
-        p = state.players[seat]
         tile = state.drawn.draw()
         i = self.place(state, tile, frame.x, frame.y, action.turn)
         events: list[Event] = [
@@ -546,7 +562,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
             if frame.teleport:
                 pool.teleports -= 1
             else:
-                self.open_locks(state, p, keys, events)
+                self.open_locks(state, seat, keys, events)
                 damage = self.pay_tunnel(pool, tunnel, action.swords)
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
             self.wound(state, seat, damage, events)
@@ -594,18 +610,17 @@ class CatacombsGame(ClankEngine[CatacombsState]):
 
     def move(self, state: CatacombsState, action: Move) -> list[Event]:
         """rules.md#locks: a Lockpick on each lock not yet open."""
-        p = state.players[state.stack[-1].seat]
         events: list[Event] = []
-        self.open_locks(state, p, self.graph(state).locks[action.tunnel], events)
+        self.open_locks(state, state.stack[-1].seat, self.graph(state).locks[action.tunnel], events)
         return events + super().move(state, action)
 
     def open_locks(
-        self, state: CatacombsState, p: Player, keys: Iterable[str], events: list[Event]
+        self, state: CatacombsState, seat: int, keys: Iterable[str], events: list[Event]
     ) -> None:
         """rules.md#locks: a Lockpick left on each of the locks ``keys`` not yet open."""
         for key in keys:
             if key not in state.picked:
-                self.leave_pick(state, p, key, events)
+                self.spend_lockpicks(state, seat, events, on=key)
 
     @fact(Fight)
     def defeated_monster(self, state: CatacombsState, action: Fight, events: list[Event]) -> None:
@@ -660,7 +675,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         room = p.room
         f = self.graph(state).features[room]
         events: list[Event] = []
-        self.leave_pick(state, p, f"room {room}", events)
+        self.spend_lockpicks(state, seat, events, on=f"room {room}")
         if f.chest:
             self.found(state, seat, state.majors.draw(), events)
         elif f.library:
@@ -724,9 +739,9 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
             state.pool.skill += card.cost
-        p = state.players[state.stack[-1].seat]
-        p.gold -= card.use_gold
-        self.pay_lockpicks(state, p, card.use_lockpick)
+        seat = state.stack[-1].seat
+        state.players[seat].gold -= card.use_gold
+        self.spend_lockpicks(state, seat, None, card.use_lockpick)
         return super().use_device(state, action)
 
     def free_cards(self, state: CatacombsState, seat: int) -> list[Any]:
@@ -905,8 +920,7 @@ class CatacombsGame(ClankEngine[CatacombsState]):
         e = frame.effect
         events: list[Event] = []
         if type(e) is fx.PayLockpicks:
-            self.pay_lockpicks(state, p, e.n)
-            events.append(Lockpicks(seat=seat, n=-e.n))
+            self.spend_lockpicks(state, seat, events, e.n)
             state.pool.queue[:0] = self.pending(e.then, frame.card)
         elif type(e) is fx.TrashSelf:
             assert frame.card is not None
