@@ -294,7 +294,8 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             elif kind == "device":
                 if skill >= card.cost and self.can_use(p, c):
                     out.append(self._use[c])
-            elif skill >= self.skill_price(state, card):
+            # only a gem's price can fall below its cost (rules.md#gem-discount)
+            elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
                 out.append(self._acquire[c])
 
     @staticmethod
