@@ -95,18 +95,18 @@ class Movement(Part[S]):
         return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
 
     def move_actions(self, state: S, p: Player, out: list[Any]) -> None:
-        """rules.md#movement and rules.md#teleport: every move open to the seat now."""
+        """rules.md#movement and rules.md#teleport: every move open to the seat now (into the
+        start only with an artifact, rules.md#escape: asked only of a tunnel leading there)."""
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
             return
         pool = state.pool
         graph = self.graph(state)
         start = graph.start
-        art = self.holds(p, "artifact")
         if self.can_walk(pool):
             calm = NO_MONSTERS in pool.mods
             swords = pool.swords
             for e in graph.exits[p.room]:
-                if e.boots > pool.boots or (e.to == start and not art):
+                if e.boots > pool.boots or (e.to == start and not self.holds(p, "artifact")):
                     continue
                 if e.locked and not self.passable(state, p, e, False):
                     continue
@@ -118,7 +118,7 @@ class Movement(Part[S]):
                 out.extend([moves[s] for s in self.swords_to_spend(p, m, swords)])
         if pool.teleports:
             for e in graph.near[p.room]:
-                if e.to == start and not art:
+                if e.to == start and not self.holds(p, "artifact"):
                     continue
                 if e.locked and not self.passable(state, p, e, True):
                     continue

@@ -54,7 +54,6 @@ from meeple.plugins.clank.state import (
     Play,
     Played,
     Player,
-    Pool,
     Refilled,
     Replace,
     Skip,
@@ -78,7 +77,6 @@ class Common(TypedDict):
     turns: Turns
     stack: list[Any]
     players: list[Player]
-    pool: Pool[Any]
     bag: Bag
     rage: int
     dungeon: Zone
@@ -220,7 +218,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             turns=Turns.start(seats),
             stack=[],
             players=players,
-            pool=Pool(),
             bag=Bag(cubes={DRAGON: t.dragon_cubes}),
             rage=t.rage_start[str(seats)],
             dungeon=Zone(kind="dungeon", cards=dungeon),
@@ -314,9 +311,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 if swords >= card.cost:
                     out.append(self._fight[c])
             elif kind == "device":
-                if skill >= card.cost:
+                if skill >= card.cost and self.can_use(p, c):
                     out.append(self._use[c])
-            elif skill >= self.skill_price(state, card):
+            # only a gem's price can fall below its cost (rules.md#gem-discount)
+            elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
                 out.append(self._acquire[c])
 
     @staticmethod
@@ -325,6 +323,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
         return card.cost
+
+    def can_use(self, p: Player, card: str) -> bool:
+        """Whether the seat can pay a device's price beyond its Skill (nothing more here)."""
+        return True
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
@@ -540,7 +542,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         seat = state.turns.current
         p = state.players[seat]
         state.stack.clear()
-        state.pool = Pool()
+        state.pool = type(state.pool)()  # the game's own pool: every per-turn field starts over
         p.discard.cards.extend(p.play.take())
         p.discard.cards.extend(p.hand.take())
         if p.status == "in":

@@ -89,7 +89,12 @@ class Pending(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=Tru
 
 
 class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True):
-    """The current turn's resources and lasting effects (rules.md#turn)."""
+    """The current turn's resources and lasting effects (rules.md#turn).
+
+    Every field lasts one turn: the engine replaces the pool with a fresh one of the same
+    class as the turn ends. A game with per-turn fields of its own subclasses it and
+    narrows its state's ``pool`` to that subclass, so they start over with the rest.
+    """
 
     skill: Amount = 0
     swords: Amount = 0
@@ -373,7 +378,7 @@ class EngineState(State, Generic[F, E], kw_only=True):
 
     stack: list[F]
     players: list[Player]
-    pool: Pool[E]
+    pool: Pool[E] = msgspec.field(default_factory=Pool)
     bag: Bag
     dragon_aside: Amount = 0
     rage: Amount = 0

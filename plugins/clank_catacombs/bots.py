@@ -178,7 +178,7 @@ class CatacombsBot(HeuristicBot):
             gain = 1.0 + len(self.view.marks[self.seat])
         if (f.chest or f.prison) and self.picks > 1 and f"room {rid}" not in self.view.picked:
             gain = max(gain, ROOM_WORTH["chest"])
-        if f.reward in ("minor", "idol") and rid not in self.view.rewarded:
+        if f.reward in ("minor", "idol") and rid not in self.view.pool.rewarded:
             gain = max(gain, SECRET["minor"] * 0.5)
         return gain
 
@@ -213,7 +213,7 @@ class CatacombsBot(HeuristicBot):
                     return a
             elif kind is Claim:
                 tid = next(t for t in self.view.market.cards if token[t].id == a.item)
-                if self.item_value(tid) > (self.view.offer or 0):
+                if self.item_value(tid) > (self.view.pool.offer or 0):
                     return a
             elif (a is MARK and self.me.supply > 6) or (
                 a is PICK_LOCK and self.lock_worth() > self.pick_worth()

@@ -41,7 +41,7 @@ DIRECTIONS = {"n": "north", "e": "east", "s": "south", "w": "west"}
 
 def offer(state: cs.CatacombsState) -> int | None:
     """This turn's market offer price, if any (the one place that reads it)."""
-    return state.offer
+    return state.pool.offer
 
 
 def room_name(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:

@@ -161,6 +161,7 @@ class CatacombsGame(
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
         self._graphs: dict[tuple[Placed, ...], TileGraph] = {}
+        self._last_graph: tuple[list[Placed], TileGraph | None] = ([], None)
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
         self._goto: dict[int, GoTo] = {}
@@ -172,11 +173,21 @@ class CatacombsGame(
     # -- the map -------------------------------------------------------------
 
     def graph(self, state: CatacombsState) -> TileGraph:
-        """rules.md#discovery: the graph of the placed tiles, built once per placement."""
-        key = tuple(state.tiles)
+        """rules.md#discovery: the graph of the placed tiles, built once per placement.
+
+        A decision asks for it a few times over one map, so the last one answered is
+        checked first: comparing the placements to it is a walk over the same objects,
+        cheaper than hashing them.
+        """
+        tiles = state.tiles
+        last, graph = self._last_graph
+        if graph is not None and tiles == last:
+            return graph
+        key = tuple(tiles)
         graph = self._graphs.get(key)
         if graph is None:
             graph = self._graphs[key] = build(key, self.cat.tiles)
+        self._last_graph = (list(key), graph)
         return graph
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
@@ -188,11 +199,11 @@ class CatacombsGame(
         return state.majors if kind == "major" else state.minors
 
     def turn_offer(self, state: CatacombsState) -> tuple[int | None, bool]:
-        return state.offer, state.offer_anywhere
+        return state.pool.offer, state.pool.offer_anywhere
 
     def set_turn_offer(self, state: CatacombsState, price: int | None, anywhere: bool) -> None:
-        state.offer = price
-        state.offer_anywhere = anywhere
+        state.pool.offer = price
+        state.pool.offer_anywhere = anywhere
 
     def lockpicks(self, p: Player) -> list[str]:
         """The Lockpicks the seat holds."""
@@ -329,17 +340,8 @@ class CatacombsGame(
         """rules.md#market: the Blood Amulet needs damage on the buyer's meter."""
         return p.damage >= self.cat.token[tid].need_damage
 
-    def card_actions(
-        self, state: CatacombsState, p: Player, skill: int, swords: int, out: list[Any]
-    ) -> None:
-        """rules.md#device: a device's gold or Lockpick price must be payable too."""
-        before = len(out)
-        super().card_actions(state, p, skill, swords, out)
-        out[before:] = [
-            a for a in out[before:] if type(a) is not UseDevice or self.can_use(p, a.card)
-        ]
-
     def can_use(self, p: Player, card: str) -> bool:
+        """rules.md#device: a device's gold or Lockpick price must be payable too."""
         c = self.cat.card[card]
         return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
 
@@ -423,8 +425,8 @@ class CatacombsGame(
         events: list[Event] = []
         key = f"{action.place}/e{action.half}"
         half = self.cat.tiles[state.tiles[action.place].tile].edges[action.half]
-        if not action.teleport and half.lock and key not in state.picked:
-            self.leave_pick(state, p, key, events)
+        if not action.teleport and half.lock:
+            self.open_locks(state, seat, (key,), events)
         graph = self.graph(state)
         o = next(o for o in graph.opens[p.room] if (o.place, o.half) == (action.place, action.half))
         state.drawn.add(state.tile_stack.draw())
@@ -442,19 +444,36 @@ class CatacombsGame(
         )
         return events
 
-    def pay_lockpicks(self, state: CatacombsState, p: Player, n: int) -> None:
-        """rules.md#lockpick-supply: ``n`` Lockpicks back to the bank, a price paid."""
-        for tid in self.lockpicks(p)[:n]:
-            p.held.remove(tid)
-            state.bank.add(tid)
+    def spend_lockpicks(
+        self,
+        state: CatacombsState,
+        seat: int,
+        events: list[Event] | None,
+        n: int = 1,
+        on: str | None = None,
+    ) -> None:
+        """The one way a seat spends Lockpicks: which ones, where they go, what the table sees.
 
-    def leave_pick(self, state: CatacombsState, p: Player, where: str, events: list[Event]) -> None:
-        """rules.md#locks: a Lockpick leaves the seat for good (a lock, a covered room)."""
-        tid = self.lockpicks(p)[-1]
-        p.held.remove(tid)
-        state.picks.add(tid)
-        state.picked.append(where)
-        events.append(Opened(seat=state.stack[-1].seat, where=where))
+        A price (rules.md#lockpick-supply: ``pay-lockpicks``, a device) sends ``n`` back to
+        the bank, the first held first, shown as ``Lockpicks`` -- unless ``events`` is
+        ``None``: a device's use shows for its price. A lock or a covered room
+        (rules.md#locks), ``on`` as ``picked`` names it, keeps one for good, the last held,
+        shown as ``Opened``.
+        """
+        p = state.players[seat]
+        held = self.lockpicks(p)
+        if on is None:
+            spent, to = held[:n], state.bank
+            shown: Event = Lockpicks(seat=seat, n=-n)
+        else:
+            spent, to = held[-1:], state.picks
+            state.picked.append(on)
+            shown = Opened(seat=seat, where=on)
+        for tid in spent:
+            p.held.remove(tid)
+            to.add(tid)
+        if events is not None:
+            events.append(shown)
 
     def fits(
         self, state: CatacombsState, frame: Discover
@@ -529,7 +548,6 @@ class CatacombsGame(
         fit = next((f for f in self.fits(state, frame) if f[0] == action.turn), None)
         state.stack.pop()
         seat = frame.seat
-        p = state.players[seat]
         tile = state.drawn.draw()
         i = self.place(state, tile, frame.x, frame.y, action.turn)
         events: list[Event] = [
@@ -543,7 +561,7 @@ class CatacombsGame(
             if frame.teleport:
                 pool.teleports -= 1
             else:
-                self.open_locks(state, p, keys, events)
+                self.open_locks(state, seat, keys, events)
                 damage = self.pay_tunnel(pool, tunnel, action.swords)
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
             self.wound(state, seat, damage, events)
@@ -580,7 +598,7 @@ class CatacombsGame(
         seat = state.stack.pop().seat
         tile = state.drawn.draw()
         i = self.place(state, tile, action.x, action.y, action.turn)
-        state.new_tile = i
+        state.pool.new_tile = i
         events: list[Event] = [
             Discovered(seat=seat, tile=tile, place=i, x=action.x, y=action.y, turn=action.turn)
         ]
@@ -591,18 +609,17 @@ class CatacombsGame(
 
     def move(self, state: CatacombsState, action: Move) -> list[Event]:
         """rules.md#locks: a Lockpick on each lock not yet open."""
-        p = state.players[state.stack[-1].seat]
         events: list[Event] = []
-        self.open_locks(state, p, self.graph(state).locks[action.tunnel], events)
+        self.open_locks(state, state.stack[-1].seat, self.graph(state).locks[action.tunnel], events)
         return events + super().move(state, action)
 
     def open_locks(
-        self, state: CatacombsState, p: Player, keys: Iterable[str], events: list[Event]
+        self, state: CatacombsState, seat: int, keys: Iterable[str], events: list[Event]
     ) -> None:
         """rules.md#locks: a Lockpick left on each of the locks ``keys`` not yet open."""
         for key in keys:
             if key not in state.picked:
-                self.leave_pick(state, p, key, events)
+                self.spend_lockpicks(state, seat, events, on=key)
 
     @fact(Fight)
     def defeated_monster(self, state: CatacombsState, action: Fight, events: list[Event]) -> None:
@@ -626,9 +643,9 @@ class CatacombsGame(
         super().enter(state, seat, room, events)
         p = state.players[seat]
         f = self.graph(state).features[room]
-        if p.status != "in" or f.reward is None or room in state.rewarded:
+        if p.status != "in" or f.reward is None or room in state.pool.rewarded:
             return
-        state.rewarded.append(room)
+        state.pool.rewarded.append(room)
         if f.reward == "minor":
             if state.minors.cards:
                 self.found(state, seat, state.minors.draw(), events)
@@ -652,7 +669,7 @@ class CatacombsGame(
         room = p.room
         f = self.graph(state).features[room]
         events: list[Event] = []
-        self.leave_pick(state, p, f"room {room}", events)
+        self.spend_lockpicks(state, seat, events, on=f"room {room}")
         if f.chest:
             self.found(state, seat, state.majors.draw(), events)
         elif f.library:
@@ -694,19 +711,12 @@ class CatacombsGame(
     def use_device(self, state: CatacombsState, action: UseDevice) -> list[Event]:
         """rules.md#device: gold and Lockpicks besides the Skill."""
         card = self.cat.card[action.card]
-        p = state.players[state.stack[-1].seat]
-        p.gold -= card.use_gold
-        self.pay_lockpicks(state, p, card.use_lockpick)
+        seat = state.stack[-1].seat
+        state.players[seat].gold -= card.use_gold
+        self.spend_lockpicks(state, seat, None, card.use_lockpick)
         return super().use_device(state, action)
 
     # -- the end of a turn and the dragon ------------------------------------------------
-
-    def finish_turn(self, state: CatacombsState, events: list[Event]) -> None:
-        state.rewarded.clear()
-        state.offer = None
-        state.offer_anywhere = False
-        state.new_tile = None
-        super().finish_turn(state, events)
 
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
@@ -861,8 +871,7 @@ class CatacombsGame(
         if not isinstance(e, cx.PayLockpicks):
             return super().accepted(state, frame, events)
         seat = frame.seat
-        self.pay_lockpicks(state, state.players[seat], e.n)
-        events.append(Lockpicks(seat=seat, n=-e.n))
+        self.spend_lockpicks(state, seat, events, e.n)
         state.pool.queue[:0] = self.pending(e.then, frame.card)
 
     @effect(cx.FreePrisoners)
@@ -907,7 +916,7 @@ class CatacombsGame(
                 if s != seat and q.status == "in" and q.room in graph.depths
             ]
         else:
-            new = state.new_tile
+            new = state.pool.new_tile
             rooms = [r for r in graph.order if new is not None and graph.tile_of[r] == new]
         art = self.holds(p, "artifact")
         rooms = sorted({r for r in rooms if r != p.room and (r != graph.start or art)})

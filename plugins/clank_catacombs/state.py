@@ -28,6 +28,7 @@ from meeple.plugins.clank.state import (
     ClankFrames,
     EngineOptions,
     EngineState,
+    Pool,
 )
 from meeple.plugins.clank_catacombs.effects import CatacombsEffect
 
@@ -207,12 +208,25 @@ CatacombsEvent = (
 # -- the state ----------------------------------------------------------------
 
 
+class CatacombsPool(Pool[CatacombsEffect], kw_only=True):
+    """The turn's pool with what Catacombs remembers for one turn."""
+
+    rewarded: list[Count] = msgspec.field(default_factory=list)
+    """Reward rooms whose reward the seat to play got this turn."""
+    offer: Count | None = None
+    """This turn's market offer price, if any (the ``market-offer`` pack's)."""
+    offer_anywhere: bool = False
+    new_tile: Count | None = None
+    """The placement ``place-tile`` made this turn."""
+
+
 class CatacombsState(
     EngineState[CatacombsFrame, CatacombsEffect], tag="clank-catacombs", kw_only=True
 ):
     """A Clank! Catacombs table. ``rooms`` holds a zone per room of the placed tiles, room
     ids counting up in placement order (the starting tile's rooms first)."""
 
+    pool: CatacombsPool = msgspec.field(default_factory=CatacombsPool)
     tiles: list[Placed]
     placed: Zone
     """The placed tile ids, in placement order (as ``tiles``)."""
@@ -239,11 +253,3 @@ class CatacombsState(
     """Ghost cubes in the Clank! area."""
     marks: list[list[Count]] = []
     """Per seat, the Wayshrine rooms it marked (one cube each, out of its supply)."""
-    rewarded: list[Count] = []
-    """Reward rooms whose reward the seat to play got this turn."""
-    offer: Count | None = None
-    """This turn's market offer price, if any (the ``market-offer`` pack's, kept here with the
-    turn's other Catacombs state)."""
-    offer_anywhere: bool = False
-    new_tile: Count | None = None
-    """The placement ``place-tile`` made this turn."""

@@ -15,7 +15,7 @@ from meeple.plugins.clank import content
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
-from meeple.plugins.clank.state import ClankOptions, ClankState, Pool, Turn
+from meeple.plugins.clank.state import ClankOptions, ClankState, Turn
 
 
 def tiny_board() -> Board:
@@ -88,7 +88,7 @@ def turn(
         p.room = room
     state.turns.current = seat
     state.stack = [Turn(seat=seat)]
-    state.pool = Pool(**pool)
+    state.pool = type(state.pool)(**pool)
 
 
 def clear_clank(state: ClankState) -> None:

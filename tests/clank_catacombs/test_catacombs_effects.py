@@ -155,7 +155,7 @@ def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
     turn(g, s, 0, room=crypt(g, s), swords=4, boots=1)
     act(g, s, Fight(card="ogre-merchant-1"))
     act(g, s, Pick(option=1))
-    assert s.offer == 0 and legal(g, s, Claim) == []
+    assert s.pool.offer == 0 and legal(g, s, Claim) == []
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
     assert "blood-amulet" not in {c.item for c in legal(g, s, Claim)}
     me.damage, me.supply = 5, me.supply - 5
@@ -175,7 +175,7 @@ def test_discount_coupon_from_a_prison(g, s) -> None:
     turn(g, s, 0, room=room(g, s, "cave:p"))
     act(g, s, PickLock())
     assert {"discount-coupon", "peasant-1"} <= set(me.held.cards) and me.gold == 5
-    assert s.offer == 5 and legal(g, s, Claim) == []
+    assert s.pool.offer == 5 and legal(g, s, Claim) == []
     me.room = room(g, s, "shop:m")
     act(g, s, Claim(item="backpack"))
     assert me.gold == 0 and any(t.startswith("backpack") for t in me.held.cards)

@@ -270,7 +270,7 @@ def test_reward_once_per_turn_by_teleport_too(g, s) -> None:
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == chest))
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == market))
     assert me.gold == 2
-    s.rewarded.clear()  # what the end of the turn does
+    s.pool.rewarded.clear()  # what the end of the turn does
     turn(g, s, 0, room=market, teleports=1)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == chest))
     assert me.gold == 4

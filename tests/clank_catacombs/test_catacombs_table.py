@@ -169,7 +169,7 @@ def test_no_raw_ids_and_no_cut_words_at_80_columns() -> None:
     assert "only in a crystal cave or at a Wayshrine" in flat
     assert "3 seat 0" in out and "seat-0" not in out
     assert "…" not in out
-    state.offer = 5
+    state.pool.offer = 5
     assert g.describe_action(state, cs.Claim(item="burglars-kit")) == (
         "buy a Burglar's Kit for 5 gold (offer)"
     )
