@@ -38,11 +38,11 @@ from meeple.plugins.clank.state import (
     EndTurn,
     Fight,
     Move,
+    Pick,
     Play,
     Take,
     Teleport,
     UseDevice,
-    UseToken,
 )
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -374,19 +374,21 @@ def test_walls_a_half_against_a_side_without_one(g, s) -> None:
     assert not [t for t in legal(g, s, Teleport) if t.to == b]
 
 
-def test_no_space_catacombs_map_without_an_empty_cell(g, s) -> None:
-    """rules.md#no-space: with no empty cell beside the seat's tile the Catacombs Map does
-    nothing: the tile stays on the stack and the teleport onto a new tile does nothing."""
+def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
+    """rules.md#no-space: with no empty cell beside the seat's tile ``place-tile`` (Marble
+    Guardian) does nothing: the tile stays on the stack and the teleport onto a new tile
+    does nothing."""
     lay(g, s, "hall", 1, 0)
     lay(g, s, "vault", 1, -1)
     lay(g, s, "cave", 2, 0)
     lay(g, s, "shop", 1, 1)
     me = s.players[0]
-    put(s, me.held, "catacombs-map-1")
+    to_row(s, "marble-guardian")
     top = list(s.tile_stack.cards)
-    turn(g, s, 0, room=room(g, s, "hall:a"))
+    turn(g, s, 0, room=room(g, s, "hall:a"), swords=3)
     assert g.free_cells(s, 0) == []
-    act(g, s, UseToken(token="catacombs-map-1"))
+    act(g, s, Fight(card="marble-guardian"))
+    act(g, s, Pick(option=0))
     assert s.tile_stack.cards == top and len(s.tiles) == 5
     assert not any(isinstance(f, (PlaceAnywhere, ChooseRoom)) for f in s.stack)
     assert me.room == room(g, s, "hall:a")
