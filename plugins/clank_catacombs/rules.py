@@ -360,6 +360,11 @@ class CatacombsGame(
             out.append(MARK)
         self.claim_actions(state, p, out)
 
+    def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
+        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit."""
+        counts_as = self.cat.counts_as
+        return [t for t in super().takeable(state, p, room) if "idol" not in counts_as[t]]
+
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
         if f"room {room}" in state.picked or not self.lockpicks(p):

@@ -441,21 +441,24 @@ def test_room_ids_in_placement_order_and_kept(g, s) -> None:
     assert "hall:w" in text and "3" in text
 
 
-def test_take_when_idols_taken_as_a_room_action(g, s) -> None:
-    """rules.md#take-when: an idol in the Monkey Shrine room is not taken on entry, but by a
-    room action while the seat stands there."""
+def test_idols_one_per_visit_never_a_room_action(g, s) -> None:
+    """rules.md#idols, #reward-once, #take-when: the Monkey Shrine gives one idol on entry,
+    once per seat per turn; staying (or coming back that turn) yields no other, and the
+    idols are never taken as a room action; a later turn's visit gives the next."""
     lay(g, s, "shrine", 1, 0)
     me = s.players[0]
     s_room = room(g, s, "shrine:s")
+    assert len(s.rooms[s_room]) == 3
+    turn(g, s, 0, room=shrine(g, s), boots=3)
+    act(g, s, moves_to(g, s, s_room)[0])
+    assert g.holds(me, "idol") == 1 and len(s.rooms[s_room]) == 2
+    assert not legal(g, s, Take)
+    act(g, s, moves_to(g, s, shrine(g, s))[0])
+    act(g, s, moves_to(g, s, s_room)[0])
+    assert g.holds(me, "idol") == 1 and not legal(g, s, Take)
     turn(g, s, 0, room=shrine(g, s), boots=1)
     act(g, s, moves_to(g, s, s_room)[0])
-    idols = [t for t in me.held.cards if g.cat.token[t].kind == "idol"]
-    takes = [t for t in legal(g, s, Take) if g.cat.token[t.token].kind == "idol"]
-    assert takes
-    before = len(s.rooms[s_room])
-    act(g, s, takes[0])
-    assert len(s.rooms[s_room]) == before - 1
-    assert len([t for t in me.held.cards if g.cat.token[t].kind == "idol"]) == len(idols) + 1
+    assert g.holds(me, "idol") == 2 and len(s.rooms[s_room]) == 1
 
 
 def test_condition_kinds_place_now_or_later_counts_whole_turn(g, s) -> None:

@@ -16,7 +16,7 @@ from meeple.core.state import Event
 from meeple.plugins.clank.state import Move, UseToken
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
-from meeple.plugins.clank_catacombs.state import Explore, PickLock
+from meeple.plugins.clank_catacombs.state import CatacombsOptions, Explore, PickLock
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 
 
@@ -189,3 +189,19 @@ def test_catacombs_map_explores_against_the_arrow(g, s) -> None:
     assert legal(g, s, Explore) == []
     put(s, me.held, "catacombs-map-1")
     assert legal(g, s, Explore)
+
+
+# -- Lockpicks and Monkey Idols ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_monkey_idols_on_the_starting_tile_at_setup(side: str) -> None:
+    """rules.md#idols (rulebook p. 4): the Monkey Shrine is on the starting tile; its three
+    idols are put there at set-up."""
+    g = CatacombsGame(CatacombsOptions(start_side=side))
+    s = g.setup(2, 7)
+    graph = g.graph(s)
+    (shrine,) = [r for r in graph.order if graph.features[r].monkey_shrine]
+    assert graph.tile_of[shrine] == 0
+    assert [g.cat.token[t].kind for t in s.rooms[shrine].cards] == ["idol"] * 3
+    assert s.idols.cards == []
