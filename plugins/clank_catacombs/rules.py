@@ -955,11 +955,12 @@ class CatacombsGame(
         card: str | None,
         events: list[Event],
     ) -> None:
-        """rules.md#lockpick-supply: from the bank, as many as it holds."""
+        """rules.md#lockpick-supply: from the bank; when it runs dry, the Lockpicks lying on
+        the map stand in (what they opened stays open: ``picked`` records it)."""
         p = state.players[seat]
-        n = min(e.n, len(state.bank))
+        n = min(e.n, len(state.bank) + len(state.picks))
         for _ in range(n):
-            p.held.add(state.bank.draw())
+            p.held.add((state.bank if state.bank.cards else state.picks).draw())
         if n:
             events.append(Lockpicks(seat=seat, n=n))
 

@@ -194,6 +194,19 @@ def test_catacombs_map_explores_against_the_arrow(g, s) -> None:
 # -- Lockpicks and Monkey Idols ---------------------------------------------------------------
 
 
+def test_lockpicks_never_run_out(g, s) -> None:
+    """rules.md#lockpick-supply: with the bank empty, the Lockpicks lying on opened locks and
+    covered rooms stand in; what they opened stays open."""
+    me, other = s.players
+    put(s, other.held, *s.bank.cards)
+    put(s, s.picks, *[t for t in g.lockpicks(other)][:2])
+    s.picked = ["room 9", "0/e1"]
+    events: list[Event] = []
+    g.take_lockpicks(s, 0, cx.TakeLockpicks(n=2), None, events)
+    assert len(g.lockpicks(me)) == 5 and len(s.picks) == 0
+    assert s.picked == ["room 9", "0/e1"] and g.validate_state(s) == []
+
+
 @pytest.mark.parametrize("side", ["a", "b"])
 def test_monkey_idols_on_the_starting_tile_at_setup(side: str) -> None:
     """rules.md#idols (rulebook p. 4): the Monkey Shrine is on the starting tile; its three
