@@ -88,7 +88,7 @@ class TileCatalog(Catalog):
     """The Clank! catalog of the Catacombs cards and tokens, plus the tiles by id.
 
     ``tokens`` holds each token's Catacombs definition by id, ``counts_as`` the kinds it
-    counts as (rules.md#tokens).
+    counts as (rules.md#tokens); the sets name the tokens the turn's actions ask about.
     """
 
     def __init__(self, tables: content.CatacombsTables) -> None:
@@ -104,6 +104,9 @@ class TileCatalog(Catalog):
             tid: frozenset([t.kind] if t.counts_as is None else t.counts_as)
             for tid, t in self.tokens.items()
         }
+        self.idols = frozenset(t for t, kinds in self.counts_as.items() if "idol" in kinds)
+        self.spent_in_a_room = frozenset(t for t, tok in self.tokens.items() if tok.where)
+        self.against_arrows = frozenset(t for t, tok in self.tokens.items() if tok.against_arrows)
 
     def make_graph(self, _: Any) -> TileGraph:
         """No fixed board: the graph of side a alone (each state has its own)."""
@@ -335,8 +338,7 @@ class CatacombsGame(
         p = state.players[seat]
         if p.status == "in":
             self.room_actions(state, seat, p, out)
-        tokens = self.cat.tokens
-        if any(tokens[t].where for t in p.held.cards):
+        if not self.cat.spent_in_a_room.isdisjoint(p.held.cards):
             out[:] = [a for a in out if type(a) is not UseToken or self.usable_here(state, p, a)]
         return out
 
@@ -362,8 +364,11 @@ class CatacombsGame(
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
         """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit."""
-        counts_as = self.cat.counts_as
-        return [t for t in super().takeable(state, p, room) if "idol" not in counts_as[t]]
+        tokens = super().takeable(state, p, room)
+        if not tokens:
+            return tokens
+        idols = self.cat.idols
+        return [t for t in tokens if t not in idols]
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -425,8 +430,7 @@ class CatacombsGame(
 
     def against_arrows(self, p: Player) -> bool:
         """rules.md#catacombs-map: whether the seat may walk one-way tunnels backwards."""
-        tokens = self.cat.tokens
-        return any(tokens[t].against_arrows for t in p.held.cards)
+        return not self.cat.against_arrows.isdisjoint(p.held.cards)
 
     def moves_against_arrows(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
         """rules.md#catacombs-map: the one-way tunnels into the seat's room, walked back at
