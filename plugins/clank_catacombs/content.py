@@ -13,14 +13,21 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any, Generic, Literal
 
 from meeple.core.errors import ContentError
 from meeple.plugins.clank.content import (
     CARD_PARTS,
     MAX_SEATS,
     Board,
+    E,
+    PointsIf,
+    PointsPer,
     Schema,
     Tables,
+    Token,
+    TokenKind,
+    Tokens,
     check_cards_and_tokens,
     decode_table,
     read_table,
@@ -31,6 +38,9 @@ from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 
 FOLDER = "clank-catacombs"
+MARKED_WAYSHRINE = "marked-wayshrine"
+"""The points rule of the Wayshrines a seat marked (the Monk): the marks lie on the map,
+so the game's tally counts them itself rather than through a registered rule."""
 GAME = "Clank! Catacombs"
 START_SIDES = ("start-a", "start-b")
 LIGHTER = 6
@@ -47,6 +57,31 @@ NO_BOARD = Board(
     rooms=[],
     tunnels=[],
 )
+
+
+class CatacombsToken(Token[E], Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A Clank! token, and what the Catacombs Token Reference Guide asks beyond it
+    (rules.md#tokens)."""
+
+    bonus: PointsPer | PointsIf | None = None
+    """Points decided at the end beyond ``points`` (Mayor, Monk, Warrior...): a points rule
+    the game registers, as a card's ``bonus``."""
+    counts_as: list[TokenKind] | None = None
+    """The kinds it counts as for every rule (the Golden Monkey Bot: a Prisoner and a Monkey
+    Idol; the Discount Coupon: none); by default its own ``kind``, the pile it comes from."""
+    where: Literal["market", "wayshrine"] | None = None
+    """Where its ``use`` may be spent (the Discount Coupon in a Market, the Puzzle Box at a
+    Wayshrine)."""
+    against_arrows: bool = False
+    """Its holder may walk one-way tunnels against the arrow (the Catacombs Map)."""
+
+
+class CatacombsTokens(Tokens[E], Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``seeds/clank-catacombs/tokens.json``: the Clank! token table of Catacombs tokens."""
+
+    # The engine reads the items as Tokens; msgspec needs the narrowed type to decode them
+    # (``list`` being invariant, mypy sees an incompatible override).
+    tokens: list[CatacombsToken[E]]  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -85,7 +120,7 @@ def read_tables(
     files = {name: at for name, (_, at) in found.items()}
     tables = CatacombsTables(
         decode_table(found["cards"][0], files["cards"], schema.cards),
-        decode_table(found["tokens"][0], files["tokens"], schema.tokens),
+        decode_table(found["tokens"][0], files["tokens"], _over(CatacombsTokens, schema.effect)),
         NO_BOARD,
         "majority",
         files,
@@ -94,7 +129,7 @@ def read_tables(
     artifacts = sum(t.count for t in tables.tokens.tokens if t.kind == "artifact")
     problems = [
         *check_cards_and_tokens(tables, schema, countdown=False),
-        *_check_catacombs(tables),
+        *_check_catacombs(tables, schema),
         *check_tiles(tables.tiles, files["tiles"], artifacts),
     ]
     if problems:
@@ -102,7 +137,12 @@ def read_tables(
     return tables
 
 
-def _check_catacombs(t: CatacombsTables) -> list[str]:
+def _over(generic: Any, effect: Any) -> Any:
+    """``generic[effect]``: a table type over a union known at run time only."""
+    return generic[effect]
+
+
+def _check_catacombs(t: CatacombsTables, schema: Schema) -> list[str]:
     """What Catacombs asks of cards and tokens beyond the Clank! checks."""
     problems = []
     at = t.files["cards"]
@@ -127,6 +167,13 @@ def _check_catacombs(t: CatacombsTables) -> list[str]:
             f"{at}: $.tokens: {counts['lockpick']} lockpick tokens; {MAX_SEATS} seats starting "
             f"with {tk.lockpicks_each} need at least {tk.lockpicks_each * MAX_SEATS}"
         )
+    for i, token in enumerate(tk.tokens):
+        bonus = token.bonus if isinstance(token, CatacombsToken) else None
+        rule = bonus.per if isinstance(bonus, PointsPer) else bonus.cond if bonus else None
+        if rule is not None and rule not in schema.points | {MARKED_WAYSHRINE}:
+            problems.append(
+                f"{at}: $.tokens[{i}].bonus: points rule {rule!r} is not part of this game"
+            )
     if counts["prisoner"] < 1:
         problems.append(f"{at}: $.tokens: no prisoner tokens; the Prisons free them")
     if tk.ghost_cubes < 1:

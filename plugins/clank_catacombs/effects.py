@@ -88,6 +88,11 @@ class RotateTiles(Effect, frozen=True, tag="rotate-tiles"):
     turn: Literal["any", "half"]
 
 
+class AddGhost(Effect, frozen=True, tag="add-ghost"):
+    """A Ghost cube from beside the Clank! area into it, while any is left (the Haunted
+    Prisoner; rules.md#ghost-supply)."""
+
+
 class GhostWard(Effect, frozen=True, tag="ghost-ward"):
     """(a card's ``reaction``) When a Ghost cube would damage the seat, it may discard
     this card from its hand to take no damage from that cube, then draw ``draw``
@@ -120,6 +125,7 @@ else:
             MarkWayshrine,
             PlaceTile,
             RotateTiles,
+            AddGhost,
             GhostWard,
         ),
     )
@@ -185,6 +191,11 @@ def _rotate_tiles(e: RotateTiles) -> str:
     which = "alone" if e.tiles == "one-pawn" else "any"
     how = "half a turn" if e.turn == "half" else "to a new side"
     return f"turn each tile with {which} pawn {how}"
+
+
+@effect_text.register
+def _add_ghost(e: AddGhost) -> str:
+    return "a Ghost into the Clank! area"
 
 
 @effect_text.register

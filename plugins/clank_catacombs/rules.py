@@ -22,7 +22,7 @@ from meeple.core.rng import Rng, shuffle, stream
 from meeple.core.state import Event
 from meeple.core.zones import PUBLIC, SECRET, Zone
 from meeple.plugins.clank.catalog import Catalog, Exit
-from meeple.plugins.clank.content import Schema
+from meeple.plugins.clank.content import PointsPer, Schema
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.map import NO_MONSTERS
 from meeple.plugins.clank.packs.choose_some import ChooseSomePack
@@ -47,6 +47,7 @@ from meeple.plugins.clank.state import (
     Teleport,
     Turn,
     UseDevice,
+    UseToken,
 )
 from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
@@ -84,7 +85,11 @@ GHOST = "ghost"
 
 
 class TileCatalog(Catalog):
-    """The Clank! catalog of the Catacombs cards and tokens, plus the tiles by id."""
+    """The Clank! catalog of the Catacombs cards and tokens, plus the tiles by id.
+
+    ``tokens`` holds each token's Catacombs definition by id, ``counts_as`` the kinds it
+    counts as (rules.md#tokens); the sets name the tokens the turn's actions ask about.
+    """
 
     def __init__(self, tables: content.CatacombsTables) -> None:
         self.tiles: dict[str, Tile] = tables.tile
@@ -92,6 +97,16 @@ class TileCatalog(Catalog):
         super().__init__(tables.cards, tables.tokens, tables.board)
         for tid, tile in self.tiles.items():
             self.back[tid] = tile.back
+        self.tokens = {
+            tid: t for tid, t in self.token.items() if isinstance(t, content.CatacombsToken)
+        }
+        self.counts_as = {
+            tid: frozenset([t.kind] if t.counts_as is None else t.counts_as)
+            for tid, t in self.tokens.items()
+        }
+        self.idols = frozenset(t for t, kinds in self.counts_as.items() if "idol" in kinds)
+        self.spent_in_a_room = frozenset(t for t, tok in self.tokens.items() if tok.where)
+        self.against_arrows = frozenset(t for t, tok in self.tokens.items() if tok.against_arrows)
 
     def make_graph(self, _: Any) -> TileGraph:
         """No fixed board: the graph of side a alone (each state has its own)."""
@@ -205,6 +220,12 @@ class CatacombsGame(
         state.pool.offer = price
         state.pool.offer_anywhere = anywhere
 
+    def holds(self, p: Player, kind: str) -> int:
+        """rules.md#tokens: a token counts as the kinds it names (the Golden Monkey Bot as
+        a Prisoner and a Monkey Idol, the Discount Coupon as nothing)."""
+        counts_as = self.cat.counts_as
+        return sum(kind in counts_as[t] for t in p.held.cards)
+
     def lockpicks(self, p: Player) -> list[str]:
         """The Lockpicks the seat holds."""
         token = self.cat.token
@@ -293,7 +314,13 @@ class CatacombsGame(
             if room.monkey_shrine:
                 for tid in state.idols.take():
                     zone.add(tid)
-        if i in graph.haunted and state.ghosts:
+        if i in graph.haunted:
+            self.haunt(state, events)
+
+    @staticmethod
+    def haunt(state: CatacombsState, events: list[Event]) -> None:
+        """rules.md#haunted, #ghost-supply: a Ghost into the Clank! area, while one is left."""
+        if state.ghosts:
             state.ghosts -= 1
             state.ghost_clank += 1
             events.append(Ghosted())
@@ -311,7 +338,16 @@ class CatacombsGame(
         p = state.players[seat]
         if p.status == "in":
             self.room_actions(state, seat, p, out)
+        if not self.cat.spent_in_a_room.isdisjoint(p.held.cards):
+            out[:] = [a for a in out if type(a) is not UseToken or self.usable_here(state, p, a)]
         return out
+
+    def usable_here(self, state: CatacombsState, p: Player, a: UseToken) -> bool:
+        """rules.md#tokens: a token spent in one kind of room only (the Discount Coupon in a
+        Market, the Puzzle Box at a Wayshrine) is not offered elsewhere."""
+        where = self.cat.tokens[a.token].where
+        graph = self.graph(state)
+        return where is None or p.room in (graph.markets if where == "market" else graph.wayshrines)
 
     def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
         """rules.md#take-artifact, #chest, #library, #prison, #wayshrine, #offers."""
@@ -325,6 +361,14 @@ class CatacombsGame(
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
         self.claim_actions(state, p, out)
+
+    def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
+        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit."""
+        tokens = super().takeable(state, p, room)
+        if not tokens:
+            return tokens
+        idols = self.cat.idols
+        return [t for t in tokens if t not in idols]
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -355,9 +399,15 @@ class CatacombsGame(
         return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
 
     def move_actions(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
-        """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest."""
+        """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest;
+        rules.md#catacombs-map: against the arrows with a Catacombs Map."""
         super().move_actions(state, p, out)
-        if p.status != "in" or not state.tile_stack.cards:
+        if p.status != "in":
+            return
+        against = self.against_arrows(p)
+        if against:
+            self.moves_against_arrows(state, p, out)
+        if not state.tile_stack.cards:
             return
         opens = self.graph(state).opens.get(p.room)
         if not opens:
@@ -371,12 +421,36 @@ class CatacombsGame(
             if (
                 walk
                 and pool.boots >= (2 if half.footprints else 1)
-                and half.arrow != "in"
+                and (half.arrow != "in" or against)
                 and (not half.lock or f"{o.place}/e{o.half}" in state.picked or picks)
             ):
                 out.append(self.explore_action(o.place, o.half, False))
             if pool.teleports:
                 out.append(self.explore_action(o.place, o.half, True))
+
+    def against_arrows(self, p: Player) -> bool:
+        """rules.md#catacombs-map: whether the seat may walk one-way tunnels backwards."""
+        return not self.cat.against_arrows.isdisjoint(p.held.cards)
+
+    def moves_against_arrows(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
+        """rules.md#catacombs-map: the one-way tunnels into the seat's room, walked back at
+        their usual price (boots, monsters, locks; the Crypt only with an artifact)."""
+        pool = state.pool
+        if not self.can_walk(pool):
+            return
+        graph = self.graph(state)
+        room = p.room
+        for e in graph.near[room]:
+            t = graph.tunnels[e.tunnel]
+            if not t.one_way or t.b != room or e.boots > pool.boots:
+                continue
+            if e.to == graph.start and not self.holds(p, "artifact"):
+                continue
+            if e.locked and not self.passable(state, p, e, False):
+                continue
+            m = 0 if NO_MONSTERS in pool.mods else e.monsters
+            moves = self.moves(e)
+            out.extend(moves[s] for s in (self.swords_to_spend(p, m, pool.swords) if m else (0,)))
 
     def explore_action(self, place: int, half: int, teleport: bool) -> Explore:
         key = (place, half, teleport)
@@ -488,6 +562,7 @@ class CatacombsGame(
             if (o.place, o.half) == (frame.place, frame.half)
         )
         first = len(state.rooms)
+        against = self.against_arrows(state.players[frame.seat])
         out = []
         for t in range(4):
             for k, half in enumerate(tile.edges):
@@ -505,7 +580,7 @@ class CatacombsGame(
                 if joined is None:
                     continue
                 tunnel, keys = joined
-                if tunnel.one_way and tunnel.a != frame.room and not frame.teleport:
+                if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
                     continue
                 out.append((t, tunnel, keys, room))
         return out
@@ -809,6 +884,11 @@ class CatacombsGame(
     def freed_3(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
         return self.holds(state.players[seat], "prisoner") >= 3
 
+    @condition("monkey-idol")
+    def holds_idol(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
+        """rules.md#tokens: the Golden Monkey Bot counts as a Monkey Idol."""
+        return self.holds(state.players[seat], "idol") > 0
+
     @condition("secret-tome-in-play-or-discard")
     def tome_out(self, state: CatacombsState, seat: int, cond: str, card: str | None) -> bool:
         p = state.players[seat]
@@ -827,8 +907,42 @@ class CatacombsGame(
 
     @points("crown-and-gem")
     def if_crown_and_gem(self, p: Player, owned: list[str], bonus: Any) -> int:
-        crown = any(self.cat.token[t].id == "crown" for t in p.held.cards)
-        return int(crown and any(self.cat.card[c].gem for c in owned))
+        return int(self.if_crown(p, owned, bonus) and any(self.cat.card[c].gem for c in owned))
+
+    # rules.md#prisoners-points: the points rules of the Prisoners.
+
+    @points("crown")
+    def if_crown(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(any(self.cat.token[t].id == "crown" for t in p.held.cards))
+
+    @points("monkey-idol")
+    def if_idol(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.holds(p, "idol") > 0)
+
+    @points("prisoner")
+    def per_prisoner(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return self.holds(p, "prisoner")
+
+    @points("two-secret-tomes")
+    def if_two_tomes(self, p: Player, owned: list[str], bonus: Any) -> int:
+        return int(self.per_secret_tome(p, owned, bonus) >= 2)
+
+    def tally(self, state: CatacombsState, seat: int) -> dict[str, int]:
+        """rules.md#scoring: the tokens' own points rules count with the tokens."""
+        parts = super().tally(state, seat)
+        p = state.players[seat]
+        owned = [*p.deck.cards, *p.hand.cards, *p.discard.cards, *p.play.cards]
+        tokens = self.cat.tokens
+        for t in p.held.cards:
+            bonus = tokens[t].bonus
+            if bonus is None:
+                continue
+            if isinstance(bonus, PointsPer) and bonus.per == content.MARKED_WAYSHRINE:
+                n = len(state.marks[seat])  # the marks are the map's, not the player's
+            else:
+                n = self.bonus_count(p, owned, bonus)
+            parts["tokens"] += bonus.points * n
+        return parts
 
     # -- the effects Catacombs adds ------------------------------------------------------------
 
@@ -845,13 +959,26 @@ class CatacombsGame(
         card: str | None,
         events: list[Event],
     ) -> None:
-        """rules.md#lockpick-supply: from the bank, as many as it holds."""
+        """rules.md#lockpick-supply: from the bank; when it runs dry, the Lockpicks lying on
+        the map stand in (what they opened stays open: ``picked`` records it)."""
         p = state.players[seat]
-        n = min(e.n, len(state.bank))
+        n = min(e.n, len(state.bank) + len(state.picks))
         for _ in range(n):
-            p.held.add(state.bank.draw())
+            p.held.add((state.bank if state.bank.cards else state.picks).draw())
         if n:
             events.append(Lockpicks(seat=seat, n=n))
+
+    @effect(cx.AddGhost)
+    def add_ghost(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: cx.AddGhost,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
+        """rules.md#tokens: the Haunted Prisoner's Ghost."""
+        self.haunt(state, events)
 
     @effect(cx.PayLockpicks)
     def offer_lockpicks(

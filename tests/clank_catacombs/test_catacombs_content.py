@@ -226,10 +226,9 @@ def test_tokens_and_tracks() -> None:
     assert (tk.lockpicks_each, tk.ghost_cubes, tk.left_draw) == (3, 5, {"2": 6, "3": 4, "4": 4})
     assert tk.rage_track == read_clank().tokens.rage_track
     assert set(tk.artifacts_removed.values()) == {0}
-    assert all(p.authored for p in tk.tokens if p.kind == "prisoner")
-    assert {"catacombs-map", "puzzle-box", "blood-amulet", "burglars-kit"} <= {
-        p.id for p in tk.tokens if p.authored
-    }
+    # The Token Reference Guide gives every token's effect and points: only the numbers of
+    # Mastery tokens and Lockpick pieces in the box are the table's own.
+    assert [p.id for p in tk.tokens if p.authored] == ["mastery", "lockpick"]
     # Every authored token is named in the rules digest.
     rules = resources.files("meeple.seeds").joinpath("clank-catacombs/rules.md").read_text()
     section = rules[rules.index("{#tokens}") : rules.index("{#decisions}")]
@@ -251,7 +250,9 @@ def test_builtin_tiles_pass_and_are_marked() -> None:
     assert sum(r.artifact is not None for r in rooms) >= 7
     assert {r.artifact for r in rooms if r.artifact is not None} == {0, 1, 2}
     assert sum(r.portal for r in rooms) >= 2
-    assert sum(r.monkey_shrine for r in rooms) == 1
+    # rules.md#idols: the Monkey Shrine lies on the starting tile, whichever side is up.
+    shrines = {tile.id: sum(r.monkey_shrine for r in tile.rooms) for tile in t.tiles.tiles}
+    assert {k: n for k, n in shrines.items() if n} == {"start-a": 1, "start-b": 1}
     assert all(not tile.haunted for tile in t.tiles.tiles if tile.back == "lighter")
 
 
@@ -405,3 +406,13 @@ def test_rules_digest_has_every_anchor() -> None:
     assert cited
     for anchor in {*ANCHORS.split(), *cited}:
         assert f"{{#{anchor}}}" in rules, anchor
+
+
+def test_a_token_bonus_names_a_points_rule_of_the_game(tmp_path: Path) -> None:
+    """rules.md#tokens: a token's ``bonus`` is checked as a card's: its points rule must be
+    one the game registers (or the Monk's ``marked-wayshrine``)."""
+    tokens = builtin("tokens.json")
+    mayor = next(k for k, t in enumerate(tokens["tokens"]) if t["id"] == "mayor")
+    tokens["tokens"][mayor]["bonus"]["cond"] = "kind-heart"
+    with pytest.raises(ContentError, match=rf"\$\.tokens\[{mayor}\]\.bonus: .*'kind-heart'"):
+        read_tables(tokens=write(tmp_path, "k.json", tokens))

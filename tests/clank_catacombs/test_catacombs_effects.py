@@ -165,22 +165,25 @@ def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
 
 
 def test_discount_coupon_from_a_prison(g, s) -> None:
-    """rules.md#prison, rules.md#prisoners, #offers: the Discount Coupon freed makes a market item
-    cost 5 gold this turn, in a Market room."""
+    """rules.md#prison, rules.md#tokens, #offers: the Discount Coupon freed is kept, not a
+    Prisoner; spent in a Market room (not elsewhere) it takes 5 gold off one item."""
     lay(g, s, "shop", 1, 1)
     lay(g, s, "cave", 2, 1)
     put(s, s.prisoners, "peasant-1", "discount-coupon")
     me = s.players[0]
-    me.gold = 4
+    me.gold = 2
     turn(g, s, 0, room=room(g, s, "cave:p"))
     act(g, s, PickLock())
-    assert {"discount-coupon", "peasant-1"} <= set(me.held.cards) and me.gold == 5
-    assert s.pool.offer == 5 and legal(g, s, Claim) == []
+    assert {"discount-coupon", "peasant-1"} <= set(me.held.cards) and me.gold == 2
+    assert g.holds(me, "prisoner") == 1 and s.pool.offer is None
+    assert UseToken(token="discount-coupon") not in g.legal_actions(s)
     me.room = room(g, s, "shop:m")
+    act(g, s, UseToken(token="discount-coupon"))
+    assert s.pool.offer == 2 and "discount-coupon" not in me.held.cards
     act(g, s, Claim(item="backpack"))
     assert me.gold == 0 and any(t.startswith("backpack") for t in me.held.cards)
     me.gold = 5
-    assert legal(g, s, Claim) == []  # one item per offer
+    assert legal(g, s, Claim) == []  # one item
 
 
 # -- free row card, choose-some, per --------------------------------------------------------
@@ -356,14 +359,14 @@ def test_blink_spell_to_a_seat_in_the_depths(g, s, where: str) -> None:
         assert g.legal_actions(s) == [GoTo(room=room(g, s, where))]
 
 
-def test_catacombs_map_places_a_tile_to_teleport_onto(g, s) -> None:
-    """rules.md#tokens, #teleport, #discovery: the map places the top tile beside the seat's
-    tile (lined up with either half of the starting tile), then an optional teleport onto it."""
+def test_marble_guardian_places_a_tile_to_teleport_onto(g, s) -> None:
+    """rules.md#teleport, #discovery: ``place-tile`` puts the top tile beside the seat's tile
+    (lined up with either half of the starting tile), then ``teleport-to new-tile``."""
     me = s.players[0]
-    put(s, me.held, "catacombs-map-1")
+    to_row(s, "marble-guardian")
     top = s.tile_stack.cards[-1]
-    turn(g, s, 0, room=crypt(g, s))
-    act(g, s, UseToken(token="catacombs-map-1"))
+    turn(g, s, 0, room=crypt(g, s), swords=3)
+    act(g, s, Fight(card="marble-guardian"))
     cells = {(a.x, a.y) for a in legal(g, s, PlaceTile)}
     assert cells == {(0, -1), (1, 0), (1, 1), (0, 2), (-1, 0), (-1, 1)}
     assert len(legal(g, s, PlaceTile)) == 24
@@ -373,6 +376,7 @@ def test_catacombs_map_places_a_tile_to_teleport_onto(g, s) -> None:
         1,
         2,
     )
+    act(g, s, Pick(option=0))
     rooms = [r for r in range(len(s.rooms)) if g.graph(s).tile_of[r] == len(s.tiles) - 1]
     assert type(s.stack[-1]) is ChooseRoom and s.stack[-1].rooms == rooms
     act(g, s, GoTo(room=rooms[0]))

@@ -38,11 +38,11 @@ from meeple.plugins.clank.state import (
     EndTurn,
     Fight,
     Move,
+    Pick,
     Play,
     Take,
     Teleport,
     UseDevice,
-    UseToken,
 )
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -374,19 +374,21 @@ def test_walls_a_half_against_a_side_without_one(g, s) -> None:
     assert not [t for t in legal(g, s, Teleport) if t.to == b]
 
 
-def test_no_space_catacombs_map_without_an_empty_cell(g, s) -> None:
-    """rules.md#no-space: with no empty cell beside the seat's tile the Catacombs Map does
-    nothing: the tile stays on the stack and the teleport onto a new tile does nothing."""
+def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
+    """rules.md#no-space: with no empty cell beside the seat's tile ``place-tile`` (Marble
+    Guardian) does nothing: the tile stays on the stack and the teleport onto a new tile
+    does nothing."""
     lay(g, s, "hall", 1, 0)
     lay(g, s, "vault", 1, -1)
     lay(g, s, "cave", 2, 0)
     lay(g, s, "shop", 1, 1)
     me = s.players[0]
-    put(s, me.held, "catacombs-map-1")
+    to_row(s, "marble-guardian")
     top = list(s.tile_stack.cards)
-    turn(g, s, 0, room=room(g, s, "hall:a"))
+    turn(g, s, 0, room=room(g, s, "hall:a"), swords=3)
     assert g.free_cells(s, 0) == []
-    act(g, s, UseToken(token="catacombs-map-1"))
+    act(g, s, Fight(card="marble-guardian"))
+    act(g, s, Pick(option=0))
     assert s.tile_stack.cards == top and len(s.tiles) == 5
     assert not any(isinstance(f, (PlaceAnywhere, ChooseRoom)) for f in s.stack)
     assert me.room == room(g, s, "hall:a")
@@ -439,21 +441,24 @@ def test_room_ids_in_placement_order_and_kept(g, s) -> None:
     assert "hall:w" in text and "3" in text
 
 
-def test_take_when_idols_taken_as_a_room_action(g, s) -> None:
-    """rules.md#take-when: an idol in the Monkey Shrine room is not taken on entry, but by a
-    room action while the seat stands there."""
+def test_idols_one_per_visit_never_a_room_action(g, s) -> None:
+    """rules.md#idols, #reward-once, #take-when: the Monkey Shrine gives one idol on entry,
+    once per seat per turn; staying (or coming back that turn) yields no other, and the
+    idols are never taken as a room action; a later turn's visit gives the next."""
     lay(g, s, "shrine", 1, 0)
     me = s.players[0]
     s_room = room(g, s, "shrine:s")
+    assert len(s.rooms[s_room]) == 3
+    turn(g, s, 0, room=shrine(g, s), boots=3)
+    act(g, s, moves_to(g, s, s_room)[0])
+    assert g.holds(me, "idol") == 1 and len(s.rooms[s_room]) == 2
+    assert not legal(g, s, Take)
+    act(g, s, moves_to(g, s, shrine(g, s))[0])
+    act(g, s, moves_to(g, s, s_room)[0])
+    assert g.holds(me, "idol") == 1 and not legal(g, s, Take)
     turn(g, s, 0, room=shrine(g, s), boots=1)
     act(g, s, moves_to(g, s, s_room)[0])
-    idols = [t for t in me.held.cards if g.cat.token[t].kind == "idol"]
-    takes = [t for t in legal(g, s, Take) if g.cat.token[t.token].kind == "idol"]
-    assert takes
-    before = len(s.rooms[s_room])
-    act(g, s, takes[0])
-    assert len(s.rooms[s_room]) == before - 1
-    assert len([t for t in me.held.cards if g.cat.token[t].kind == "idol"]) == len(idols) + 1
+    assert g.holds(me, "idol") == 2 and len(s.rooms[s_room]) == 1
 
 
 def test_condition_kinds_place_now_or_later_counts_whole_turn(g, s) -> None:

@@ -56,8 +56,10 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
     assert "You are in room 6 (light-3:a): wayshrine" in out
     assert "seat 0: in, room 6 (light-3:a), damage" in out
     exits = out[out.index("Exits") : out.index("Tokens here")]
+    rows = [line.split("│") for line in exits.splitlines() if line.startswith("│")]
+    to = " ".join(row[1].strip() for row in rows)  # a long room wraps within its column
     for e in g.graph(state).exits[room]:
-        assert f"│ {present.room_text(g, state, e.to)}" in exits
+        assert present.room_text(g, state, e.to) in to
     for o in g.graph(state).opens[room]:
         assert f"│ {present.direction(o)}, off the edge" in exits
     assert "west, off the edge 1 boot + the new tile's half" in " ".join(
