@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import msgspec
+
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
@@ -240,13 +242,28 @@ class Effects(Part[S]):
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(self, state: S, seat: int, effects: list[Any]) -> bool:
-        """rules.md#choices: an option the seat cannot carry out may not be picked."""
+    def feasible(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """rules.md#choices: an option the seat cannot carry out, or one that would change
+        nothing (rules.md#no-empty-option), may not be picked."""
         p = state.players[seat]
         for e in effects:
             if type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card)):
                 return False
-        return True
+        return self.changes(state, seat, effects, card)
+
+    def changes(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change the table now: tried on a copy of it, with what
+        else waits in the turn's queue and conditions set aside. One test for every effect
+        type, a game's own included, where a rule per type would repeat its handler."""
+        trial = self.clone(state)
+        trial.pool.queue.clear()
+        trial.pool.ifs.clear()
+        before = msgspec.msgpack.encode(trial)
+        handle = self._handlers
+        events: list[Event] = []
+        for e in effects:
+            handle[type(e)](trial, seat, e, card, events)
+        return msgspec.msgpack.encode(trial) != before
 
     @effect(fx.Trash)
     def trash(
@@ -323,7 +340,7 @@ class Effects(Part[S]):
         picks = [
             self._pick[i]
             for i, option in enumerate(frame.options)
-            if self.feasible(state, frame.seat, option)
+            if self.feasible(state, frame.seat, option, frame.card)
         ]
         return picks or [SKIP]
 

@@ -125,6 +125,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     max_seats = 4
     Action = ClankAction
     Event = ClankEvent
+    passes = (Skip, EndTurn)
     zones = {
         "deck": SECRET,
         "hand": PRIVATE,

@@ -199,6 +199,27 @@ def test_choose_needs_what_it_costs(g, state) -> None:
     assert p.gold == 0 and sum(c.startswith("secret-tome") for c in p.discard.cards) == 2
 
 
+def test_an_option_that_would_do_nothing_is_not_offered(g, state) -> None:
+    """rules.md#no-empty-option: Shrine's heal is offered only to a hurt seat, Wand of Wind's
+    secret only with one next door."""
+    to_row(state, "shrine-1")
+    turn(g, state, 0, ("wand-of-wind",), skill=2)
+    act(g, state, UseDevice(card="shrine-1"))
+    assert g.legal_actions(state) == [Pick(option=0)]
+    state.players[0].damage, state.players[0].supply = 1, state.players[0].supply - 1
+    assert g.legal_actions(state) == [Pick(option=0), Pick(option=1)]
+    act(g, state, Pick(option=1))
+    graph = g.cat.graph
+    lonely = next(
+        r
+        for r in graph.order
+        if not any(state.rooms[graph.index[e.to]].cards for e in graph.near[r])
+    )
+    state.players[0].room = lonely
+    act(g, state, Play(card="wand-of-wind"))
+    assert g.legal_actions(state) == [Pick(option=0)]
+
+
 def test_master_burglar_trashes_a_burgle(g, state) -> None:
     """rules.md#trash: from the play area or discard pile, limited by name."""
     turn(g, state, 0, ("burgle-s0-1", "master-burglar-1"))
