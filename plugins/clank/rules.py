@@ -296,6 +296,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             out.extend(use[t] for t in p.held.cards if token[t].use)
         if not hand:
             out.append(END_TURN)
+        self.room_takes(state, p, out)
         return out
 
     def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
@@ -725,6 +726,11 @@ class Clank(ClankEngine[ClankState]):
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
         return catalog(self.schema(), self.options)
+
+    def taken_as_action(self, tid: str) -> bool:
+        """rules.md#take-artifact: an artifact, unless the option keeps the first edition's
+        reading (taken on entry, as the other tokens are)."""
+        return self.options.artifact_take == "action" and self.cat.token[tid].kind == "artifact"
 
     # -- set-up ----------------------------------------------------------------
 

@@ -58,6 +58,9 @@ class ClankOptions(EngineOptions, frozen=True):
     """Which side of the board."""
     board_file: FilePath | None = None
     """Path of a JSON board to use instead of the built-in side ``board``."""
+    artifact_take: Literal["action", "entry"] = "action"
+    """When an artifact is taken: as an action in its room on any turn, or on entry only
+    (rules.md#take-artifact)."""
 
 
 class Player(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -163,6 +163,7 @@ def test_kobold_merchant_once_an_artifact_is_held(state) -> None:
     state.pool.boots = 1
     state.players[0].room = 5
     act(g, state, Move(tunnel=5, to=6))
+    act(g, state, Skip())  # the idols offered on entry
     act(g, state, Take(token="artifact-20"))
     assert state.pool.skill == 2
 
