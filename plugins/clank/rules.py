@@ -651,8 +651,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     @points("two-of")
     def if_two_of(self, p: Player, owned: list[str], bonus: Any) -> int:
+        """rules.md#peddler: two different kinds among ``of``, not two tokens."""
         token = self.cat.token
-        return int(sum(token[t].id in bonus.of for t in p.held.cards) >= 2)
+        return int(len({token[t].id for t in p.held.cards}.intersection(bonus.of)) >= 2)
 
     def scores(self, state: S) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""

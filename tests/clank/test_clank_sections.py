@@ -473,13 +473,16 @@ def test_gold_has_no_bank_limit(g, state) -> None:
     assert state.players[0].gold == 501
 
 
-def test_dwarven_peddler_counts_tokens(g, state) -> None:
-    """rules.md#peddler: two Monkey Idols are "two of"; one idol alone is not."""
+def test_dwarven_peddler_counts_kinds(g, state) -> None:
+    """rules.md#peddler: "two of" means two different kinds: two Monkey Idols are not, an
+    idol and a Chalice are."""
     p = state.players[0]
     put(state, p.discard, "dwarven-peddler")
     put(state, p.held, "monkey-idol-1")
     before = g.tally(state, 0)["cards"]
     put(state, p.held, "monkey-idol-2")
+    assert g.tally(state, 0)["cards"] == before
+    put(state, p.held, "chalice-1")
     assert g.tally(state, 0)["cards"] == before + 4
 
 
