@@ -41,6 +41,7 @@ Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
 
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
+GAINED_GOLD = "gained-gold"
 
 
 class Effects(Part[S]):
@@ -134,10 +135,9 @@ class Effects(Part[S]):
         pool.swords += e.swords
         pool.boots += e.boots
         pool.teleports += e.teleport
-        if e.gold:  # rules.md#gold: Search adds one to every later gain
-            gold = e.gold + pool.mods.count(GOLD_BONUS)
-            state.players[seat].gold += gold
-            pool.gold_gained += gold
+        if e.gold:  # rules.md#gold: Search adds one to each gain (rules.md#search)
+            self.gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
+            pool.done.append(GAINED_GOLD)
         if e.clank > 0:
             self.make_clank(state, seat, e.clank, events)
         elif e.clank < 0:
@@ -148,6 +148,11 @@ class Effects(Part[S]):
             self.heal(state, seat, e.heal, events)
         if e.rage:
             self.raise_rage(state, e.rage, events)
+
+    def gain_gold(self, state: S, seat: int, gold: int) -> None:
+        """Gold from the bank, counted in the turn's total."""
+        state.players[seat].gold += gold
+        state.pool.gold_gained += gold
 
     def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
@@ -207,11 +212,14 @@ class Effects(Part[S]):
     def this_turn(
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
-        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank."""
+        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank
+        and Search earlier gains of gold (rules.md#search)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
+        elif e.mod == GOLD_BONUS and self.options.gold_bonus == "turn":
+            self.gain_gold(state, seat, pool.done.count(GAINED_GOLD))
 
     @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:

@@ -294,8 +294,9 @@ def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
 
 @pytest.mark.parametrize("secret, gold", [("treasure-1", 2), ("greater-treasure-1", 5)])
 def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
-    """rules.md#treasure-secrets: the gold comes the moment the secret is taken, plus one
-    under Search's gold-bonus-1; the token itself is spent."""
+    """rules.md#treasure-secrets, #search: the gold comes the moment the secret is taken, plus
+    one under Search's gold-bonus-1 (for a take before Search, when Search is played); the
+    token itself is spent."""
     turn(tg, tiny, 0, ("search-1",), room=6, boots=2)
     put(tiny, tiny.rooms[tg.cat.graph.index[5]], secret, up=False)
     p = tiny.players[0]
@@ -303,12 +304,13 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     act(tg, tiny, Take(token=secret))
     assert p.gold == gold and secret in tiny.spent.cards and secret not in p.held.cards
     act(tg, tiny, Play(card="search-1"))
+    assert p.gold == gold + 1
     act(tg, tiny, Move(tunnel=5, to=6))
     act(tg, tiny, Skip())
     put(tiny, tiny.rooms[tg.cat.graph.index[5]], "treasure-2", up=False)
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token="treasure-2"))
-    assert p.gold == gold + 2 + 1
+    assert p.gold == gold + 1 + 2 + 1
 
 
 def test_backpack_carries_another_artifact_and_best_breaks_ties(g, state) -> None:

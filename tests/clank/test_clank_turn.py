@@ -187,6 +187,18 @@ def test_search_adds_gold(g, state) -> None:
     assert state.players[0].gold == 3
 
 
+@pytest.mark.parametrize(("gold_bonus", "gold"), [("turn", 3), ("later", 2)])
+def test_search_pays_for_earlier_gold(gold_bonus: str, gold: int) -> None:
+    """rules.md#search: played after a gain of gold, Search pays for it too (``turn``), or
+    only for later gains (``later``); each gain counts once, whatever its size."""
+    g = game(gold_bonus=gold_bonus)
+    state = started(g, 4, 3)
+    turn(g, state, 0, ("pickaxe-1", "search-1"))
+    act(g, state, Play(card="pickaxe-1"))
+    act(g, state, Play(card="search-1"))
+    assert state.players[0].gold == gold
+
+
 def test_choose_needs_what_it_costs(g, state) -> None:
     """rules.md#choices, #short-pile: Underworld Dealing's buy needs 7 gold."""
     turn(g, state, 0, ("underworld-dealing",))
