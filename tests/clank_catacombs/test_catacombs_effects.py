@@ -219,7 +219,8 @@ def test_grand_theft_device_still_costs_its_gold(g, s) -> None:
 
 
 def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
-    """rules.md#locks: ``pay-lockpicks`` is offered only to a seat holding enough."""
+    """rules.md#locks, #no-empty-option: ``pay-lockpicks`` is offered only to a seat holding
+    enough."""
     me = s.players[0]
     turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
     act(g, s, Play(card="imp-familiar"))
@@ -343,8 +344,8 @@ def test_spectral_rider_off_a_haunted_tile_does_nothing(g, s) -> None:
 
 @pytest.mark.parametrize("where", ["cave:c", "shop:m", "start-a:w"])
 def test_blink_spell_to_a_seat_in_the_depths(g, s, where: str) -> None:
-    """rules.md#teleport, #depths: to the room of another seat in the depths (darker tiles
-    and the starting tile's top half), not on a lighter tile."""
+    """rules.md#teleport, #depths, #no-empty-option: to the room of another seat in the depths
+    (darker tiles and the starting tile's top half), not on a lighter tile."""
     lay(g, s, "shop", 1, 1)
     lay(g, s, "cave", 2, 1)
     s.players[1].room = room(g, s, where)
@@ -482,7 +483,8 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
 
 
 def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
-    """rules.md#lockpick-supply: taking from an empty bank gives nothing."""
+    """rules.md#lockpick-supply, #no-empty-option: taking from an empty bank would give
+    nothing, so it is not offered."""
     me = s.players[0]
     put(s, s.players[1].held, *s.bank.cards)
     turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
