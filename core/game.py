@@ -77,6 +77,11 @@ class Game(Generic[S, A]):
     ``variants``
         Option sets worth covering: the conformance suite spreads its games
         over them (``({}, {"board": "back"})``); the defaults alone if unset.
+    ``passes``
+        The action types that pass or end (decline a choice, end a turn):
+        the only actions the conformance suite lets change nothing but close
+        the decision they answer, since any other that does so is an option
+        that offers the player nothing (``(Skip, EndTurn)``).
     """
 
     id: ClassVar[str]
@@ -90,6 +95,7 @@ class Game(Generic[S, A]):
     Event: ClassVar[Any] = Event
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
     variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
+    passes: ClassVar[tuple[type, ...]] = ()
 
     def __init__(self, options: _Options | None = None) -> None:
         self.options = options if options is not None else self.Options()

@@ -14,7 +14,11 @@ Each playthrough is a seeded game of uniformly random legal actions. After
 every action the state passes :meth:`~meeple.core.game.Game.check_state`
 (and the ``meeple_validate_state`` hooks), round-trips through a snapshot
 file, and has clones that are independent of it; at the end the game's
-record replays to the same digest. On the games a case marks with
+record replays to the same digest. Every action taken, and one more legal action
+sampled at each step, must change the state beyond closing the decision it
+answers, unless its type is among the game's declared passes and ends
+(:attr:`~meeple.core.game.Game.passes`): an option that does nothing is one a
+player should never be offered. On the games a case marks with
 ``views``, every seat's view is checked at every step: its JSON holds no
 card id that seat may not see (the leak test), and determinizing it gives
 a valid state that the seat cannot tell from the view.
@@ -121,7 +125,7 @@ def playthrough(
         at = f"{where}, after step {step}"
         check_state(game, state, hooks, at)
         digest = game.digest(state)
-        check_round_trip(game, setup, step, state, at)
+        before = check_round_trip(game, setup, step, state, at)
         check_clone(game, state, chooser, at)
         if case.views:
             for seat in (*range(case.seats), None):
@@ -139,7 +143,9 @@ def playthrough(
             raise ConformanceError(f"{at}: seat {state.to_move} is to move but has no legal action")
         if step >= max_steps:
             raise ConformanceError(f"{at}: the game did not end within {max_steps} decisions")
-        match.step(chooser.choice(legal))
+        action = chooser.choice(legal)
+        match.step(action)
+        check_changes(game, before, state, action, at)
     check_scores(game, match, where)
     check_replay(game, setup, match, hooks, where)
     return match
@@ -154,8 +160,9 @@ def check_state(game: Game[Any, Any], state: State, hooks: Hooks, at: str) -> No
 
 def check_round_trip(
     game: Game[Any, Any], setup: records.Setup[Any], step: int, state: State, at: str
-) -> None:
-    """A snapshot file of ``state`` decodes strictly to an equal state with the same digest."""
+) -> State:
+    """A snapshot file of ``state`` decodes strictly to an equal state with the same digest
+    (returned: a copy of ``state`` as it stands)."""
     data = records.encode(records.Snapshot(setup=setup, step=step, state=state))
     try:
         back = records.decode(data, type(game), records.SNAPSHOT, "<snapshot>").state
@@ -163,6 +170,7 @@ def check_round_trip(
         raise ConformanceError(f"{at}: a snapshot does not decode: {exc}") from None
     if back != state or game.digest(back) != game.digest(state):
         raise ConformanceError(f"{at}: a snapshot decodes to a different state")
+    return back
 
 
 def check_clone(game: Game[Any, Any], state: State, stream: Stream, at: str) -> None:
@@ -173,13 +181,36 @@ def check_clone(game: Game[Any, Any], state: State, stream: Stream, at: str) -> 
         raise ConformanceError(f"{at}: a clone differs from the state it copies")
     legal = game.legal_actions(clone)
     if legal:
-        game.resolve(clone, stream.choice(legal))
+        action = stream.choice(legal)
+        game.resolve(clone, action)
+        if game.digest(state) == before:  # a shared state is told below
+            check_changes(game, state, clone, action, at)
     for zone in iter_zones(clone):
         zone.add("<changed>")
     clone.rng.counter += 1
     clone.stack.clear()
     if game.digest(state) != before:
         raise ConformanceError(f"{at}: changing a clone changed the original state")
+
+
+def check_changes(game: Game[Any, Any], before: State, after: State, action: Any, at: str) -> None:
+    """``action`` took ``before`` to ``after`` and did more than close the decision it
+    answered, unless the game declares its type a pass or an end."""
+    if isinstance(action, game.passes) or not only_closes(before, after):
+        return
+    raise ConformanceError(
+        f"{at}: {game.describe_action(before, action)!r} is offered but changes nothing "
+        "beyond closing the decision (an empty option); list its type in the game's "
+        "passes if it is a pass or an end"
+    )
+
+
+def only_closes(before: State, after: State) -> bool:
+    """Whether ``after`` is ``before`` with at most some of its frames removed."""
+    kept = iter(before.stack)
+    if not all(frame in kept for frame in after.stack):  # a subsequence, in order
+        return False
+    return msgspec.structs.replace(before, stack=[]) == msgspec.structs.replace(after, stack=[])
 
 
 def check_view(

@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 import subprocess
 import sys
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -243,3 +244,40 @@ def test_a_copy_in_sight_is_no_leak(tiny):
     card = state.deck.cards[0]
     state.piles[0] = Zone(kind="pile", owner=0, cards=[card])  # a second copy, face up
     assert testing.leaks(game, state, 1, f'["{card}"]'.encode()) == set()
+
+
+@pytest.fixture
+def idle(tiny) -> type:
+    """Tiny whose ``Draw`` changes nothing while the seat still holds a card."""
+
+    class Idle(tiny):
+        def resolve(self, state, action):
+            if isinstance(action, typing.get_args(tiny.Action)[1]) and state.hands[state.to_move]:
+                return []
+            return super().resolve(state, action)
+
+    return Idle
+
+
+def test_an_option_that_changes_nothing(idle):
+    fails(idle(), r"'Draw\(\)' is offered but changes nothing .*an empty option")
+
+
+def test_a_declared_pass_may_change_nothing(idle):
+    class Patient(idle):
+        passes = (typing.get_args(idle.Action)[1],)
+
+    assert testing.check_game(Patient(), 6) > 6
+
+
+def test_only_closing_a_decision_is_no_change(tiny):
+    game = tiny()
+    state = game.setup(2, 1)
+    closed = game.clone(state)
+    closed.stack.clear()
+    assert testing.only_closes(state, closed) and testing.only_closes(state, game.clone(state))
+    closed.rng.counter += 1
+    assert not testing.only_closes(state, closed)
+    grown = game.clone(state)
+    grown.stack.append(grown.stack[0])
+    assert not testing.only_closes(state, grown)

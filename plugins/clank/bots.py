@@ -484,8 +484,17 @@ class HeuristicBot:
         return None
 
     def room_action(self, legal: Sequence[Any]) -> Any:
-        """An action of the bot's room that a game on the engine adds (``None``: none)."""
+        """An action of the bot's room (``None``: none): the artifact taken as a turn action,
+        if it is the best one from here; a game on the engine adds its own."""
+        token = self.cat.token
+        for a in legal:
+            if type(a) is Take and token[a.token].kind == "artifact" and self.best_here():
+                return a
         return None
+
+    def best_here(self) -> bool:
+        """Whether the bot, holding no artifact, stands by the best one it could take."""
+        return self.artifacts == 0 and self.target(self.me.room)[0] == self.me.room
 
     def market(self, legal: Sequence[Any]) -> Any:
         """Buy an item worth more than its gold, or a Master Key that shortens the way."""
@@ -670,7 +679,7 @@ class HeuristicBot:
             if t.kind != "artifact":
                 best = best or a
                 continue
-            if self.artifacts == 0 and self.target(self.me.room)[0] == self.me.room:
+            if self.best_here():
                 return a
         return best or SKIP
 

@@ -56,7 +56,7 @@ class PointsPer(Points, frozen=True, tag="per"):
 
 class PointsIf(Points, frozen=True, tag="if"):
     """``points`` if ``cond`` holds: a points rule the game registers (Clank!: ``mastery``,
-    a Mastery token; ``two-of``, at least two of ``of``)."""
+    a Mastery token; ``two-of``, at least two different kinds of token among ``of``)."""
 
     points: Count
     cond: str

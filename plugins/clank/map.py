@@ -161,9 +161,25 @@ class Movement(Part[S]):
         self.offer_tokens(state, seat, room)
 
     def offer_tokens(self, state: S, seat: int, room: int) -> None:
-        """rules.md#token-offer: the tokens of the room entered are offered at once."""
-        if self.takeable(state, state.players[seat], room):
+        """rules.md#token-offer: the tokens of the room entered are offered at once, but
+        those taken as a turn action (:meth:`taken_as_action`)."""
+        if self.offered(self.takeable(state, state.players[seat], room)):
             state.stack.append(TakeToken(seat=seat, room=room))
+
+    def taken_as_action(self, tid: str) -> bool:
+        """Whether token ``tid`` is taken as a turn action while the seat stands in its room,
+        on any turn, rather than offered on entry (rules.md#take-artifact; none here)."""
+        return False
+
+    def offered(self, tokens: list[str]) -> list[str]:
+        """The tokens of ``tokens`` offered on entry."""
+        return [t for t in tokens if not self.taken_as_action(t)]
+
+    def room_takes(self, state: S, p: Player, out: list[Any]) -> None:
+        """rules.md#take-artifact: the turn actions taking a token of the seat's room."""
+        if p.status == "in":
+            take = self._take
+            out.extend(take[t] for t in self.takeable(state, p, p.room) if self.taken_as_action(t))
 
     def escape(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""
@@ -203,7 +219,7 @@ class Movement(Part[S]):
         tokens = (
             self.adjacent_secrets(state, frame.room)
             if frame.adjacent
-            else self.takeable(state, p, frame.room)
+            else self.offered(self.takeable(state, p, frame.room))
         )
         take = self._take
         return [*(take[t] for t in tokens), SKIP]

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import msgspec
+
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
@@ -39,6 +41,7 @@ Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
 
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
+GAINED_GOLD = "gained-gold"
 
 
 class Effects(Part[S]):
@@ -132,10 +135,9 @@ class Effects(Part[S]):
         pool.swords += e.swords
         pool.boots += e.boots
         pool.teleports += e.teleport
-        if e.gold:  # rules.md#gold: Search adds one to every later gain
-            gold = e.gold + pool.mods.count(GOLD_BONUS)
-            state.players[seat].gold += gold
-            pool.gold_gained += gold
+        if e.gold:  # rules.md#gold: Search adds one to each gain (rules.md#search)
+            self.gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
+            pool.done.append(GAINED_GOLD)
         if e.clank > 0:
             self.make_clank(state, seat, e.clank, events)
         elif e.clank < 0:
@@ -146,6 +148,11 @@ class Effects(Part[S]):
             self.heal(state, seat, e.heal, events)
         if e.rage:
             self.raise_rage(state, e.rage, events)
+
+    def gain_gold(self, state: S, seat: int, gold: int) -> None:
+        """Gold from the bank, counted in the turn's total."""
+        state.players[seat].gold += gold
+        state.pool.gold_gained += gold
 
     def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
@@ -205,11 +212,14 @@ class Effects(Part[S]):
     def this_turn(
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
-        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank."""
+        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank
+        and Search earlier gains of gold (rules.md#search)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
+        elif e.mod == GOLD_BONUS and self.options.gold_bonus == "turn":
+            self.gain_gold(state, seat, pool.done.count(GAINED_GOLD))
 
     @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
@@ -240,13 +250,28 @@ class Effects(Part[S]):
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(self, state: S, seat: int, effects: list[Any]) -> bool:
-        """rules.md#choices: an option the seat cannot carry out may not be picked."""
+    def feasible(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """rules.md#choices: an option the seat cannot carry out, or one that would change
+        nothing (rules.md#no-empty-option), may not be picked."""
         p = state.players[seat]
         for e in effects:
             if type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card)):
                 return False
-        return True
+        return self.changes(state, seat, effects, card)
+
+    def changes(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change the table now: tried on a copy of it, with what
+        else waits in the turn's queue and conditions set aside. One test for every effect
+        type, a game's own included, where a rule per type would repeat its handler."""
+        trial = self.clone(state)
+        trial.pool.queue.clear()
+        trial.pool.ifs.clear()
+        before = msgspec.msgpack.encode(trial)
+        handle = self._handlers
+        events: list[Event] = []
+        for e in effects:
+            handle[type(e)](trial, seat, e, card, events)
+        return msgspec.msgpack.encode(trial) != before
 
     @effect(fx.Trash)
     def trash(
@@ -323,7 +348,7 @@ class Effects(Part[S]):
         picks = [
             self._pick[i]
             for i, option in enumerate(frame.options)
-            if self.feasible(state, frame.seat, option)
+            if self.feasible(state, frame.seat, option, frame.card)
         ]
         return picks or [SKIP]
 

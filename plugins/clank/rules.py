@@ -125,6 +125,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     max_seats = 4
     Action = ClankAction
     Event = ClankEvent
+    passes = (Skip, EndTurn)
     zones = {
         "deck": SECRET,
         "hand": PRIVATE,
@@ -295,6 +296,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             out.extend(use[t] for t in p.held.cards if token[t].use)
         if not hand:
             out.append(END_TURN)
+        self.room_takes(state, p, out)
         return out
 
     def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
@@ -649,8 +651,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     @points("two-of")
     def if_two_of(self, p: Player, owned: list[str], bonus: Any) -> int:
+        """rules.md#peddler: two different kinds among ``of``, not two tokens."""
         token = self.cat.token
-        return int(sum(token[t].id in bonus.of for t in p.held.cards) >= 2)
+        return int(len({token[t].id for t in p.held.cards}.intersection(bonus.of)) >= 2)
 
     def scores(self, state: S) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
@@ -724,6 +727,11 @@ class Clank(ClankEngine[ClankState]):
     def make_catalog(self) -> Catalog:
         """The catalog of the tables the options name."""
         return catalog(self.schema(), self.options)
+
+    def taken_as_action(self, tid: str) -> bool:
+        """rules.md#take-artifact: an artifact, unless the option keeps the first edition's
+        reading (taken on entry, as the other tokens are)."""
+        return self.options.artifact_take == "action" and self.cat.token[tid].kind == "artifact"
 
     # -- set-up ----------------------------------------------------------------
 

@@ -45,6 +45,9 @@ class EngineOptions(Options, frozen=True):
     """An empty dragon bag after an attack (rules.md#empty-bag)."""
     teleport_locks: Literal["ignore", "key"] = "ignore"
     """Whether a teleport along a locked tunnel needs a Master Key (rules.md#teleport-locks)."""
+    gold_bonus: Literal["turn", "later"] = "turn"
+    """Whether Search's bonus pays for every gain of gold of the turn or only for those after
+    it (rules.md#search)."""
     cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in one."""
     tokens: FilePath | None = None
@@ -58,6 +61,9 @@ class ClankOptions(EngineOptions, frozen=True):
     """Which side of the board."""
     board_file: FilePath | None = None
     """Path of a JSON board to use instead of the built-in side ``board``."""
+    artifact_take: Literal["action", "entry"] = "action"
+    """When an artifact is taken: as an action in its room on any turn, or on entry only
+    (rules.md#take-artifact)."""
 
 
 class Player(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -109,7 +115,8 @@ class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True)
     skill_gained: Amount = 0
     gold_gained: Amount = 0
     done: list[str] = msgspec.field(default_factory=list)
-    """What the seat did this turn that a later condition may ask about (``used-portal``)."""
+    """What the seat did this turn that a later condition or modifier may ask about
+    (``used-portal``; ``gained-gold``, once per gain)."""
     mods: list[str] = msgspec.field(default_factory=list)
     ifs: list[Pending[E]] = msgspec.field(default_factory=list)
     """Conditional effects not yet fired (rules.md#conditions)."""

@@ -350,10 +350,9 @@ class CatacombsGame(
         return where is None or p.room in (graph.markets if where == "market" else graph.wayshrines)
 
     def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
-        """rules.md#take-artifact, #chest, #library, #prison, #wayshrine, #offers."""
+        """rules.md#chest, #library, #prison, #wayshrine, #offers (the engine adds the tokens
+        taken here, rules.md#take-artifact)."""
         room = p.room
-        take = self._take
-        out.extend(take[t] for t in self.takeable(state, p, room))
         graph = self.graph(state)
         f = graph.features[room]
         if (f.chest or f.library or f.prison) and self.can_pick(state, p, room):
@@ -710,8 +709,9 @@ class CatacombsGame(
         if action.to not in self.graph(state).ends[action.tunnel]:
             state.pool.done.append("used-portal")
 
-    def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:
-        """rules.md#take-artifact: tokens are taken as a room action, not on entry."""
+    def taken_as_action(self, tid: str) -> bool:
+        """rules.md#take-when: every token of a room is taken as a room action, none on entry."""
+        return True
 
     def enter(self, state: CatacombsState, seat: int, room: int, events: list[Event]) -> None:
         """rules.md#reward-rooms: a reward room's reward, once per seat per turn."""

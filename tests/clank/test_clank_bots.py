@@ -128,13 +128,18 @@ def tg() -> Clank:
     return game(board=tiny_board())
 
 
-@pytest.fixture
-def tiny(tg: Clank) -> ClankState:
+def tiny_table(tg: Clank) -> ClankState:
+    """A 2-seat table of ``tg`` with no clank, and only the artifacts in its rooms."""
     s = tg.setup(2, 5)
     clear_clank(s)
     empty_rooms(s)
     place_artifacts(tg, s)
     return s
+
+
+@pytest.fixture
+def tiny(tg: Clank) -> ClankState:
+    return tiny_table(tg)
 
 
 def test_heads_toward_an_artifact_it_can_carry_out(tg: Clank, tiny: ClankState) -> None:
@@ -146,19 +151,28 @@ def test_heads_toward_an_artifact_it_can_carry_out(tg: Clank, tiny: ClankState) 
     assert decide(tg, tiny) == Move(tunnel=1, to=3)
 
 
-def test_takes_the_artifact(tg: Clank, tiny: ClankState) -> None:
+@pytest.mark.parametrize("artifact_take", ["action", "entry"])
+def test_takes_the_artifact(artifact_take: str) -> None:
+    """As a turn action in its room, or when offered on entry (rules.md#take-artifact)."""
+    tg = game(board=tiny_board(), artifact_take=artifact_take)
+    tiny = tiny_table(tg)
     put(tiny, tiny.players[0].held, "master-key-1")
-    turn(tg, tiny, 0, room=5, boots=1)
-    tiny.stack.append(TakeToken(seat=0, room=6))
-    tiny.players[0].room = 6
+    turn(tg, tiny, 0, room=6, boots=1)
+    if artifact_take == "entry":
+        tiny.stack.append(TakeToken(seat=0, room=6))
     assert decide(tg, tiny) == Take(token="artifact-20")
 
 
-def test_prefers_the_better_artifact_one_room_on(tg: Clank, tiny: ClankState) -> None:
+@pytest.mark.parametrize("artifact_take", ["action", "entry"])
+def test_prefers_the_better_artifact_one_room_on(artifact_take: str) -> None:
     """Artifact 20 lies one tunnel past artifact 10: worth the walk, so 10 stays."""
+    tg = game(board=tiny_board(), artifact_take=artifact_take)
+    tiny = tiny_table(tg)
     put(tiny, tiny.players[0].held, "master-key-1")
     turn(tg, tiny, 0, room=5, boots=1)
-    tiny.stack.append(TakeToken(seat=0, room=5))
+    if artifact_take == "entry":
+        tiny.stack.append(TakeToken(seat=0, room=5))
+    assert Take(token="artifact-10") in tg.legal_actions(tiny)
     assert decide(tg, tiny) != Take(token="artifact-10")
 
 

@@ -120,7 +120,7 @@ def test_one_token_per_entry(g, state) -> None:
     secrets = [a for a in legal(g, state, Take) if not a.token.startswith("artifact")]
     assert len(secrets) == 2
     act(g, state, secrets[0])
-    assert legal(g, state, Take) == []
+    assert legal(g, state, Take) == [Take(token="artifact-10")]  # rules.md#take-artifact
     assert g.legal_actions(state)  # back to the turn
 
 
@@ -134,8 +134,30 @@ def test_secret_is_revealed_and_resolved(g, state) -> None:
     assert state.pool.skill == 2 and "skill-boost-1" in state.spent.cards
 
 
-def test_artifact_raises_rage_and_one_at_a_time(g, state) -> None:
-    """rules.md#tokens, #rage: an artifact moves the marker up; a second needs a Backpack."""
+def test_artifact_taken_in_its_room_on_any_turn(g, state) -> None:
+    """rules.md#take-artifact, #rage: taking an artifact is a turn action in its room, on a
+    later turn too; it moves the marker up; a second needs a Backpack, which may be bought
+    after entering."""
+    p = state.players[0]
+    turn(g, state, 0, room=6, boots=1)
+    act(g, state, Move(tunnel=5, to=5))
+    assert all(a.token != "artifact-10" for a in legal(g, state, Take))  # not on entry
+    act(g, state, Skip())
+    assert Take(token="artifact-10") in g.legal_actions(state)
+    turn(g, state, 0, room=5)  # a later turn, still in the room
+    rage = state.rage
+    act(g, state, Take(token="artifact-10"))
+    assert state.rage == rage + 1 and "artifact-10" in p.held.cards
+    turn(g, state, 0, room=6)
+    assert legal(g, state, Take) == []
+    put(state, p.held, "backpack-1")
+    assert legal(g, state, Take) == [Take(token="artifact-20")]
+
+
+def test_artifact_raises_rage_and_one_at_a_time(state) -> None:
+    """rules.md#take-artifact (``artifact_take=entry``), #tokens, #rage: an artifact is taken
+    on entry only; it moves the marker up; a second needs a Backpack."""
+    g = game(board=tiny_board(), artifact_take="entry")
     turn(g, state, 0, room=5, boots=2)
     rage = state.rage
     act(g, state, Move(tunnel=5, to=6))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from meeple.core import testing
 from meeple.core.rng import Stream
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import ClankOptions
@@ -11,7 +12,13 @@ from meeple.plugins.clank.state import ClankOptions
 OPTIONS = [
     ClankOptions(),
     ClankOptions(board="back"),
-    ClankOptions(board="back", variant="klank", teleport_locks="key"),
+    ClankOptions(
+        board="back",
+        variant="klank",
+        teleport_locks="key",
+        artifact_take="entry",
+        gold_bonus="later",
+    ),
     ClankOptions(variant="eseidel", empty_dungeon="end", empty_bag="end"),
 ]
 
@@ -55,3 +62,12 @@ def test_same_actions_same_game() -> None:
             game.resolve(state, chooser.choice(game.legal_actions(state)))
         digests.add(game.digest(state))
     assert len(digests) == 1
+
+
+def test_the_other_readings_keep_every_contract() -> None:
+    """rules.md#artifact-take, #search: the first edition's artifact on entry and Search for
+    later gold only pass the conformance suite (no empty option included), as the defaults
+    do in every variant."""
+    game = Clank(ClankOptions(artifact_take="entry", gold_bonus="later"))
+    for seats in (2, 4):
+        testing.playthrough(game, testing.Case(seats, seed=seats, views=False))

@@ -128,6 +128,7 @@ def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
     turn(tg, tiny, 0, room=5, boots=1)
     tiny.rage = rage
     act(tg, tiny, Move(tunnel=5, to=6))
+    act(tg, tiny, Skip())  # the idols offered on entry
     events = act(tg, tiny, Take(token="artifact-20"))
     assert tiny.rage == after
     assert any(isinstance(e, Raged) for e in events) == (rage != after)
@@ -278,12 +279,13 @@ def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
 
 def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
     """rules.md#token-offer: the offer comes with the entry; once declined, no take until
-    the seat enters again."""
+    the seat enters again (but the artifact's, a turn action, rules.md#take-artifact)."""
     turn(tg, tiny, 0, room=6, boots=1, teleports=2)
     act(tg, tiny, Move(tunnel=5, to=5))
     assert legal(tg, tiny, Take)
     act(tg, tiny, Skip())
-    assert legal(tg, tiny, Take) == [] and Skip() not in tg.legal_actions(tiny)
+    assert legal(tg, tiny, Take) == [Take(token="artifact-10")]
+    assert Skip() not in tg.legal_actions(tiny)
     act(tg, tiny, Teleport(tunnel=5, to=6))
     act(tg, tiny, Skip())
     act(tg, tiny, Teleport(tunnel=5, to=5))
@@ -292,8 +294,9 @@ def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
 
 @pytest.mark.parametrize("secret, gold", [("treasure-1", 2), ("greater-treasure-1", 5)])
 def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
-    """rules.md#treasure-secrets: the gold comes the moment the secret is taken, plus one
-    under Search's gold-bonus-1; the token itself is spent."""
+    """rules.md#treasure-secrets, #search: the gold comes the moment the secret is taken, plus
+    one under Search's gold-bonus-1 (for a take before Search, when Search is played); the
+    token itself is spent."""
     turn(tg, tiny, 0, ("search-1",), room=6, boots=2)
     put(tiny, tiny.rooms[tg.cat.graph.index[5]], secret, up=False)
     p = tiny.players[0]
@@ -301,12 +304,13 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     act(tg, tiny, Take(token=secret))
     assert p.gold == gold and secret in tiny.spent.cards and secret not in p.held.cards
     act(tg, tiny, Play(card="search-1"))
+    assert p.gold == gold + 1
     act(tg, tiny, Move(tunnel=5, to=6))
     act(tg, tiny, Skip())
     put(tiny, tiny.rooms[tg.cat.graph.index[5]], "treasure-2", up=False)
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token="treasure-2"))
-    assert p.gold == gold + 2 + 1
+    assert p.gold == gold + 1 + 2 + 1
 
 
 def test_backpack_carries_another_artifact_and_best_breaks_ties(g, state) -> None:
@@ -471,13 +475,16 @@ def test_gold_has_no_bank_limit(g, state) -> None:
     assert state.players[0].gold == 501
 
 
-def test_dwarven_peddler_counts_tokens(g, state) -> None:
-    """rules.md#peddler: two Monkey Idols are "two of"; one idol alone is not."""
+def test_dwarven_peddler_counts_kinds(g, state) -> None:
+    """rules.md#peddler: "two of" means two different kinds: two Monkey Idols are not, an
+    idol and a Chalice are."""
     p = state.players[0]
     put(state, p.discard, "dwarven-peddler")
     put(state, p.held, "monkey-idol-1")
     before = g.tally(state, 0)["cards"]
     put(state, p.held, "monkey-idol-2")
+    assert g.tally(state, 0)["cards"] == before
+    put(state, p.held, "chalice-1")
     assert g.tally(state, 0)["cards"] == before + 4
 
 

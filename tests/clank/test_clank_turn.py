@@ -163,6 +163,7 @@ def test_kobold_merchant_once_an_artifact_is_held(state) -> None:
     state.pool.boots = 1
     state.players[0].room = 5
     act(g, state, Move(tunnel=5, to=6))
+    act(g, state, Skip())  # the idols offered on entry
     act(g, state, Take(token="artifact-20"))
     assert state.pool.skill == 2
 
@@ -186,6 +187,18 @@ def test_search_adds_gold(g, state) -> None:
     assert state.players[0].gold == 3
 
 
+@pytest.mark.parametrize(("gold_bonus", "gold"), [("turn", 3), ("later", 2)])
+def test_search_pays_for_earlier_gold(gold_bonus: str, gold: int) -> None:
+    """rules.md#search: played after a gain of gold, Search pays for it too (``turn``), or
+    only for later gains (``later``); each gain counts once, whatever its size."""
+    g = game(gold_bonus=gold_bonus)
+    state = started(g, 4, 3)
+    turn(g, state, 0, ("pickaxe-1", "search-1"))
+    act(g, state, Play(card="pickaxe-1"))
+    act(g, state, Play(card="search-1"))
+    assert state.players[0].gold == gold
+
+
 def test_choose_needs_what_it_costs(g, state) -> None:
     """rules.md#choices, #short-pile: Underworld Dealing's buy needs 7 gold."""
     turn(g, state, 0, ("underworld-dealing",))
@@ -197,6 +210,27 @@ def test_choose_needs_what_it_costs(g, state) -> None:
     act(g, state, Pick(option=1))
     p = state.players[0]
     assert p.gold == 0 and sum(c.startswith("secret-tome") for c in p.discard.cards) == 2
+
+
+def test_an_option_that_would_do_nothing_is_not_offered(g, state) -> None:
+    """rules.md#no-empty-option: Shrine's heal is offered only to a hurt seat, Wand of Wind's
+    secret only with one next door."""
+    to_row(state, "shrine-1")
+    turn(g, state, 0, ("wand-of-wind",), skill=2)
+    act(g, state, UseDevice(card="shrine-1"))
+    assert g.legal_actions(state) == [Pick(option=0)]
+    state.players[0].damage, state.players[0].supply = 1, state.players[0].supply - 1
+    assert g.legal_actions(state) == [Pick(option=0), Pick(option=1)]
+    act(g, state, Pick(option=1))
+    graph = g.cat.graph
+    lonely = next(
+        r
+        for r in graph.order
+        if not any(state.rooms[graph.index[e.to]].cards for e in graph.near[r])
+    )
+    state.players[0].room = lonely
+    act(g, state, Play(card="wand-of-wind"))
+    assert g.legal_actions(state) == [Pick(option=0)]
 
 
 def test_master_burglar_trashes_a_burgle(g, state) -> None:

@@ -222,7 +222,8 @@ def test_grand_theft_device_still_costs_its_gold(g, s) -> None:
 
 
 def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
-    """rules.md#locks: ``pay-lockpicks`` is offered only to a seat holding enough."""
+    """rules.md#locks, #no-empty-option: ``pay-lockpicks`` is offered only to a seat holding
+    enough."""
     me = s.players[0]
     turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
     act(g, s, Play(card="imp-familiar"))
@@ -234,8 +235,8 @@ def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
         s.bank.add(tid)
     turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
     act(g, s, Play(card="imp-familiar"))
-    act(g, s, Pick(option=1))
-    assert type(s.stack[-1]) is not Offer and len(me.hand) == 0
+    # Without a Lockpick the option would do nothing, so it is not offered at all.
+    assert Pick(option=1) not in g.legal_actions(s) and len(me.hand) == 0
 
 
 def test_black_market_picks_two_different(g, s) -> None:
@@ -243,6 +244,7 @@ def test_black_market_picks_two_different(g, s) -> None:
     to_row(s, "black-market")
     me = s.players[0]
     turn(g, s, 0, room=crypt(g, s), skill=5)
+    me.discard.add(me.deck.draw())  # something to trash, so every option does something
     act(g, s, UseDevice(card="black-market"))
     assert type(s.stack[-1]) is PickSome
     act(g, s, Pick(option=0))
@@ -345,17 +347,17 @@ def test_spectral_rider_off_a_haunted_tile_does_nothing(g, s) -> None:
 
 @pytest.mark.parametrize("where", ["cave:c", "shop:m", "start-a:w"])
 def test_blink_spell_to_a_seat_in_the_depths(g, s, where: str) -> None:
-    """rules.md#teleport, #depths: to the room of another seat in the depths (darker tiles
-    and the starting tile's top half), not on a lighter tile."""
+    """rules.md#teleport, #depths, #no-empty-option: to the room of another seat in the depths
+    (darker tiles and the starting tile's top half), not on a lighter tile."""
     lay(g, s, "shop", 1, 1)
     lay(g, s, "cave", 2, 1)
     s.players[1].room = room(g, s, where)
     turn(g, s, 0, hand=("blink-spell",), room=crypt(g, s))
     act(g, s, Play(card="blink-spell"))
-    act(g, s, Pick(option=1))
-    if where == "shop:m":
-        assert type(s.stack[-1]) is not ChooseRoom
+    if where == "shop:m":  # no room to go to: the option would do nothing, so is not offered
+        assert Pick(option=1) not in g.legal_actions(s)
     else:
+        act(g, s, Pick(option=1))
         assert g.legal_actions(s) == [GoTo(room=room(g, s, where))]
 
 
@@ -485,13 +487,14 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
 
 
 def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
-    """rules.md#lockpick-supply: taking from an empty bank gives nothing."""
+    """rules.md#lockpick-supply, #no-empty-option: taking from an empty bank would give
+    nothing, so it is not offered."""
     me = s.players[0]
     put(s, s.players[1].held, *s.bank.cards)
     turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
     act(g, s, Play(card="grand-theft"))
-    act(g, s, Pick(option=0))
-    assert len(g.lockpicks(me)) == 3
+    # The option would give nothing, so it is not offered.
+    assert Pick(option=0) not in g.legal_actions(s) and len(g.lockpicks(me)) == 3
 
 
 def test_ghost_ward_discards_for_a_card(g, s) -> None:

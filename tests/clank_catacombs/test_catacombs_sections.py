@@ -375,9 +375,9 @@ def test_walls_a_half_against_a_side_without_one(g, s) -> None:
 
 
 def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
-    """rules.md#no-space: with no empty cell beside the seat's tile ``place-tile`` (Marble
-    Guardian) does nothing: the tile stays on the stack and the teleport onto a new tile
-    does nothing."""
+    """rules.md#no-space and rules.md#no-empty-option: with no empty cell beside the seat's
+    tile ``place-tile`` (Marble Guardian) would do nothing, and the teleport onto a new tile
+    neither, so that option is not offered and the tile stays on the stack."""
     lay(g, s, "hall", 1, 0)
     lay(g, s, "vault", 1, -1)
     lay(g, s, "cave", 2, 0)
@@ -388,7 +388,7 @@ def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
     turn(g, s, 0, room=room(g, s, "hall:a"), swords=3)
     assert g.free_cells(s, 0) == []
     act(g, s, Fight(card="marble-guardian"))
-    act(g, s, Pick(option=0))
+    assert Pick(option=0) not in g.legal_actions(s)
     assert s.tile_stack.cards == top and len(s.tiles) == 5
     assert not any(isinstance(f, (PlaceAnywhere, ChooseRoom)) for f in s.stack)
     assert me.room == room(g, s, "hall:a")

@@ -56,7 +56,7 @@ class ChooseSomePack(ClankEngine[S]):
         picks = [
             self._pick[i]
             for i, option in enumerate(frame.options)
-            if i not in frame.picked and self.feasible(state, frame.seat, option)
+            if i not in frame.picked and self.feasible(state, frame.seat, option, frame.card)
         ]
         return picks or [SKIP]
 
