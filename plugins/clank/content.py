@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Annotated, Any, Generic, Literal, TypeVar
@@ -155,7 +155,8 @@ class Tokens(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True
 
     source: list[str]
     confidence: str
-    tokens: list[Token[E]]
+    tokens: Sequence[Token[E]]
+    """Read only, so a game's table may narrow it to its own token type."""
     rage_track: list[Count]
     """Cubes drawn per rage space."""
     rage_start: dict[str, Count]

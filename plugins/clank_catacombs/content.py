@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal
 
@@ -79,9 +80,7 @@ class CatacombsToken(Token[E], Generic[E], frozen=True, forbid_unknown_fields=Tr
 class CatacombsTokens(Tokens[E], Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``seeds/clank-catacombs/tokens.json``: the Clank! token table of Catacombs tokens."""
 
-    # The engine reads the items as Tokens; msgspec needs the narrowed type to decode them
-    # (``list`` being invariant, mypy sees an incompatible override).
-    tokens: list[CatacombsToken[E]]  # type: ignore[assignment]
+    tokens: Sequence[CatacombsToken[E]]
 
 
 @dataclass(frozen=True)
