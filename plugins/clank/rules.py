@@ -712,7 +712,7 @@ class Clank(ClankEngine[ClankState]):
 
     id = "clank"
     title = "Clank!"
-    version = "1"
+    version = "2"
     Options = ClankOptions
     State: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect

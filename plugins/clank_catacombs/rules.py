@@ -133,7 +133,7 @@ class CatacombsGame(
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
-    version = "1"
+    version = "2"
     Options = CatacombsOptions
     State = CatacombsState
     Action = (
