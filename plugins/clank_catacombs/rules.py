@@ -259,6 +259,7 @@ class CatacombsGame(
             picks=Zone(kind="picks"),
             ghosts=cat.tables.ghost_cubes,
             marks=[[] for _ in range(seats)],
+            black_damage=[0] * seats,
         )
         self.arrival(state, 0, [])  # rules.md#start-artifacts
         self.begin(state)
@@ -736,19 +737,41 @@ class CatacombsGame(
         state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
 
     def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
-        """rules.md#ghosts, #ghost-damage: a Ghost hurts every seat in, from its supply."""
+        """rules.md#ghosts: a Ghost hurts every seat in, from its supply or, with the supply
+        empty, with a black cube set aside."""
         if cube != GHOST:
             super().hit(state, cube, hurt)
             return
         health = self.cat.health
         for seat, p in enumerate(state.players):
-            if p.status != "in" or not p.supply or p.damage >= health:
+            if p.status != "in" or p.damage >= health:
                 continue
+            if not p.supply and not self.spare_black(state):
+                continue  # rules.md#ghost-damage: no cube to show the damage with
             if self.ward(state, seat):
                 continue
-            p.supply -= 1
+            if p.supply:
+                p.supply -= 1
+            else:
+                state.black_damage[seat] += 1
             p.damage += 1
             hurt.append(seat)
+
+    @staticmethod
+    def spare_black(state: CatacombsState) -> int:
+        """Black cubes set aside in the bank, not standing in for damage on a meter."""
+        return state.dragon_aside - sum(state.black_damage)
+
+    def heal(self, state: CatacombsState, seat: int, n: int, events: list[Event]) -> None:
+        """rules.md#ghosts: healing takes the black cubes off the meter first, back to the bank."""
+        black = min(n, state.black_damage[seat])
+        super().heal(state, seat, n, events)
+        state.black_damage[seat] -= black
+        state.players[seat].supply -= black
+
+    def return_dragon_cubes(self, state: CatacombsState, n: int) -> None:
+        """rules.md#ghosts: black cubes on a meter stay there."""
+        super().return_dragon_cubes(state, min(n, self.spare_black(state)))
 
     def ward(self, state: CatacombsState, seat: int) -> bool:
         """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
@@ -767,7 +790,8 @@ class CatacombsGame(
         return {*super().bag_colours(seats), GHOST}
 
     def cubes_placed(self, state: CatacombsState, seat: int) -> int:
-        return len(state.marks[seat])
+        """Wayshrine marks are the seat's cubes; black cubes on its meter are not."""
+        return len(state.marks[seat]) - state.black_damage[seat]
 
     # -- conditions and points -------------------------------------------------------------
 

@@ -253,3 +253,6 @@ class CatacombsState(
     """Ghost cubes in the Clank! area."""
     marks: list[list[Count]] = []
     """Per seat, the Wayshrine rooms it marked (one cube each, out of its supply)."""
+    black_damage: list[Count] = []
+    """Per seat, the set-aside black cubes on its meter: Ghost damage taken with an empty
+    supply (rules.md#ghosts). ``dragon_aside`` still counts them."""

@@ -283,13 +283,22 @@ def test_haunted_tile_with_every_ghost_in_play(g, s) -> None:
     assert (s.ghosts, s.ghost_clank) == (0, 5)
 
 
-def test_ghost_spares_an_empty_supply(g, s) -> None:
-    """rules.md#ghost-damage: a seat with no cube in its supply takes no Ghost damage."""
+def test_ghost_hurts_an_empty_supply_with_a_black_cube(g, s) -> None:
+    """rules.md#ghosts, #ghost-damage: a seat with no cube in its supply still takes the
+    Ghost's damage, shown with a black cube set aside; healing sends it back to the bank."""
     poor = s.players[1]
     poor.aside, poor.supply = poor.supply, 0
+    s.bag.cubes["dragon"] -= 1
+    s.dragon_aside += 1
     hit: list[int] = []
     g.hit(s, GHOST, hit)
-    assert hit == [0] and s.players[0].damage == 1 and poor.damage == 0
+    assert hit == [0, 1] and s.players[0].damage == 1 and poor.damage == 1
+    assert s.black_damage == [0, 1] and g.validate_state(s) == []
+    g.hit(s, GHOST, hit)  # no black cube left to show it with
+    assert poor.damage == 1 and s.players[0].damage == 2
+    g.heal(s, 1, 1, [])
+    assert (poor.damage, poor.supply, s.black_damage) == (0, 0, [0, 0])
+    assert g.validate_state(s) == []
 
 
 def test_backpack_carries_a_second_artifact(g, s) -> None:
