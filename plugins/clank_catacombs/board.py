@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.catalog import Exit, Graph
+from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
@@ -67,6 +67,7 @@ class TileGraph(Graph):
         opens: list[Open],
         cells: dict[tuple[int, int], int],
         haunted: frozenset[int],
+        trips: dict[int, tuple[int, int]],
     ) -> None:
         super().__init__(board)
         self.names = names
@@ -85,25 +86,16 @@ class TileGraph(Graph):
         """Placements of haunted tiles."""
         self.portals = [r for r, f in enumerate(rooms) if f.portal]
         self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
-        self.ends = [(t.a, t.b) for t in board.tunnels]
-        self._portal_exits()
-
-    def _portal_exits(self) -> None:
-        """rules.md#portal: a tunnel into a portal may lead on to any other portal."""
-        portals = self.portals
-        if len(portals) < 2:
-            return
-        for table in (self.exits, self.near):
-            for rid, exits in list(table.items()):
-                extra = [
-                    Exit(q, e.tunnel, e.boots, e.monsters, e.locked)
-                    for e in exits
-                    if e.to in portals
-                    for q in portals
-                    if q != e.to and q != rid
-                ]
-                if extra:
-                    table[rid] = (*exits, *extra)
+        self.trips = trips
+        """rules.md#portal: the trips room -> portal -> portal -> room, by tunnel number (after
+        the real tunnels), each with the two tunnels it runs through."""
+        self.ends = [(t.a, t.b) for k, t in enumerate(board.tunnels) if k not in trips]
+        """The rooms each real tunnel joins."""
+        if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
+            portals = set(self.portals)
+            for table in (self.exits, self.near):
+                for rid, exits in table.items():
+                    table[rid] = tuple(e for e in exits if e.to not in portals)
 
 
 def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
@@ -180,8 +172,59 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
             if tunnel is not None:
                 tunnels.append(tunnel[0])
                 locks.append(tunnel[1])
+    trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
     board = Board(name="catacombs", source=[], confidence="", rooms=rooms, tunnels=tunnels)
-    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted)
+    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted, trips)
+
+
+class Leg(NamedTuple):
+    """A real tunnel between a portal and a room that is not one."""
+
+    portal: int
+    room: int
+    tunnel: int
+    inward: bool
+    """Whether its arrow lets a seat walk from the room into the portal."""
+    outward: bool
+
+
+def portal_trips(
+    tunnels: list[Tunnel], locks: list[tuple[str, ...]], portals: set[int]
+) -> dict[int, tuple[int, int]]:
+    """rules.md#portal: append a tunnel for each trip room -> portal -> other portal -> room.
+
+    A trip costs one boot in all; the monsters, locks and arrows of both tunnels apply.
+    """
+    legs = []
+    for k, t in enumerate(tunnels):
+        if t.b in portals and t.a not in portals:
+            legs.append(Leg(t.b, t.a, k, True, not t.one_way))
+        elif t.a in portals and t.b not in portals:
+            legs.append(Leg(t.a, t.b, k, not t.one_way, True))
+    trips: dict[int, tuple[int, int]] = {}
+    for i, one in enumerate(legs):
+        for two in legs[i + 1 :]:
+            if one.portal == two.portal or one.room == two.room:
+                continue
+            there = one.inward and two.outward
+            back = two.inward and one.outward
+            if not (there or back):
+                continue
+            first, second = tunnels[one.tunnel], tunnels[two.tunnel]
+            a, b = (one.room, two.room) if there else (two.room, one.room)
+            trips[len(tunnels)] = (one.tunnel, two.tunnel)
+            locks.append(locks[one.tunnel] + locks[two.tunnel])
+            tunnels.append(
+                Tunnel(
+                    a=a,
+                    b=b,
+                    boots=1,
+                    monsters=first.monsters + second.monsters,
+                    locked=first.locked or second.locked,
+                    one_way=not (there and back),
+                )
+            )
+    return trips
 
 
 def join(

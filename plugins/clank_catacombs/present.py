@@ -327,7 +327,9 @@ def grid(
         cell_of.append((at.x, at.y + cell))
         rooms.setdefault(cell_of[-1], []).append(f"{r}*" if r == here else str(r))
     marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
-    for t in graph.tunnels:
+    for k, t in enumerate(graph.tunnels):
+        if k in graph.trips:
+            continue
         (ax, ay), (bx, by) = a, b = cell_of[t.a], cell_of[t.b]
         way = WAYS.get((abs(bx - ax), abs(by - ay)))
         if way is not None:
@@ -409,7 +411,7 @@ def tunnels_text(game: CatacombsGame, state: cs.CatacombsState, place: int) -> s
     said = [
         f"{t.a}{'->' if t.one_way else '-'}{t.b}: {base.tunnel_text(game, state, k)}"
         for k, t in enumerate(graph.tunnels)
-        if graph.tile_of[max(t.a, t.b)] == place
+        if graph.tile_of[max(t.a, t.b)] == place and k not in graph.trips
     ]
     edges = [
         f"{o.room} {direction(o)}: {edge_text(game, state, o)}"

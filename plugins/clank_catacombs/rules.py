@@ -632,8 +632,8 @@ class CatacombsGame(
     def portal_trip(
         self, state: CatacombsState, action: Move | Teleport, events: list[Event]
     ) -> None:
-        """rules.md#conditions: a trip through a Portal, to a room its tunnel does not end in."""
-        if action.to not in self.graph(state).ends[action.tunnel]:
+        """rules.md#conditions: a trip through two Portals."""
+        if action.tunnel in self.graph(state).trips:
             state.pool.done.append("used-portal")
 
     def offer_tokens(self, state: CatacombsState, seat: int, room: int) -> None:

@@ -3,7 +3,8 @@ seeds/clank-catacombs/rules.md.
 
 The games run on the builder's hand-made tiles plus two portal tiles
 (:func:`gates`): ``gate-a`` (haunted, a Portal that rewards 1 gold, its west
-half with footprints and a monster) and ``gate-b`` (a Portal far from it).
+half with footprints and a monster) and ``gate-b`` (a Portal far from it, and a room ``r``
+beyond it through a locked tunnel with a monster).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from meeple.plugins.clank_catacombs.state import (
     Turned,
     TurnTile,
 )
-from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom
 
 
 def gates() -> list[Tile]:
@@ -72,8 +73,9 @@ def gates() -> list[Tile]:
         Tile(
             id="gate-b",
             back="darker",
-            rooms=[TileRoom(id="q", portal=True)],
-            edges=[Half(room="q", side="w"), Half(room="q", side="s")],
+            rooms=[TileRoom(id="q", portal=True), TileRoom(id="r")],
+            inner=[Inner(a="q", b="r", monsters=1, lock=True)],
+            edges=[Half(room="q", side="w"), Half(room="r", side="s")],
         ),
     ]
 
@@ -97,32 +99,45 @@ def artifact(s, seat: int = 0, n: int = 1) -> None:
 # -- portals --------------------------------------------------------------------------------
 
 
-def test_portal_trip_costs_the_first_tunnel_only(g, s) -> None:
-    """rules.md#portal, rules.md#portal-cost: the tunnel into the first portal (footprints: 2 boots,
-    a monster) pays for the whole trip; the first portal room is not entered."""
+def test_portal_trip_costs_one_boot_and_both_tunnels_icons(g, s) -> None:
+    """rules.md#portal, rules.md#portal-cost: room -> portal -> portal -> room for one boot in
+    all (the footprints add none); the monsters of both tunnels and the lock of the second
+    apply; no portal is stopped in, so the first one's reward is not given."""
     lay(g, s, "gate-a", 1, 1)  # its west half meets the Crypt's east half
     lay(g, s, "gate-b", 0, -1)  # touches nothing by a tunnel
-    p, q = room(g, s, "gate-a:p"), room(g, s, "gate-b:q")
+    p, q, r = (room(g, s, f"gate-{n}") for n in ("a:p", "b:q", "b:r"))
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), boots=3)
-    assert {p, q} <= {m.to for m in legal(g, s, Move)}
-    trip = next(m for m in legal(g, s, Move) if m.to == q and m.swords == 0)
-    act(g, s, trip)
-    assert me.room == q and s.pool.boots == 1 and me.damage == 1
-    assert me.gold == 0  # the first portal's reward is not given: it was not entered
-    assert "used-portal" in s.pool.done
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=1)
+    targets = {m.to for m in legal(g, s, Move)}
+    assert r in targets and not {p, q} & targets
+    assert {m.swords for m in legal(g, s, Move) if m.to == r} == {0, 1}  # 2 monsters
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == r and m.swords == 1))
+    assert me.room == r and s.pool.boots == 1 and me.damage == 1 and me.gold == 0
+    assert len(g.lockpicks(me)) == 2 and "used-portal" in s.pool.done
+    back = {m.to for m in legal(g, s, Move)}
+    assert crypt(g, s) not in back  # no artifact: the Crypt stays closed
+
+
+def test_portal_trip_needs_a_lockpick_for_the_second_tunnel(g, s) -> None:
+    """rules.md#portal: a lock on the exit tunnel still needs a Lockpick."""
+    lay(g, s, "gate-a", 1, 1)
+    lay(g, s, "gate-b", 0, -1)
+    put(s, s.bank, *g.lockpicks(s.players[0]))
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=2)
+    assert room(g, s, "gate-b:r") not in {m.to for m in legal(g, s, Move)}
 
 
 def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
-    """rules.md#portal, #conditions: a teleport into a portal may go on too; Animated Wall's
-    defeat gives its second boot after a portal trip."""
+    """rules.md#portal, #teleport, #conditions: rooms joined through portals are adjacent for
+    a teleport, which ignores both tunnels; Animated Wall's defeat gives its second boot after
+    a portal trip."""
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "gate-b", 0, -1)
-    q = room(g, s, "gate-b:q")
+    r = room(g, s, "gate-b:r")
     to_row(s, "animated-wall-1")
     turn(g, s, 0, room=crypt(g, s), teleports=1, swords=2)
-    act(g, s, next(t for t in legal(g, s, Teleport) if t.to == q))
-    assert s.players[0].room == q and s.players[0].damage == 0
+    act(g, s, next(t for t in legal(g, s, Teleport) if t.to == r))
+    assert s.players[0].room == r and s.players[0].damage == 0
     act(g, s, Fight(card="animated-wall-1"))
     assert s.pool.boots == 2
 
