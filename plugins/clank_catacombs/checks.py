@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from meeple.plugins.clank.checks import only
 from meeple.plugins.clank_catacombs.board import STEP, cells_of
-from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, PlaceAnywhere
+from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, PlaceAnywhere, Spin
 
 if TYPE_CHECKING:
     from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -29,6 +29,20 @@ PILES = {
     "picks": "lockpick",
 }
 """rules.md#setup: the token kind each of the Catacombs' piles holds."""
+
+
+OTHER_SEATS = "$.stack: a decision for a seat other than"
+"""How Clank!'s check of the stack starts its problem with another seat's decision."""
+
+
+def spins_of_others_only(state: CatacombsState) -> bool:
+    """Whether the only decisions of seats other than the one to play are Sudden Movement's,
+    each for a seat still in (rules.md#rotation: each seat alone on a tile turns it)."""
+    seat = state.turns.current
+    others = [f for f in state.stack if f.seat != seat]
+    return bool(others) and all(
+        type(f) is Spin and state.players[f.seat].status == "in" for f in others
+    )
 
 
 def check(game: CatacombsGame, state: CatacombsState) -> list[str]:

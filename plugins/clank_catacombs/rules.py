@@ -719,6 +719,15 @@ class CatacombsGame(
 
     # -- the end of a turn and the dragon ------------------------------------------------
 
+    def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
+        """rules.md#rotation: decisions the end of a turn asked for (Sudden Movement arriving
+        at the refill) are answered before the next seat plays."""
+        waiting = [*state.stack]
+        state.stack.clear()
+        super().next_turn(state, events)
+        if not state.turns.over:
+            state.stack.extend(waiting)
+
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 
@@ -1001,35 +1010,35 @@ class CatacombsGame(
         card: str | None,
         events: list[Event],
     ) -> None:
-        """rules.md#rotation, #rotation-rules: square tiles with pawns turn."""
+        """rules.md#rotation, #rotation-rules: square tiles with pawns turn. To a new side, each
+        is chosen by the seat standing there, in turn order from the seat to play."""
         if self.discovering(state):
             return
         graph = self.graph(state)
-        pawns: dict[int, int] = {}
-        for p in state.players:
+        pawns: dict[int, list[int]] = {}
+        """The seats on each tile, in turn order from the seat to play."""
+        for other in self.from_current(state, list(range(state.seats))):
+            p = state.players[other]
             if p.status == "in":
-                i = graph.tile_of[p.room]
-                pawns[i] = pawns.get(i, 0) + 1
-        places = sorted(i for i, n in pawns.items() if i and (n == 1 or e.tiles == "any-pawn"))
-        if e.turn == "half":
-            for i in places:
-                at = state.tiles[i]
-                tried = [*state.tiles]
-                tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
-                if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
-                    state.tiles[i] = tried[i]
-                    events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
-        elif places and state.stack:
-            state.stack.append(Spin(seat=state.turns.current, places=places))
-        else:  # rules.md#rotation-between-turns: no seat is deciding, the first turn that fits
-            for i in places:
-                turn = self.spins(state, i)[0]
-                state.tiles[i] = msgspec.structs.replace(state.tiles[i], turn=turn)
-                events.append(Turned(seat=seat, place=i, turn=turn))
+                pawns.setdefault(graph.tile_of[p.room], []).append(other)
+        places = [
+            i for i, seats in pawns.items() if i and (len(seats) == 1 or e.tiles == "any-pawn")
+        ]
+        if e.turn == "any":  # the first seat's decision on top
+            for i in reversed(places):
+                state.stack.append(Spin(seat=pawns[i][0], places=[i]))
+            return
+        for i in sorted(places):
+            at = state.tiles[i]
+            tried = [*state.tiles]
+            tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
+            if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
+                state.tiles[i] = tried[i]
+                events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
 
     def spins(self, state: CatacombsState, i: int) -> list[int]:
         """The other rotations of placement ``i``, counted clockwise from its own; those
-        keeping a tunnel out if any does (rules.md#rotation-between-turns takes the first)."""
+        keeping a tunnel out if any does (rules.md#rotation-rules)."""
         at = state.tiles[i]
         others = [(at.turn + k) % 4 for k in (1, 2, 3)]
         keep = []
@@ -1054,7 +1063,10 @@ class CatacombsGame(
     # -- what the core needs to know -----------------------------------------------------------
 
     def validate_state(self, state: CatacombsState) -> list[str]:
-        return [*super().validate_state(state), *checks.check(self, state)]
+        problems = super().validate_state(state)
+        if checks.spins_of_others_only(state):
+            problems = [p for p in problems if not p.startswith(checks.OTHER_SEATS)]
+        return [*problems, *checks.check(self, state)]
 
     def render(self, view: CatacombsState, seat: int | None) -> Any:
         return present.render(self, view, seat)

@@ -96,7 +96,8 @@ class ChooseRoom(Frame, tag="choose-room"):
 
 
 class Spin(Frame, tag="spin"):
-    """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
+    """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice
+    (the seat standing on it, rules.md#rotation)."""
 
     places: list[Count]
 

@@ -423,21 +423,25 @@ def arrive_at_refill(g, s, card: str) -> list:
     return act(g, s, EndTurn())
 
 
-def test_sudden_movement_turns_tiles_with_one_pawn(g, s) -> None:
-    """rules.md#rotation, rules.md#rotation-between-turns: at the refill, a tile with exactly
-    one pawn turns to the next rotation clockwise that keeps a tunnel; the starting tile never
-    turns."""
+def test_sudden_movement_each_seat_alone_turns_its_tile(g, s) -> None:
+    """rules.md#rotation, rules.md#rotation-rules: at the refill, each seat alone on a square tile
+    chooses its tile's new side, in turn order from the seat whose turn ends, before the next
+    seat plays; the rotations offered keep a tunnel; the starting tile never turns."""
     hall = lay(g, s, "hall", 1, 0, 1)  # turned so that no half faces the starting tile
     cave = lay(g, s, "cave", 1, 1)
     s.players[0].room = room(g, s, "hall:a")
     s.players[1].room = room(g, s, "cave:c")
     turn(g, s, 0, room=room(g, s, "hall:a"))
     events = arrive_at_refill(g, s, "sudden-movement-1")
-    turned = {e.place: e.turn for e in events if isinstance(e, Turned)}
-    # The hall: 2 (its Wayshrine's half faces the start) comes before 0 counting clockwise.
-    # The cave has halves on every side: the next rotation, 1.
-    assert turned == {hall: 2, cave: 1}
-    assert s.tiles[hall].turn == 2 and s.tiles[0].turn == 0
+    assert not any(isinstance(e, Turned) for e in events)
+    assert [(f.seat, f.places) for f in s.stack[1:]] == [(1, [cave]), (0, [hall])]
+    assert s.turns.current == 1 and g.validate_state(s) == []
+    assert {a.turn for a in legal(g, s, TurnTile)} == {0, 2, 3}
+    act(g, s, TurnTile(turn=2))
+    assert s.stack[-1].seat == 1 and len(legal(g, s, TurnTile)) == 3  # halves on every side
+    act(g, s, TurnTile(turn=3))
+    assert (s.tiles[hall].turn, s.tiles[cave].turn, s.tiles[0].turn) == (2, 3, 0)
+    assert len(s.stack) == 1 and s.stack[0].seat == 1
 
 
 def test_sudden_movement_skips_a_tile_with_two_pawns(g, s) -> None:
@@ -463,15 +467,15 @@ def test_animated_wall_half_turn_unless_it_cuts_off(g, s) -> None:
     assert s.players[0].room == room(g, s, "hall:a")
 
 
-def test_sudden_movement_during_a_turn_asks_the_seat(g, s) -> None:
-    """rules.md#rotation-rules: during a turn the seat to play picks the new rotation among
-    those keeping a tunnel."""
+def test_sudden_movement_during_a_turn_asks_the_seat_on_the_tile(g, s) -> None:
+    """rules.md#rotation, #rotation-rules: during seat 0's turn, seat 1, alone on its tile, picks
+    the new rotation among those keeping a tunnel."""
     hall = lay(g, s, "hall", 1, 0)
     s.players[1].room = room(g, s, "hall:a")
     to_row(s, "sudden-movement-1")
     turn(g, s, 0, room=crypt(g, s))
     g.rotate_tiles(s, 0, g.cat.card["sudden-movement-1"].arrive[0], "sudden-movement-1", [])
-    assert set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
+    assert s.stack[-1].seat == 1 and set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
     act(g, s, TurnTile(turn=2))
     assert s.tiles[hall].turn == 2
 
