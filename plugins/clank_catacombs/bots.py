@@ -383,8 +383,10 @@ class CatacombsBot(HeuristicBot):
 
     def accepts(self, frame: Offer[Any]) -> bool:
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
-        a card back on the deck when it beats the deck."""
+        a card back on the deck when it beats the deck; a ward card against a Ghost always."""
         match frame.effect:
+            case cx.GhostWard():
+                return True
             case cx.PayLockpicks(n=n, then=then):
                 return self.picks - n >= 1 and self.worth_of(then) + 3.0 > PICK * n
             case TrashSelf(then=then):

@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meeple.plugins.clank.checks import only
+from meeple.plugins.clank.packs.offer import Offer
 from meeple.plugins.clank_catacombs.board import STEP, cells_of
+from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, PlaceAnywhere, Spin
 
 if TYPE_CHECKING:
@@ -35,13 +37,16 @@ OTHER_SEATS = "$.stack: a decision for a seat other than"
 """How Clank!'s check of the stack starts its problem with another seat's decision."""
 
 
-def spins_of_others_only(state: CatacombsState) -> bool:
-    """Whether the only decisions of seats other than the one to play are Sudden Movement's,
-    each for a seat still in (rules.md#rotation: each seat alone on a tile turns it)."""
+def others_decide_for_themselves(state: CatacombsState) -> bool:
+    """Whether the only decisions of seats other than the one to play are those each seat
+    takes for itself, while still in: its tile's new side (rules.md#rotation) and a ward
+    card against a Ghost (rules.md#ghost-ward)."""
     seat = state.turns.current
     others = [f for f in state.stack if f.seat != seat]
     return bool(others) and all(
-        type(f) is Spin and state.players[f.seat].status == "in" for f in others
+        (type(f) is Spin or (type(f) is Offer and isinstance(f.effect, GhostWard)))
+        and state.players[f.seat].status == "in"
+        for f in others
     )
 
 
@@ -81,6 +86,9 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             f"$.ghosts: {ghosts} Ghost cubes beside, in the Clank! area and in the bag; "
             f"there are {total}"
         )
+    hits = state.ghost_hits
+    if len(hits) != state.seats or min(hits, default=0) < 0:
+        problems.append(f"$.ghost_hits: {hits}; one count per seat, never negative")
     if len(state.marks) != state.seats:
         problems.append(f"$.marks: {len(state.marks)} lists for {state.seats} seats")
     else:

@@ -39,6 +39,8 @@ from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
     Bought,
+    Damaged,
+    Discarded,
     Fight,
     Move,
     Moved,
@@ -260,6 +262,7 @@ class CatacombsGame(
             ghosts=cat.tables.ghost_cubes,
             marks=[[] for _ in range(seats)],
             black_damage=[0] * seats,
+            ghost_hits=[0] * seats,
         )
         self.arrival(state, 0, [])  # rules.md#start-artifacts
         self.begin(state)
@@ -570,10 +573,16 @@ class CatacombsGame(
         return events
 
     def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
-        """rules.md#no-fit: a declined discovery puts the tile under the stack."""
-        if type(state.stack[-1]) is Discover:
+        """rules.md#no-fit: a declined discovery puts the tile under the stack;
+        rules.md#ghost-ward: a ward card kept, the Ghost hurts."""
+        top = state.stack[-1]
+        if type(top) is Discover:
             state.tile_stack.put_under(state.drawn.draw())
-        return super().skip(state, action)
+        events = super().skip(state, action)
+        if self.ward_offer(top):
+            self.ghost_hit(state, top.seat, events)
+            self.next_ward(state, top.seat, events)
+        return events
 
     @staticmethod
     def discovering(state: CatacombsState) -> bool:
@@ -720,13 +729,17 @@ class CatacombsGame(
     # -- the end of a turn and the dragon ------------------------------------------------
 
     def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
-        """rules.md#rotation: decisions the end of a turn asked for (Sudden Movement arriving
-        at the refill) are answered before the next seat plays."""
+        """rules.md#rotation, #ghost-ward: decisions the end of a turn asked for (Sudden
+        Movement arriving at the refill, a ward card against a Ghost) are answered before the
+        next seat plays, those of the refill first."""
         waiting = [*state.stack]
         state.stack.clear()
         super().next_turn(state, events)
-        if not state.turns.over:
-            state.stack.extend(waiting)
+        if state.turns.over:
+            state.stack.clear()
+            return
+        state.stack.insert(0, state.stack.pop())  # the new turn under what its seats decide
+        state.stack.extend(waiting)
 
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
@@ -737,34 +750,52 @@ class CatacombsGame(
         self.draw_cubes(state, events, self.cat.tables.left_draw[str(state.seats)])
 
     def draw_cubes(self, state: CatacombsState, events: list[Event], n: int) -> None:
-        """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
+        """rules.md#ghosts: Ghosts go into the bag with the rest and come back after; a seat
+        holding a ward card decides on it once the cubes are drawn."""
         bag = state.bag
         bag.add(GHOST, state.ghost_clank)
         state.ghost_clank = 0
         super().draw_cubes(state, events, n)
         total = self.cat.tables.ghost_cubes
         state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
+        asked = {f.seat for f in state.stack if self.ward_offer(f)}
+        waiting = [s for s in range(state.seats) if state.ghost_hits[s] and s not in asked]
+        for seat in reversed(self.from_current(state, waiting)):  # the first seat's on top
+            self.next_ward(state, seat, events)
 
     def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
-        """rules.md#ghosts: a Ghost hurts every seat in, from its supply or, with the supply
-        empty, with a black cube set aside."""
+        """rules.md#ghosts: a Ghost hurts every seat in; a seat holding a ward card decides
+        after the draw."""
         if cube != GHOST:
             super().hit(state, cube, hurt)
             return
-        health = self.cat.health
-        for seat, p in enumerate(state.players):
-            if p.status != "in" or p.damage >= health:
-                continue
-            if not p.supply and not self.spare_black(state):
-                continue  # rules.md#ghost-damage: no cube to show the damage with
-            if self.ward(state, seat):
-                continue
-            if p.supply:
-                p.supply -= 1
-            else:
-                state.black_damage[seat] += 1
-            p.damage += 1
-            hurt.append(seat)
+        for seat in range(state.seats):
+            if self.ward(state, seat) is not None and self.ghost_can_hurt(state, seat):
+                state.ghost_hits[seat] += 1
+            elif self.ghost_damage(state, seat):
+                hurt.append(seat)
+
+    def ghost_can_hurt(self, state: CatacombsState, seat: int) -> bool:
+        """rules.md#ghost-damage: a seat in, its meter not full, a cube to show the damage with:
+        from its supply or, with the supply empty, a black cube set aside."""
+        p = state.players[seat]
+        return (
+            p.status == "in"
+            and p.damage < self.cat.health
+            and bool(p.supply or self.spare_black(state))
+        )
+
+    def ghost_damage(self, state: CatacombsState, seat: int) -> bool:
+        """One Ghost's damage to the seat, if it can take it (:meth:`ghost_can_hurt`)."""
+        if not self.ghost_can_hurt(state, seat):
+            return False
+        p = state.players[seat]
+        if p.supply:
+            p.supply -= 1
+        else:
+            state.black_damage[seat] += 1
+        p.damage += 1
+        return True
 
     @staticmethod
     def spare_black(state: CatacombsState) -> int:
@@ -782,18 +813,39 @@ class CatacombsGame(
         """rules.md#ghosts: black cubes on a meter stay there."""
         super().return_dragon_cubes(state, min(n, self.spare_black(state)))
 
-    def ward(self, state: CatacombsState, seat: int) -> bool:
-        """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
-        p = state.players[seat]
+    def ward(self, state: CatacombsState, seat: int) -> tuple[str, cx.GhostWard] | None:
+        """rules.md#ghost-ward: the first card in the seat's hand that may ward off a Ghost."""
         defs = self.cat.card
-        for c in p.hand.cards:
+        for c in state.players[seat].hand.cards:
             ward = next((e for e in defs[c].reaction if isinstance(e, cx.GhostWard)), None)
             if ward is not None:
-                p.hand.remove(c)
-                p.discard.add(c)
-                self.draw(state, seat, ward.draw, [])
-                return True
-        return False
+                return c, ward
+        return None
+
+    @staticmethod
+    def ward_offer(frame: Any) -> bool:
+        return type(frame) is Offer and isinstance(frame.effect, cx.GhostWard)
+
+    def next_ward(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """rules.md#ghost-ward: the seat's next Ghost waiting on a ward card: offered while it
+        holds one, else taken."""
+        if not state.ghost_hits[seat]:
+            return
+        ward = self.ward(state, seat)
+        if ward is not None and self.ghost_can_hurt(state, seat):
+            # the card stays unnamed: the hand is hidden until it is discarded
+            state.stack.append(Offer(seat=seat, effect=ward[1]))
+            return
+        while state.ghost_hits[seat]:
+            self.ghost_hit(state, seat, events)
+
+    def ghost_hit(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """A waiting Ghost's damage taken, and the knock-out a full meter brings."""
+        state.ghost_hits[seat] -= 1
+        if self.ghost_damage(state, seat):
+            events.append(Damaged(seat=seat, n=1))
+            if state.players[seat].damage >= self.cat.health:
+                self.knock_out(state, seat, events)
 
     def bag_colours(self, seats: int) -> set[str]:
         return {*super().bag_colours(seats), GHOST}
@@ -901,9 +953,21 @@ class CatacombsGame(
 
     def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
         e = frame.effect
+        seat = frame.seat
+        if isinstance(e, cx.GhostWard):  # rules.md#ghost-ward: discard, draw, no damage
+            ward = self.ward(state, seat)
+            assert ward is not None
+            card, e = ward
+            p = state.players[seat]
+            p.hand.remove(card)
+            p.discard.add(card)
+            events.append(Discarded(seat=seat, card=card))
+            self.draw(state, seat, e.draw, events)
+            state.ghost_hits[seat] -= 1
+            self.next_ward(state, seat, events)
+            return None
         if not isinstance(e, cx.PayLockpicks):
             return super().accepted(state, frame, events)
-        seat = frame.seat
         self.spend_lockpicks(state, seat, events, e.n)
         state.pool.queue[:0] = self.pending(e.then, frame.card)
 
@@ -1064,7 +1128,7 @@ class CatacombsGame(
 
     def validate_state(self, state: CatacombsState) -> list[str]:
         problems = super().validate_state(state)
-        if checks.spins_of_others_only(state):
+        if checks.others_decide_for_themselves(state):
             problems = [p for p in problems if not p.startswith(checks.OTHER_SEATS)]
         return [*problems, *checks.check(self, state)]
 

@@ -257,3 +257,6 @@ class CatacombsState(
     black_damage: list[Count] = []
     """Per seat, the set-aside black cubes on its meter: Ghost damage taken with an empty
     supply (rules.md#ghosts). ``dragon_aside`` still counts them."""
+    ghost_hits: list[Count] = []
+    """Per seat, drawn Ghosts whose damage waits on its choice of a ward card
+    (rules.md#ghost-ward)."""

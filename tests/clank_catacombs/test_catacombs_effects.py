@@ -509,12 +509,16 @@ def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
     assert len(g.lockpicks(me)) == 3
 
 
-def test_ghost_ward_discards_for_a_card(g, s) -> None:
-    """rules.md#ghosts, #ghost-ward: a ward card in hand is discarded instead of the Ghost's
-    damage, and a card drawn."""
+def test_ghost_ward_waits_for_the_seat(g, s) -> None:
+    """rules.md#ghosts, #ghost-ward: a Ghost does not hurt a seat holding a ward card at once:
+    the seat is asked; discarding the card stops the damage and draws a card."""
     me, other = s.players
     turn(g, s, 0, hand=("white-tourmaline-1",), room=crypt(g, s))
     hit: list[int] = []
     g.hit(s, "ghost", hit)
-    assert hit == [1] and me.damage == 0 and other.damage == 1
+    assert hit == [1] and me.damage == 0 and other.damage == 1 and s.ghost_hits == [1, 0]
+    g.next_ward(s, 0, [])
+    assert legal(g, s, Accept) == [Accept()]
+    act(g, s, Accept())
+    assert me.damage == 0 and s.ghost_hits == [0, 0]
     assert "white-tourmaline-1" in me.discard.cards and len(me.hand) == 1
