@@ -88,6 +88,13 @@ class RotateTiles(Effect, frozen=True, tag="rotate-tiles"):
     turn: Literal["any", "half"]
 
 
+class MarketOfferHere(Effect, frozen=True, tag="market-offer-here"):
+    """``market-offer`` at ``price``, made only if the seat stands in a Market room as this
+    resolves (Ogre Merchant: a free item if defeated there; rules.md#offers)."""
+
+    price: Count = 0
+
+
 class GhostWard(Effect, frozen=True, tag="ghost-ward"):
     """(a card's ``reaction``) When a Ghost cube would damage the seat, it may discard
     this card from its hand to take no damage from that cube, then draw ``draw``
@@ -120,6 +127,7 @@ else:
             MarkWayshrine,
             PlaceTile,
             RotateTiles,
+            MarketOfferHere,
             GhostWard,
         ),
     )
@@ -185,6 +193,12 @@ def _rotate_tiles(e: RotateTiles) -> str:
     which = "alone" if e.tiles == "one-pawn" else "any"
     how = "half a turn" if e.turn == "half" else "to a new side"
     return f"turn each tile with {which} pawn {how}"
+
+
+@effect_text.register
+def _market_offer_here(e: MarketOfferHere) -> str:
+    item = f"a market item for {e.price} gold" if e.price else "a free market item"
+    return f"{item}, if in a market now"
 
 
 @effect_text.register

@@ -971,6 +971,19 @@ class CatacombsGame(
         self.spend_lockpicks(state, seat, events, e.n)
         state.pool.queue[:0] = self.pending(e.then, frame.card)
 
+    @effect(cx.MarketOfferHere)
+    def market_offer_here(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: cx.MarketOfferHere,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
+        """rules.md#offers: the offer holds only if the seat stands in a Market room now."""
+        if state.players[seat].room in self.graph(state).markets:
+            self.set_turn_offer(state, e.price, False)
+
     @effect(cx.FreePrisoners)
     def free_prisoners(
         self,

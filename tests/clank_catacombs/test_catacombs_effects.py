@@ -161,17 +161,22 @@ def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
     assert legal(g, s, Claim) == []
 
 
-def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
-    """rules.md#offers: Ogre Merchant's free item, only in a Market room; the Blood Amulet
-    still asks for 5 damage."""
+def test_ogre_merchant_free_item_if_defeated_in_a_market_room(g, s) -> None:
+    """rules.md#offers: Ogre Merchant's free item, only if its defeater stands in a Market
+    room then; the Blood Amulet still asks for 5 damage."""
     lay(g, s, "shop", 1, 1)
-    to_row(s, "ogre-merchant-1")
+    to_row(s, "ogre-merchant-1", "ogre-merchant-2")
+    shop = room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), swords=4, boots=1)
+    turn(g, s, 0, room=crypt(g, s), swords=8, boots=1)
     act(g, s, Fight(card="ogre-merchant-1"))
     act(g, s, Pick(option=1))
-    assert s.pool.offer == 0 and legal(g, s, Claim) == []
-    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
+    assert s.pool.offer is None
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == shop))
+    assert legal(g, s, Claim) == []  # defeated outside: no free item here either
+    act(g, s, Fight(card="ogre-merchant-2"))
+    act(g, s, Pick(option=1))
+    assert s.pool.offer == 0
     assert "blood-amulet" not in {c.item for c in legal(g, s, Claim)}
     me.damage, me.supply = 5, me.supply - 5
     act(g, s, Claim(item="blood-amulet"))
