@@ -43,6 +43,11 @@ def facing(tile: Tile, at: Placed, half: Half) -> tuple[tuple[int, int], str]:
     return (x + dx, y + dy), OPPOSITE[side]
 
 
+def across(pos: int | None) -> int | None:
+    """The opening facing opening ``pos`` across a shared edge (rules.md#tiles)."""
+    return None if pos is None else 1 - pos
+
+
 class Open(NamedTuple):
     """A half-tunnel at the dungeon's edge: from ``room`` into the empty cell ``cell``."""
 
@@ -52,6 +57,8 @@ class Open(NamedTuple):
     cell: tuple[int, int]
     side: str
     """The side of the empty cell it enters by."""
+    pos: int | None
+    """The opening of that side it enters by (:func:`across` its own)."""
 
 
 class TileGraph(Graph):
@@ -111,15 +118,17 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
     first: list[int] = []
     """The room id of each placement's first room."""
     haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
-    sits: dict[tuple[int, tuple[int, int], str], tuple[int, Half]] = {}
-    """Each placement's half-tunnels by the cell and side they lie on (the first of any two)."""
+    sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
+    """Each placement's half-tunnels by the cell, side and opening they lie on."""
     for i, at in enumerate(placements):
         tile = tiles[at.tile]
         covered = cells_of(tile, at)
         for cell in covered:
             cells[cell] = i
         for k, half in enumerate(tile.edges):
-            sits.setdefault((i, covered[half.cell], turned(half.side, at.turn)), (k, half))
+            sits.setdefault(
+                (i, covered[half.cell], turned(half.side, at.turn), half.pos), (k, half)
+            )
         first.append(len(rooms))
         for room in tile.rooms:
             rid = len(rooms)
@@ -159,12 +168,12 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
             cell, side = facing(tile, at, half)
             j = cells.get(cell)
             if j is None:
-                opens.append(Open(i, k, ids[half.room], cell, side))
+                opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
                 continue
             if j >= i:  # joined when the later of the two tiles is reached
                 continue
             # The half of tile j that faces this one lies on the cell and side this one enters.
-            match = sits.get((j, cell, side))
+            match = sits.get((j, cell, side, across(half.pos)))
             if match is None:
                 continue  # rules.md#walls: a half against a side without one
             m, h = match

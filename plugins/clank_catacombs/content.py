@@ -211,7 +211,7 @@ def _check_tile(tile: Tile, path: str) -> list[str]:
             problems.append(f"{at}: a tunnel joins two different rooms")
         links.setdefault(inner.a, set()).add(inner.b)
         links.setdefault(inner.b, set()).add(inner.a)
-    used: set[tuple[int, str]] = set()
+    used: set[tuple[int, str, int]] = set()
     for k, half in enumerate(tile.edges):
         at = f"{path}.edges[{k}]"
         if half.room not in cell_of:
@@ -222,9 +222,14 @@ def _check_tile(tile: Tile, path: str) -> list[str]:
             problems.append(f"{at}.cell: {half.cell}; tile {tile.id!r} has {tile.cells} cell(s)")
         elif start and half.side not in SIDES_OF_CELL[half.cell]:
             problems.append(f"{at}.side: side {half.side!r} of cell {half.cell} is inside the tile")
-        if (half.cell, half.side) in used:
-            problems.append(f"{at}: a second tunnel through side {half.side!r}; one per side")
-        used.add((half.cell, half.side))
+        # a middle opening fills its side; openings 0 and 1 share one
+        taken = {(half.cell, half.side, n) for n in ((0, 1) if half.pos is None else (half.pos,))}
+        if taken & used:
+            problems.append(
+                f"{at}: a second tunnel through side {half.side!r} at the same opening; one "
+                "per opening: the middle, or openings 0 and 1"
+            )
+        used |= taken
     if len({h.side for h in tile.edges}) < 2:
         problems.append(f"{path}.edges: tunnels leave through fewer than two sides")
     # Every room can be walked to from the tile's edges (tunnels inside taken both ways).

@@ -386,14 +386,16 @@ def half_text(half: Half) -> str:
 
 
 def tile_text(game: CatacombsGame, tile_id: str) -> str:
-    """A tile as printed, unturned: its rooms, then each edge tunnel with its side and icons."""
+    """A tile as printed, unturned: its rooms, then each edge tunnel with its side (``n0``,
+    ``n1``: a side's two openings clockwise) and icons."""
     tile = game.cat.tiles[tile_id]
     rooms = []
     for r in tile.rooms:
         said = features(r, depths=False)  # the tile's back says its depth
         rooms.append(f"{r.id}" + (f" ({', '.join(said)})" if said else ""))
     edges = [
-        f"{h.side} from {h.room}" + (f": {icons}" if (icons := half_text(h)) else "")
+        f"{h.side}{'' if h.pos is None else h.pos} from {h.room}"
+        + (f": {icons}" if (icons := half_text(h)) else "")
         for h in tile.edges
     ]
     kind = tile.back + (", haunted" if tile.haunted else "")

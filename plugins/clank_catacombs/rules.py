@@ -495,7 +495,7 @@ class CatacombsGame(
         out = []
         for t in range(4):
             for k, half in enumerate(tile.edges):
-                if half.cell or turned(half.side, t) != o.side:
+                if half.cell or turned(half.side, t) != o.side or half.pos != o.pos:
                     continue
                 room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
                 joined = join(
