@@ -36,6 +36,8 @@ START_SIDES = ("start-a", "start-b")
 LIGHTER = 6
 DARKER = 22
 PORTALS = 2
+HAUNTED = 4
+"""rulebook p. 9-11: 4 of the 22 darker (Depths) tiles are haunted."""
 SIDES_OF_CELL = {0: {"n", "e", "w"}, 1: {"e", "s", "w"}}
 """The outer sides of the starting tile's cells (cell 0 on top of cell 1)."""
 
@@ -168,6 +170,11 @@ def check_tiles(tiles: Tiles, where: str = "tiles", artifacts: int = 7) -> list[
         problems.append(
             f"{where}: $.tiles: {rooms} artifact rooms on the square tiles; give at least "
             f"{artifacts}, one per artifact"
+        )
+    haunted = [t.back for t in tiles.tiles if t.haunted]
+    if haunted != ["darker"] * HAUNTED:
+        problems.append(
+            f"{where}: $.tiles: {len(haunted)} haunted tiles; give {HAUNTED}, all darker"
         )
     portals = sum(r.portal for r in square)
     if portals < PORTALS:

@@ -253,8 +253,11 @@ def test_builtin_tiles_pass_and_are_marked() -> None:
     assert sum(r.artifact is not None for r in rooms) >= 7
     assert {r.artifact for r in rooms if r.artifact is not None} == {0, 1, 2}
     assert sum(r.portal for r in rooms) >= 2
-    assert sum(r.monkey_shrine for r in rooms) == 1
-    assert all(not tile.haunted for tile in t.tiles.tiles if tile.back == "lighter")
+    assert [t.id for t in t.tiles.tiles for r in t.rooms if r.monkey_shrine] == [
+        "start-a",
+        "start-b",
+    ]
+    assert [tile.back for tile in t.tiles.tiles if tile.haunted] == ["darker"] * 4
 
 
 def test_most_rotations_complete_a_tunnel() -> None:
@@ -302,6 +305,7 @@ def broken(**change: Any) -> Tiles:
         ),
         ({"tiles__2__edges": [{"room": "a", "side": "n"}]}, "fewer than two sides"),
         ({"tiles__5__rooms__0__reward": "idol"}, "the Monkey Shrine, and only it"),
+        ({"tiles__2__haunted": True}, "5 haunted tiles; give 4, all darker"),
         ({"tiles__1__id": "start-c"}, "name them start-a and start-b"),
     ],
 )

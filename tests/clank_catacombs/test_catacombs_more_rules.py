@@ -117,6 +117,16 @@ def test_setup_two_lighter_tiles_return_unseen_and_either_side() -> None:
     assert sides == {"start-a", "start-b"}
 
 
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_setup_puts_the_idols_on_the_monkey_shrine(side: str) -> None:
+    """rules.md#setup, #idols: the built-in starting tile holds the Monkey Shrine on both sides,
+    so the 3 Monkey Idols go there at set-up."""
+    real = CatacombsGame(CatacombsOptions(start_side=side))
+    s = real.setup(2, 0)
+    shrine = room(real, s, f"start-{side}:m")
+    assert len(s.rooms[shrine].cards) == 3 and not s.idols.cards
+
+
 def test_setup_lockpicks_conserved_in_the_bank(g) -> None:
     """rules.md#setup, #lockpick-supply: 3 Lockpicks each, the rest of the 30 in the bank."""
     for seats in (2, 3, 4):
