@@ -84,6 +84,9 @@ class CatacombsBot(HeuristicBot):
             if (group := [t for t in tiles.values() if t.back == back])
         }
         """The share of tiles of each back with an Artifact room."""
+        self.tried: set[tuple[int, int, int]] = set()
+        """Edges walked off this turn (turn number, placement, half): a discovery declined
+        (rules.md#no-fit, ``discard``) leaves the edge open, so the bot would try for ever."""
 
     # -- the situation ----------------------------------------------------------------
 
@@ -187,9 +190,18 @@ class CatacombsBot(HeuristicBot):
     def step(self, legal: Sequence[Any]) -> Any:
         """At the edge room being explored from, off the map; else as in Clank!."""
         if self.goal is not None and self.goal == self.me.room and self.goal in self.graph.opens:
-            walk = [a for a in legal if type(a) is Explore and not a.teleport]
+            turn = self.view.turns.turn
+            walk = [
+                a
+                for a in legal
+                if type(a) is Explore
+                and not a.teleport
+                and (turn, a.place, a.half) not in self.tried
+            ]
             if walk:
-                return min(walk, key=lambda a: self.way_off(a.place, a.half))
+                best = min(walk, key=lambda a: self.way_off(a.place, a.half))
+                self.tried.add((turn, best.place, best.half))
+                return best
         return super().step(legal)
 
     def way_off(self, place: int, half: int) -> float:

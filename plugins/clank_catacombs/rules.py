@@ -731,15 +731,12 @@ class CatacombsGame(
     def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
         """rules.md#rotation, #ghost-ward: decisions the end of a turn asked for (Sudden
         Movement arriving at the refill, a ward card against a Ghost) are answered before the
-        next seat plays, those of the refill first."""
-        waiting = [*state.stack]
-        state.stack.clear()
+        next seat plays."""
         super().next_turn(state, events)
         if state.turns.over:
             state.stack.clear()
-            return
-        state.stack.insert(0, state.stack.pop())  # the new turn under what its seats decide
-        state.stack.extend(waiting)
+        else:  # the new turn under what the seats decide
+            state.stack.insert(0, state.stack.pop())
 
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
