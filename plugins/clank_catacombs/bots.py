@@ -85,7 +85,7 @@ class CatacombsBot(HeuristicBot):
         }
         """The share of tiles of each back with an Artifact room."""
         self.tried: set[tuple[int, int, int]] = set()
-        """Edges walked off this turn (turn number, placement, half): a discovery declined
+        """Edges walked off (turn number, placement, half): a discovery declined
         (rules.md#no-fit, ``discard``) leaves the edge open, so the bot would try for ever."""
 
     # -- the situation ----------------------------------------------------------------
@@ -199,9 +199,7 @@ class CatacombsBot(HeuristicBot):
                 and (turn, a.place, a.half) not in self.tried
             ]
             if walk:
-                best = min(walk, key=lambda a: self.way_off(a.place, a.half))
-                self.tried.add((turn, best.place, best.half))
-                return best
+                return min(walk, key=lambda a: self.way_off(a.place, a.half))
         return super().step(legal)
 
     def way_off(self, place: int, half: int) -> float:
@@ -285,6 +283,7 @@ class CatacombsBot(HeuristicBot):
     def answer(self, frame: Any, legal: Sequence[Any]) -> Any:
         kind = type(frame)
         if kind is Discover:
+            self.tried.add((self.view.turns.turn, frame.place, frame.half))
             return self.rotation(frame, legal)
         if kind is PlaceAnywhere:
             return self.placement(frame, legal)
