@@ -74,7 +74,7 @@ class TileGraph(Graph):
         opens: list[Open],
         cells: dict[tuple[int, int], int],
         haunted: frozenset[int],
-        trips: dict[int, tuple[int, int]],
+        trips: frozenset[int],
     ) -> None:
         super().__init__(board)
         self.names = names
@@ -94,8 +94,8 @@ class TileGraph(Graph):
         self.portals = [r for r, f in enumerate(rooms) if f.portal]
         self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
         self.trips = trips
-        """rules.md#portal: the trips room -> portal -> portal -> room, by tunnel number (after
-        the real tunnels), each with the two tunnels it runs through."""
+        """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
+        portal -> portal -> room."""
         self.ends = [(t.a, t.b) for k, t in enumerate(board.tunnels) if k not in trips]
         """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
@@ -199,7 +199,7 @@ class Leg(NamedTuple):
 
 def portal_trips(
     tunnels: list[Tunnel], locks: list[tuple[str, ...]], portals: set[int]
-) -> dict[int, tuple[int, int]]:
+) -> frozenset[int]:
     """rules.md#portal: append a tunnel for each trip room -> portal -> other portal -> room.
 
     A trip costs one boot in all; the monsters, locks and arrows of both tunnels apply.
@@ -210,7 +210,7 @@ def portal_trips(
             legs.append(Leg(t.b, t.a, k, True, not t.one_way))
         elif t.a in portals and t.b not in portals:
             legs.append(Leg(t.a, t.b, k, not t.one_way, True))
-    trips: dict[int, tuple[int, int]] = {}
+    trips = set()
     for i, one in enumerate(legs):
         for two in legs[i + 1 :]:
             if one.portal == two.portal or one.room == two.room:
@@ -221,7 +221,7 @@ def portal_trips(
                 continue
             first, second = tunnels[one.tunnel], tunnels[two.tunnel]
             a, b = (one.room, two.room) if there else (two.room, one.room)
-            trips[len(tunnels)] = (one.tunnel, two.tunnel)
+            trips.add(len(tunnels))
             locks.append(locks[one.tunnel] + locks[two.tunnel])
             tunnels.append(
                 Tunnel(
@@ -233,7 +233,7 @@ def portal_trips(
                     one_way=not (there and back),
                 )
             )
-    return trips
+    return frozenset(trips)
 
 
 def join(

@@ -39,14 +39,13 @@ OTHER_SEATS = "$.stack: a decision for a seat other than"
 
 def others_decide_for_themselves(state: CatacombsState) -> bool:
     """Whether the only decisions of seats other than the one to play are those each seat
-    takes for itself, while still in: its tile's new side (rules.md#rotation) and a ward
-    card against a Ghost (rules.md#ghost-ward)."""
+    takes for itself: its tile's new side (rules.md#rotation) and a ward card against a
+    Ghost (rules.md#ghost-ward). Asked as a turn ends, they stand even if the attack that
+    follows knocks the seat out."""
     seat = state.turns.current
     others = [f for f in state.stack if f.seat != seat]
     return bool(others) and all(
-        (type(f) is Spin or (type(f) is Offer and isinstance(f.effect, GhostWard)))
-        and state.players[f.seat].status == "in"
-        for f in others
+        type(f) is Spin or (type(f) is Offer and isinstance(f.effect, GhostWard)) for f in others
     )
 
 
