@@ -90,7 +90,7 @@ def check(game: ClankEngine[S], state: S) -> list[str]:
     if state.countdown_seat is not None and not 0 <= state.countdown_seat < state.seats:
         problems.append(f"$.countdown_seat: seat {state.countdown_seat} does not exist")
     problems.extend(check_homes(game, state))
-    problems.extend(check_stack(state))
+    problems.extend(check_stack(game, state))
     return problems
 
 
@@ -129,8 +129,9 @@ def check_homes(game: ClankEngine[S], state: S) -> list[str]:
     return problems
 
 
-def check_stack(state: EngineState[Any, Any]) -> list[str]:
-    """The pending decisions: a turn at the bottom, every frame the turn seat's, a seat in."""
+def check_stack(game: ClankEngine[Any], state: EngineState[Any, Any]) -> list[str]:
+    """The pending decisions: a turn at the bottom, every frame the turn seat's (or one a
+    seat takes for itself, :meth:`~.rules.ClankEngine.own_decision`), a seat in."""
     stack = state.stack
     if not stack:
         if any(p.status == "in" for p in state.players):
@@ -140,7 +141,7 @@ def check_stack(state: EngineState[Any, Any]) -> list[str]:
     problems = []
     if type(stack[0]) is not Turn or any(type(f) is Turn for f in stack[1:]):
         problems.append("$.stack: the turn is the bottom decision, and the only turn")
-    if any(f.seat != seat for f in stack):
+    if any(f.seat != seat and not game.own_decision(f) for f in stack):
         problems.append(f"$.stack: a decision for a seat other than seat {seat}, whose turn it is")
     if state.players[seat].status in ("rescued", "eliminated"):
         problems.append(f"$.turns.current: seat {seat} is knocked out but has the turn")

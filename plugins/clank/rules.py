@@ -361,6 +361,11 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """Whether the seat meets a market item's condition beyond its price (none here)."""
         return True
 
+    def own_decision(self, frame: Any) -> bool:
+        """Whether ``frame`` is a decision its seat takes for itself while another seat has
+        the turn (none here): the state check accepts it on the stack."""
+        return False
+
     def resolve(self, state: S, action: Any) -> list[Event]:
         """The registered rule of ``action``, what it notes for the turn, then what waits
         (:meth:`proceed`)."""

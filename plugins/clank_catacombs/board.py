@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.catalog import Exit, Graph
+from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
@@ -43,6 +43,11 @@ def facing(tile: Tile, at: Placed, half: Half) -> tuple[tuple[int, int], str]:
     return (x + dx, y + dy), OPPOSITE[side]
 
 
+def across(pos: int | None) -> int | None:
+    """The opening facing opening ``pos`` across a shared edge (rules.md#tiles)."""
+    return None if pos is None else 1 - pos
+
+
 class Open(NamedTuple):
     """A half-tunnel at the dungeon's edge: from ``room`` into the empty cell ``cell``."""
 
@@ -52,6 +57,8 @@ class Open(NamedTuple):
     cell: tuple[int, int]
     side: str
     """The side of the empty cell it enters by."""
+    pos: int | None
+    """The opening of that side it enters by (:func:`across` its own)."""
 
 
 class TileGraph(Graph):
@@ -67,6 +74,7 @@ class TileGraph(Graph):
         opens: list[Open],
         cells: dict[tuple[int, int], int],
         haunted: frozenset[int],
+        trips: frozenset[int],
     ) -> None:
         super().__init__(board)
         self.names = names
@@ -85,25 +93,16 @@ class TileGraph(Graph):
         """Placements of haunted tiles."""
         self.portals = [r for r, f in enumerate(rooms) if f.portal]
         self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
-        self.ends = [(t.a, t.b) for t in board.tunnels]
-        self._portal_exits()
-
-    def _portal_exits(self) -> None:
-        """rules.md#portal: a tunnel into a portal may lead on to any other portal."""
-        portals = self.portals
-        if len(portals) < 2:
-            return
-        for table in (self.exits, self.near):
-            for rid, exits in list(table.items()):
-                extra = [
-                    Exit(q, e.tunnel, e.boots, e.monsters, e.locked)
-                    for e in exits
-                    if e.to in portals
-                    for q in portals
-                    if q != e.to and q != rid
-                ]
-                if extra:
-                    table[rid] = (*exits, *extra)
+        self.trips = trips
+        """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
+        portal -> portal -> room."""
+        self.ends = [(t.a, t.b) for k, t in enumerate(board.tunnels) if k not in trips]
+        """The rooms each real tunnel joins."""
+        if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
+            portals = set(self.portals)
+            for table in (self.exits, self.near):
+                for rid, exits in table.items():
+                    table[rid] = tuple(e for e in exits if e.to not in portals)
 
 
 def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
@@ -119,15 +118,17 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
     first: list[int] = []
     """The room id of each placement's first room."""
     haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
-    sits: dict[tuple[int, tuple[int, int], str], tuple[int, Half]] = {}
-    """Each placement's half-tunnels by the cell and side they lie on (the first of any two)."""
+    sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
+    """Each placement's half-tunnels by the cell, side and opening they lie on."""
     for i, at in enumerate(placements):
         tile = tiles[at.tile]
         covered = cells_of(tile, at)
         for cell in covered:
             cells[cell] = i
         for k, half in enumerate(tile.edges):
-            sits.setdefault((i, covered[half.cell], turned(half.side, at.turn)), (k, half))
+            sits.setdefault(
+                (i, covered[half.cell], turned(half.side, at.turn), half.pos), (k, half)
+            )
         first.append(len(rooms))
         for room in tile.rooms:
             rid = len(rooms)
@@ -167,12 +168,12 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
             cell, side = facing(tile, at, half)
             j = cells.get(cell)
             if j is None:
-                opens.append(Open(i, k, ids[half.room], cell, side))
+                opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
                 continue
             if j >= i:  # joined when the later of the two tiles is reached
                 continue
             # The half of tile j that faces this one lies on the cell and side this one enters.
-            match = sits.get((j, cell, side))
+            match = sits.get((j, cell, side, across(half.pos)))
             if match is None:
                 continue  # rules.md#walls: a half against a side without one
             m, h = match
@@ -180,8 +181,59 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
             if tunnel is not None:
                 tunnels.append(tunnel[0])
                 locks.append(tunnel[1])
+    trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
     board = Board(name="catacombs", source=[], confidence="", rooms=rooms, tunnels=tunnels)
-    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted)
+    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted, trips)
+
+
+class Leg(NamedTuple):
+    """A real tunnel between a portal and a room that is not one."""
+
+    portal: int
+    room: int
+    tunnel: int
+    inward: bool
+    """Whether its arrow lets a seat walk from the room into the portal."""
+    outward: bool
+
+
+def portal_trips(
+    tunnels: list[Tunnel], locks: list[tuple[str, ...]], portals: set[int]
+) -> frozenset[int]:
+    """rules.md#portal: append a tunnel for each trip room -> portal -> other portal -> room.
+
+    A trip costs one boot in all; the monsters, locks and arrows of both tunnels apply.
+    """
+    legs = []
+    for k, t in enumerate(tunnels):
+        if t.b in portals and t.a not in portals:
+            legs.append(Leg(t.b, t.a, k, True, not t.one_way))
+        elif t.a in portals and t.b not in portals:
+            legs.append(Leg(t.a, t.b, k, not t.one_way, True))
+    trips = set()
+    for i, one in enumerate(legs):
+        for two in legs[i + 1 :]:
+            if one.portal == two.portal or one.room == two.room:
+                continue
+            there = one.inward and two.outward
+            back = two.inward and one.outward
+            if not (there or back):
+                continue
+            first, second = tunnels[one.tunnel], tunnels[two.tunnel]
+            a, b = (one.room, two.room) if there else (two.room, one.room)
+            trips.add(len(tunnels))
+            locks.append(locks[one.tunnel] + locks[two.tunnel])
+            tunnels.append(
+                Tunnel(
+                    a=a,
+                    b=b,
+                    boots=1,
+                    monsters=first.monsters + second.monsters,
+                    locked=first.locked or second.locked,
+                    one_way=not (there and back),
+                )
+            )
+    return frozenset(trips)
 
 
 def join(

@@ -84,6 +84,9 @@ class CatacombsBot(HeuristicBot):
             if (group := [t for t in tiles.values() if t.back == back])
         }
         """The share of tiles of each back with an Artifact room."""
+        self.tried: set[tuple[int, int, int]] = set()
+        """Edges walked off (turn number, placement, half): a discovery declined
+        (rules.md#no-fit, ``discard``) leaves the edge open, so the bot would try for ever."""
 
     # -- the situation ----------------------------------------------------------------
 
@@ -187,7 +190,14 @@ class CatacombsBot(HeuristicBot):
     def step(self, legal: Sequence[Any]) -> Any:
         """At the edge room being explored from, off the map; else as in Clank!."""
         if self.goal is not None and self.goal == self.me.room and self.goal in self.graph.opens:
-            walk = [a for a in legal if type(a) is Explore and not a.teleport]
+            turn = self.view.turns.turn
+            walk = [
+                a
+                for a in legal
+                if type(a) is Explore
+                and not a.teleport
+                and (turn, a.place, a.half) not in self.tried
+            ]
             if walk:
                 return min(walk, key=lambda a: self.way_off(a.place, a.half))
         return super().step(legal)
@@ -273,6 +283,7 @@ class CatacombsBot(HeuristicBot):
     def answer(self, frame: Any, legal: Sequence[Any]) -> Any:
         kind = type(frame)
         if kind is Discover:
+            self.tried.add((self.view.turns.turn, frame.place, frame.half))
             return self.rotation(frame, legal)
         if kind is PlaceAnywhere:
             return self.placement(frame, legal)
@@ -383,8 +394,10 @@ class CatacombsBot(HeuristicBot):
 
     def accepts(self, frame: Offer[Any]) -> bool:
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
-        a card back on the deck when it beats the deck."""
+        a card back on the deck when it beats the deck; a ward card against a Ghost always."""
         match frame.effect:
+            case cx.GhostWard():
+                return True
             case cx.PayLockpicks(n=n, then=then):
                 return self.picks - n >= 1 and self.worth_of(then) + 3.0 > PICK * n
             case TrashSelf(then=then):

@@ -68,6 +68,9 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             f"$.ghosts: {ghosts} Ghost cubes beside, in the Clank! area and in the bag; "
             f"there are {total}"
         )
+    hits = state.ghost_hits
+    if len(hits) != state.seats or min(hits, default=0) < 0:
+        problems.append(f"$.ghost_hits: {hits}; one count per seat, never negative")
     if len(state.marks) != state.seats:
         problems.append(f"$.marks: {len(state.marks)} lists for {state.seats} seats")
     else:
@@ -75,6 +78,12 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
         for seat, marks in enumerate(state.marks):
             if len(set(marks)) != len(marks) or not set(marks) <= shrines:
                 problems.append(f"$.marks[{seat}]: each mark on a different Wayshrine room")
+    black = state.black_damage
+    if len(black) != state.seats or min(black, default=0) < 0 or sum(black) > state.dragon_aside:
+        problems.append(
+            f"$.black_damage: {black}; one count per seat, of black cubes set aside "
+            f"({state.dragon_aside})"
+        )
     for name in ("placed", "drawn", "tile_stack", "tile_box"):
         problems += only(f"$.{name}", getattr(state, name).cards, tiles, "tiles")
     kinds = game.cat.by_kind

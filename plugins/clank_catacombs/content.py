@@ -47,6 +47,8 @@ START_SIDES = ("start-a", "start-b")
 LIGHTER = 6
 DARKER = 22
 PORTALS = 2
+HAUNTED = 4
+"""rulebook p. 9-11: 4 of the 22 darker (Depths) tiles are haunted."""
 SIDES_OF_CELL = {0: {"n", "e", "w"}, 1: {"e", "s", "w"}}
 """The outer sides of the starting tile's cells (cell 0 on top of cell 1)."""
 
@@ -215,6 +217,11 @@ def check_tiles(tiles: Tiles, where: str = "tiles", artifacts: int = 7) -> list[
             f"{where}: $.tiles: {rooms} artifact rooms on the square tiles; give at least "
             f"{artifacts}, one per artifact"
         )
+    haunted = [t.back for t in tiles.tiles if t.haunted]
+    if haunted != ["darker"] * HAUNTED:
+        problems.append(
+            f"{where}: $.tiles: {len(haunted)} haunted tiles; give {HAUNTED}, all darker"
+        )
     portals = sum(r.portal for r in square)
     if portals < PORTALS:
         problems.append(f"{where}: $.tiles: {portals} portals; give at least {PORTALS}")
@@ -257,7 +264,7 @@ def _check_tile(tile: Tile, path: str) -> list[str]:
             problems.append(f"{at}: a tunnel joins two different rooms")
         links.setdefault(inner.a, set()).add(inner.b)
         links.setdefault(inner.b, set()).add(inner.a)
-    used: set[tuple[int, str]] = set()
+    used: set[tuple[int, str, int]] = set()
     for k, half in enumerate(tile.edges):
         at = f"{path}.edges[{k}]"
         if half.room not in cell_of:
@@ -268,9 +275,14 @@ def _check_tile(tile: Tile, path: str) -> list[str]:
             problems.append(f"{at}.cell: {half.cell}; tile {tile.id!r} has {tile.cells} cell(s)")
         elif start and half.side not in SIDES_OF_CELL[half.cell]:
             problems.append(f"{at}.side: side {half.side!r} of cell {half.cell} is inside the tile")
-        if (half.cell, half.side) in used:
-            problems.append(f"{at}: a second tunnel through side {half.side!r}; one per side")
-        used.add((half.cell, half.side))
+        # a middle opening fills its side; openings 0 and 1 share one
+        taken = {(half.cell, half.side, n) for n in ((0, 1) if half.pos is None else (half.pos,))}
+        if taken & used:
+            problems.append(
+                f"{at}: a second tunnel through side {half.side!r} at the same opening; one "
+                "per opening: the middle, or openings 0 and 1"
+            )
+        used |= taken
     if len({h.side for h in tile.edges}) < 2:
         problems.append(f"{path}.edges: tunnels leave through fewer than two sides")
     # Every room can be walked to from the tile's edges (tunnels inside taken both ways).

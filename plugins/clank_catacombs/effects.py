@@ -93,6 +93,13 @@ class AddGhost(Effect, frozen=True, tag="add-ghost"):
     Prisoner; rules.md#ghost-supply)."""
 
 
+class MarketOfferHere(Effect, frozen=True, tag="market-offer-here"):
+    """``market-offer`` at ``price``, made only if the seat stands in a Market room as this
+    resolves (Ogre Merchant: a free item if defeated there; rules.md#offers)."""
+
+    price: Count = 0
+
+
 class GhostWard(Effect, frozen=True, tag="ghost-ward"):
     """(a card's ``reaction``) When a Ghost cube would damage the seat, it may discard
     this card from its hand to take no damage from that cube, then draw ``draw``
@@ -126,6 +133,7 @@ else:
             PlaceTile,
             RotateTiles,
             AddGhost,
+            MarketOfferHere,
             GhostWard,
         ),
     )
@@ -196,6 +204,12 @@ def _rotate_tiles(e: RotateTiles) -> str:
 @effect_text.register
 def _add_ghost(e: AddGhost) -> str:
     return "a Ghost into the Clank! area"
+
+
+@effect_text.register
+def _market_offer_here(e: MarketOfferHere) -> str:
+    item = f"a market item for {e.price} gold" if e.price else "a free market item"
+    return f"{item}, if in a market now"
 
 
 @effect_text.register

@@ -327,7 +327,9 @@ def grid(
         cell_of.append((at.x, at.y + cell))
         rooms.setdefault(cell_of[-1], []).append(f"{r}*" if r == here else str(r))
     marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
-    for t in graph.tunnels:
+    for k, t in enumerate(graph.tunnels):
+        if k in graph.trips:
+            continue
         (ax, ay), (bx, by) = a, b = cell_of[t.a], cell_of[t.b]
         way = WAYS.get((abs(bx - ax), abs(by - ay)))
         if way is not None:
@@ -384,14 +386,16 @@ def half_text(half: Half) -> str:
 
 
 def tile_text(game: CatacombsGame, tile_id: str) -> str:
-    """A tile as printed, unturned: its rooms, then each edge tunnel with its side and icons."""
+    """A tile as printed, unturned: its rooms, then each edge tunnel with its side (``n0``,
+    ``n1``: a side's two openings clockwise) and icons."""
     tile = game.cat.tiles[tile_id]
     rooms = []
     for r in tile.rooms:
         said = features(r, depths=False)  # the tile's back says its depth
         rooms.append(f"{r.id}" + (f" ({', '.join(said)})" if said else ""))
     edges = [
-        f"{h.side} from {h.room}" + (f": {icons}" if (icons := half_text(h)) else "")
+        f"{h.side}{'' if h.pos is None else h.pos} from {h.room}"
+        + (f": {icons}" if (icons := half_text(h)) else "")
         for h in tile.edges
     ]
     kind = tile.back + (", haunted" if tile.haunted else "")
@@ -409,7 +413,7 @@ def tunnels_text(game: CatacombsGame, state: cs.CatacombsState, place: int) -> s
     said = [
         f"{t.a}{'->' if t.one_way else '-'}{t.b}: {base.tunnel_text(game, state, k)}"
         for k, t in enumerate(graph.tunnels)
-        if graph.tile_of[max(t.a, t.b)] == place
+        if graph.tile_of[max(t.a, t.b)] == place and k not in graph.trips
     ]
     edges = [
         f"{o.room} {direction(o)}: {edge_text(game, state, o)}"

@@ -39,6 +39,8 @@ from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
     Bought,
+    Damaged,
+    Discarded,
     Fight,
     Move,
     Moved,
@@ -280,6 +282,8 @@ class CatacombsGame(
             picks=Zone(kind="picks"),
             ghosts=cat.tables.ghost_cubes,
             marks=[[] for _ in range(seats)],
+            black_damage=[0] * seats,
+            ghost_hits=[0] * seats,
         )
         self.arrival(state, 0, [])  # rules.md#start-artifacts
         self.begin(state)
@@ -565,7 +569,7 @@ class CatacombsGame(
         out = []
         for t in range(4):
             for k, half in enumerate(tile.edges):
-                if half.cell or turned(half.side, t) != o.side:
+                if half.cell or turned(half.side, t) != o.side or half.pos != o.pos:
                     continue
                 room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
                 joined = join(
@@ -643,10 +647,16 @@ class CatacombsGame(
         return events
 
     def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
-        """rules.md#no-fit: a declined discovery puts the tile under the stack."""
-        if type(state.stack[-1]) is Discover:
+        """rules.md#no-fit: a declined discovery puts the tile under the stack;
+        rules.md#ghost-ward: a ward card kept, the Ghost hurts."""
+        top = state.stack[-1]
+        if type(top) is Discover:
             state.tile_stack.put_under(state.drawn.draw())
-        return super().skip(state, action)
+        events = super().skip(state, action)
+        if self.ward_offer(top):
+            self.ghost_hit(state, top.seat, events)
+            self.next_ward(state, top.seat, events)
+        return events
 
     @staticmethod
     def discovering(state: CatacombsState) -> bool:
@@ -705,8 +715,8 @@ class CatacombsGame(
     def portal_trip(
         self, state: CatacombsState, action: Move | Teleport, events: list[Event]
     ) -> None:
-        """rules.md#conditions: a trip through a Portal, to a room its tunnel does not end in."""
-        if action.to not in self.graph(state).ends[action.tunnel]:
+        """rules.md#conditions: a trip through two Portals."""
+        if action.tunnel in self.graph(state).trips:
             state.pool.done.append("used-portal")
 
     def taken_as_action(self, tid: str) -> bool:
@@ -793,6 +803,16 @@ class CatacombsGame(
 
     # -- the end of a turn and the dragon ------------------------------------------------
 
+    def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
+        """rules.md#rotation, #ghost-ward: decisions the end of a turn asked for (Sudden
+        Movement arriving at the refill, a ward card against a Ghost) are answered before the
+        next seat plays."""
+        super().next_turn(state, events)
+        if state.turns.over:
+            state.stack.clear()
+        else:  # the new turn under what the seats decide
+            state.stack.insert(0, state.stack.pop())
+
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 
@@ -802,47 +822,109 @@ class CatacombsGame(
         self.draw_cubes(state, events, self.cat.tables.left_draw[str(state.seats)])
 
     def draw_cubes(self, state: CatacombsState, events: list[Event], n: int) -> None:
-        """rules.md#ghosts: Ghosts go into the bag with the rest and come back after."""
+        """rules.md#ghosts: Ghosts go into the bag with the rest and come back after; a seat
+        holding a ward card decides on it once the cubes are drawn."""
         bag = state.bag
         bag.add(GHOST, state.ghost_clank)
         state.ghost_clank = 0
         super().draw_cubes(state, events, n)
         total = self.cat.tables.ghost_cubes
         state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
+        asked = {f.seat for f in state.stack if self.ward_offer(f)}
+        waiting = [s for s in range(state.seats) if state.ghost_hits[s] and s not in asked]
+        for seat in reversed(self.from_current(state, waiting)):  # the first seat's on top
+            self.next_ward(state, seat, events)
 
     def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
-        """rules.md#ghosts, #ghost-damage: a Ghost hurts every seat in, from its supply."""
+        """rules.md#ghosts: a Ghost hurts every seat in; a seat holding a ward card decides
+        after the draw."""
         if cube != GHOST:
             super().hit(state, cube, hurt)
             return
-        health = self.cat.health
-        for seat, p in enumerate(state.players):
-            if p.status != "in" or not p.supply or p.damage >= health:
-                continue
-            if self.ward(state, seat):
-                continue
-            p.supply -= 1
-            p.damage += 1
-            hurt.append(seat)
+        for seat in range(state.seats):
+            if self.ward(state, seat) is not None and self.ghost_can_hurt(state, seat):
+                state.ghost_hits[seat] += 1
+            elif self.ghost_damage(state, seat):
+                hurt.append(seat)
 
-    def ward(self, state: CatacombsState, seat: int) -> bool:
-        """rules.md#ghosts, #ghost-ward: a card that wards off a Ghost is discarded for it."""
+    def ghost_can_hurt(self, state: CatacombsState, seat: int) -> bool:
+        """rules.md#ghost-damage: a seat in, its meter not full, a cube to show the damage with:
+        from its supply or, with the supply empty, a black cube set aside."""
         p = state.players[seat]
+        return (
+            p.status == "in"
+            and p.damage < self.cat.health
+            and bool(p.supply or self.spare_black(state))
+        )
+
+    def ghost_damage(self, state: CatacombsState, seat: int) -> bool:
+        """One Ghost's damage to the seat, if it can take it (:meth:`ghost_can_hurt`)."""
+        if not self.ghost_can_hurt(state, seat):
+            return False
+        p = state.players[seat]
+        if p.supply:
+            p.supply -= 1
+        else:
+            state.black_damage[seat] += 1
+        p.damage += 1
+        return True
+
+    @staticmethod
+    def spare_black(state: CatacombsState) -> int:
+        """Black cubes set aside in the bank, not standing in for damage on a meter."""
+        return state.dragon_aside - sum(state.black_damage)
+
+    def heal(self, state: CatacombsState, seat: int, n: int, events: list[Event]) -> None:
+        """rules.md#ghosts: healing takes the black cubes off the meter first, back to the bank."""
+        black = min(n, state.black_damage[seat])
+        super().heal(state, seat, n, events)
+        state.black_damage[seat] -= black
+        state.players[seat].supply -= black
+
+    def return_dragon_cubes(self, state: CatacombsState, n: int) -> None:
+        """rules.md#ghosts: black cubes on a meter stay there."""
+        super().return_dragon_cubes(state, min(n, self.spare_black(state)))
+
+    def ward(self, state: CatacombsState, seat: int) -> tuple[str, cx.GhostWard] | None:
+        """rules.md#ghost-ward: the first card in the seat's hand that may ward off a Ghost."""
         defs = self.cat.card
-        for c in p.hand.cards:
+        for c in state.players[seat].hand.cards:
             ward = next((e for e in defs[c].reaction if isinstance(e, cx.GhostWard)), None)
             if ward is not None:
-                p.hand.remove(c)
-                p.discard.add(c)
-                self.draw(state, seat, ward.draw, [])
-                return True
-        return False
+                return c, ward
+        return None
+
+    @staticmethod
+    def ward_offer(frame: Any) -> bool:
+        return type(frame) is Offer and isinstance(frame.effect, cx.GhostWard)
+
+    def next_ward(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """rules.md#ghost-ward: the seat's next Ghost waiting on a ward card: offered while it
+        holds one, else taken."""
+        if not state.ghost_hits[seat]:
+            return
+        ward = self.ward(state, seat)
+        if ward is not None and self.ghost_can_hurt(state, seat):
+            # the card stays unnamed: the hand is hidden until it is discarded
+            state.stack.append(Offer(seat=seat, effect=ward[1]))
+            return
+        while state.ghost_hits[seat]:
+            self.ghost_hit(state, seat, events)
+
+    def ghost_hit(self, state: CatacombsState, seat: int, events: list[Event]) -> None:
+        """A waiting Ghost's damage taken, and the knock-out a full meter brings."""
+        state.ghost_hits[seat] -= 1
+        if self.ghost_damage(state, seat):
+            events.append(Damaged(seat=seat, n=1))
+            if state.players[seat].damage >= self.cat.health:
+                self.knock_out(state, seat, events)
 
     def bag_colours(self, seats: int) -> set[str]:
         return {*super().bag_colours(seats), GHOST}
 
     def cubes_placed(self, state: CatacombsState, seat: int) -> int:
-        return len(state.marks[seat])
+        """Wayshrine marks are the seat's cubes; black cubes on its meter are not."""
+        return len(state.marks[seat]) - state.black_damage[seat]
 
     # -- conditions and points -------------------------------------------------------------
 
@@ -995,11 +1077,36 @@ class CatacombsGame(
 
     def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
         e = frame.effect
+        seat = frame.seat
+        if isinstance(e, cx.GhostWard):  # rules.md#ghost-ward: discard, draw, no damage
+            ward = self.ward(state, seat)
+            assert ward is not None
+            card, e = ward
+            p = state.players[seat]
+            p.hand.remove(card)
+            p.discard.add(card)
+            events.append(Discarded(seat=seat, card=card))
+            self.draw(state, seat, e.draw, events)
+            state.ghost_hits[seat] -= 1
+            self.next_ward(state, seat, events)
+            return None
         if not isinstance(e, cx.PayLockpicks):
             return super().accepted(state, frame, events)
-        seat = frame.seat
         self.spend_lockpicks(state, seat, events, e.n)
         state.pool.queue[:0] = self.pending(e.then, frame.card)
+
+    @effect(cx.MarketOfferHere)
+    def market_offer_here(
+        self,
+        state: CatacombsState,
+        seat: int,
+        e: cx.MarketOfferHere,
+        card: str | None,
+        events: list[Event],
+    ) -> None:
+        """rules.md#offers: the offer holds only if the seat stands in a Market room now."""
+        if state.players[seat].room in self.graph(state).markets:
+            self.set_turn_offer(state, e.price, False)
 
     @effect(cx.FreePrisoners)
     def free_prisoners(
@@ -1104,35 +1211,35 @@ class CatacombsGame(
         card: str | None,
         events: list[Event],
     ) -> None:
-        """rules.md#rotation, #rotation-rules: square tiles with pawns turn."""
+        """rules.md#rotation, #rotation-rules: square tiles with pawns turn. To a new side, each
+        is chosen by the seat standing there, in turn order from the seat to play."""
         if self.discovering(state):
             return
         graph = self.graph(state)
-        pawns: dict[int, int] = {}
-        for p in state.players:
+        pawns: dict[int, list[int]] = {}
+        """The seats on each tile, in turn order from the seat to play."""
+        for other in self.from_current(state, list(range(state.seats))):
+            p = state.players[other]
             if p.status == "in":
-                i = graph.tile_of[p.room]
-                pawns[i] = pawns.get(i, 0) + 1
-        places = sorted(i for i, n in pawns.items() if i and (n == 1 or e.tiles == "any-pawn"))
-        if e.turn == "half":
-            for i in places:
-                at = state.tiles[i]
-                tried = [*state.tiles]
-                tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
-                if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
-                    state.tiles[i] = tried[i]
-                    events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
-        elif places and state.stack:
-            state.stack.append(Spin(seat=state.turns.current, places=places))
-        else:  # rules.md#rotation-between-turns: no seat is deciding, the first turn that fits
-            for i in places:
-                turn = self.spins(state, i)[0]
-                state.tiles[i] = msgspec.structs.replace(state.tiles[i], turn=turn)
-                events.append(Turned(seat=seat, place=i, turn=turn))
+                pawns.setdefault(graph.tile_of[p.room], []).append(other)
+        places = [
+            i for i, seats in pawns.items() if i and (len(seats) == 1 or e.tiles == "any-pawn")
+        ]
+        if e.turn == "any":  # the first seat's decision on top
+            for i in reversed(places):
+                state.stack.append(Spin(seat=pawns[i][0], places=[i]))
+            return
+        for i in sorted(places):
+            at = state.tiles[i]
+            tried = [*state.tiles]
+            tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
+            if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
+                state.tiles[i] = tried[i]
+                events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
 
     def spins(self, state: CatacombsState, i: int) -> list[int]:
         """The other rotations of placement ``i``, counted clockwise from its own; those
-        keeping a tunnel out if any does (rules.md#rotation-between-turns takes the first)."""
+        keeping a tunnel out if any does (rules.md#rotation-rules)."""
         at = state.tiles[i]
         others = [(at.turn + k) % 4 for k in (1, 2, 3)]
         keep = []
@@ -1158,6 +1265,13 @@ class CatacombsGame(
 
     def validate_state(self, state: CatacombsState) -> list[str]:
         return [*super().validate_state(state), *checks.check(self, state)]
+
+    def own_decision(self, frame: Any) -> bool:
+        """Each seat takes its tile's new side (rules.md#rotation) and a ward card against a
+        Ghost (rules.md#ghost-ward) for itself. Asked as a turn ends, they stand even if the
+        attack that follows knocks the seat to play out."""
+        kind = type(frame)
+        return kind is Spin or (kind is Offer and isinstance(frame.effect, cx.GhostWard))
 
     def render(self, view: CatacombsState, seat: int | None) -> Any:
         return present.render(self, view, seat)

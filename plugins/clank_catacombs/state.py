@@ -96,7 +96,8 @@ class ChooseRoom(Frame, tag="choose-room"):
 
 
 class Spin(Frame, tag="spin"):
-    """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice."""
+    """``rotate-tiles``: the next of ``places`` to turn to a rotation of the seat's choice
+    (the seat standing on it, rules.md#rotation)."""
 
     places: list[Count]
 
@@ -253,3 +254,9 @@ class CatacombsState(
     """Ghost cubes in the Clank! area."""
     marks: list[list[Count]] = []
     """Per seat, the Wayshrine rooms it marked (one cube each, out of its supply)."""
+    black_damage: list[Count] = []
+    """Per seat, the set-aside black cubes on its meter: Ghost damage taken with an empty
+    supply (rules.md#ghosts). ``dragon_aside`` still counts them."""
+    ghost_hits: list[Count] = []
+    """Per seat, drawn Ghosts whose damage waits on its choice of a ward card
+    (rules.md#ghost-ward)."""

@@ -14,7 +14,11 @@ two boots; each lock needs its own Lockpick). A half-tunnel facing an empty
 cell is where the dungeon can be discovered.
 
 Sides are ``n``, ``e``, ``s``, ``w`` with the tile unrotated; rotating a tile
-a quarter turn clockwise turns ``n`` into ``e``, and so on.
+a quarter turn clockwise turns ``n`` into ``e``, and so on. A side has one
+opening in its middle or two (the real tiles show two tunnel ends per edge):
+``pos`` 0 and 1 count them clockwise round the tile, so they stay put as the
+tile turns, and across a shared edge opening 0 of one tile faces opening 1 of
+the other (clockwise runs the other way along it).
 """
 
 from __future__ import annotations
@@ -54,7 +58,8 @@ class TileRoom(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=
 
 
 class Half(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """A half-tunnel from room ``room`` out through side ``side`` of cell ``cell``.
+    """A half-tunnel from room ``room`` out through side ``side`` of cell ``cell``, at
+    opening ``pos``.
 
     ``arrow`` makes the tunnel one-way: ``out`` (away from this room) or ``in``.
     """
@@ -66,6 +71,9 @@ class Half(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     monsters: Count = 0
     lock: bool = False
     arrow: Literal["out", "in"] | None = None
+    pos: Literal[0, 1] | None = None
+    """Which of the side's two openings, counted clockwise; ``None``: its only one, in the
+    middle. A middle opening faces only a middle one."""
 
 
 class Inner(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

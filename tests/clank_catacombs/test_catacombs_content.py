@@ -34,9 +34,11 @@ from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
+from meeple.plugins.clank_catacombs.board import build
 from meeple.plugins.clank_catacombs.content import CatacombsTables, check_tiles
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
-from meeple.plugins.clank_catacombs.tiles import Tiles
+from meeple.plugins.clank_catacombs.state import Placed
+from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
 
 
 def read_tables(**kw: Any) -> CatacombsTables:
@@ -253,7 +255,7 @@ def test_builtin_tiles_pass_and_are_marked() -> None:
     # rules.md#idols: the Monkey Shrine lies on the starting tile, whichever side is up.
     shrines = {tile.id: sum(r.monkey_shrine for r in tile.rooms) for tile in t.tiles.tiles}
     assert {k: n for k, n in shrines.items() if n} == {"start-a": 1, "start-b": 1}
-    assert all(not tile.haunted for tile in t.tiles.tiles if tile.back == "lighter")
+    assert [tile.back for tile in t.tiles.tiles if tile.haunted] == ["darker"] * 4
 
 
 def test_most_rotations_complete_a_tunnel() -> None:
@@ -301,6 +303,7 @@ def broken(**change: Any) -> Tiles:
         ),
         ({"tiles__2__edges": [{"room": "a", "side": "n"}]}, "fewer than two sides"),
         ({"tiles__5__rooms__0__reward": "idol"}, "the Monkey Shrine, and only it"),
+        ({"tiles__2__haunted": True}, "5 haunted tiles; give 4, all darker"),
         ({"tiles__1__id": "start-c"}, "name them start-a and start-b"),
     ],
 )
@@ -308,6 +311,48 @@ def test_tile_checks_catch_broken_sets(change: dict[str, Any], message: str) -> 
     problems = check_tiles(broken(**change), "my-tiles.json")
     assert any(message in p for p in problems), problems
     assert all(p.startswith("my-tiles.json: ") for p in problems)
+
+
+def test_tile_side_with_two_openings() -> None:
+    """rules.md#tiles: a side may hold two openings (0 and 1, clockwise), as the real tiles'
+    edges do; a middle opening fills its side."""
+    two = [{"room": "a", "side": "w", "pos": 0}, {"room": "b", "side": "w", "pos": 1}]
+    assert check_tiles(broken(tiles__2__edges=[*two, {"room": "a", "side": "n"}])) == []
+    problems = check_tiles(broken(tiles__2__edges=[*two, {"room": "a", "side": "w"}]))
+    assert any("a second tunnel through side 'w' at the same opening" in p for p in problems)
+
+
+def test_two_openings_face_each_other_across_an_edge() -> None:
+    """rules.md#tiles: across a shared edge opening 0 of one side faces opening 1 of the other,
+    and a quarter turn keeps each opening's number (clockwise round the tile)."""
+    start = Tile(
+        id="start-a",
+        back="start",
+        cells=2,
+        rooms=[TileRoom(id="crypt", cell=1, crypt=True), TileRoom(id="v"), TileRoom(id="w")],
+        inner=[Inner(a="crypt", b="v"), Inner(a="v", b="w")],
+        edges=[Half(room="w", side="e", pos=0), Half(room="v", side="e", pos=1)],
+    )
+    twin = Tile(
+        id="twin",
+        back="darker",
+        rooms=[TileRoom(id="a"), TileRoom(id="b")],
+        edges=[
+            Half(room="a", side="w", pos=1),  # the north end of its west side
+            Half(room="b", side="w", pos=0),
+            Half(room="a", side="e", pos=0),  # the north end of its east side
+        ],
+    )
+    tiles = {t.id: t for t in (start, twin)}
+
+    def joins(turn: int) -> set[tuple[str, str]]:
+        graph = build([Placed("start-a", 0, 0), Placed("twin", 1, 0, turn)], tiles)
+        return {(graph.names[t.a], graph.names[t.b]) for t in graph.tunnels if t.a >= 3 or t.b >= 3}
+
+    # north ends meet (w-a), south ends meet (v-b)
+    assert joins(0) == {("start-a:w", "twin:a"), ("start-a:v", "twin:b")}
+    # half a turn: the east side's north end is now the west side's south end
+    assert joins(2) == {("start-a:v", "twin:a")}
 
 
 def test_tile_checks_count_artifact_rooms_and_portals() -> None:

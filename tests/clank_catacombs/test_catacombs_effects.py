@@ -3,7 +3,8 @@ seeds/clank-catacombs/rules.md.
 
 The games run on the builder's hand-made tiles plus two portal tiles
 (:func:`gates`): ``gate-a`` (haunted, a Portal that rewards 1 gold, its west
-half with footprints and a monster) and ``gate-b`` (a Portal far from it).
+half with footprints and a monster) and ``gate-b`` (a Portal far from it, and a room ``r``
+beyond it through a locked tunnel with a monster).
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from meeple.plugins.clank_catacombs.state import (
     Turned,
     TurnTile,
 )
-from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom
 
 
 def gates() -> list[Tile]:
@@ -72,8 +73,9 @@ def gates() -> list[Tile]:
         Tile(
             id="gate-b",
             back="darker",
-            rooms=[TileRoom(id="q", portal=True)],
-            edges=[Half(room="q", side="w"), Half(room="q", side="s")],
+            rooms=[TileRoom(id="q", portal=True), TileRoom(id="r")],
+            inner=[Inner(a="q", b="r", monsters=1, lock=True)],
+            edges=[Half(room="q", side="w"), Half(room="r", side="s")],
         ),
     ]
 
@@ -97,32 +99,45 @@ def artifact(s, seat: int = 0, n: int = 1) -> None:
 # -- portals --------------------------------------------------------------------------------
 
 
-def test_portal_trip_costs_the_first_tunnel_only(g, s) -> None:
-    """rules.md#portal, rules.md#portal-cost: the tunnel into the first portal (footprints: 2 boots,
-    a monster) pays for the whole trip; the first portal room is not entered."""
+def test_portal_trip_costs_one_boot_and_both_tunnels_icons(g, s) -> None:
+    """rules.md#portal, rules.md#portal-cost: room -> portal -> portal -> room for one boot in
+    all (the footprints add none); the monsters of both tunnels and the lock of the second
+    apply; no portal is stopped in, so the first one's reward is not given."""
     lay(g, s, "gate-a", 1, 1)  # its west half meets the Crypt's east half
     lay(g, s, "gate-b", 0, -1)  # touches nothing by a tunnel
-    p, q = room(g, s, "gate-a:p"), room(g, s, "gate-b:q")
+    p, q, r = (room(g, s, f"gate-{n}") for n in ("a:p", "b:q", "b:r"))
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), boots=3)
-    assert {p, q} <= {m.to for m in legal(g, s, Move)}
-    trip = next(m for m in legal(g, s, Move) if m.to == q and m.swords == 0)
-    act(g, s, trip)
-    assert me.room == q and s.pool.boots == 1 and me.damage == 1
-    assert me.gold == 0  # the first portal's reward is not given: it was not entered
-    assert "used-portal" in s.pool.done
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=1)
+    targets = {m.to for m in legal(g, s, Move)}
+    assert r in targets and not {p, q} & targets
+    assert {m.swords for m in legal(g, s, Move) if m.to == r} == {0, 1}  # 2 monsters
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == r and m.swords == 1))
+    assert me.room == r and s.pool.boots == 1 and me.damage == 1 and me.gold == 0
+    assert len(g.lockpicks(me)) == 2 and "used-portal" in s.pool.done
+    back = {m.to for m in legal(g, s, Move)}
+    assert crypt(g, s) not in back  # no artifact: the Crypt stays closed
+
+
+def test_portal_trip_needs_a_lockpick_for_the_second_tunnel(g, s) -> None:
+    """rules.md#portal: a lock on the exit tunnel still needs a Lockpick."""
+    lay(g, s, "gate-a", 1, 1)
+    lay(g, s, "gate-b", 0, -1)
+    put(s, s.bank, *g.lockpicks(s.players[0]))
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=2)
+    assert room(g, s, "gate-b:r") not in {m.to for m in legal(g, s, Move)}
 
 
 def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
-    """rules.md#portal, #conditions: a teleport into a portal may go on too; Animated Wall's
-    defeat gives its second boot after a portal trip."""
+    """rules.md#portal, #teleport, #conditions: rooms joined through portals are adjacent for
+    a teleport, which ignores both tunnels; Animated Wall's defeat gives its second boot after
+    a portal trip."""
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "gate-b", 0, -1)
-    q = room(g, s, "gate-b:q")
+    r = room(g, s, "gate-b:r")
     to_row(s, "animated-wall-1")
     turn(g, s, 0, room=crypt(g, s), teleports=1, swords=2)
-    act(g, s, next(t for t in legal(g, s, Teleport) if t.to == q))
-    assert s.players[0].room == q and s.players[0].damage == 0
+    act(g, s, next(t for t in legal(g, s, Teleport) if t.to == r))
+    assert s.players[0].room == r and s.players[0].damage == 0
     act(g, s, Fight(card="animated-wall-1"))
     assert s.pool.boots == 2
 
@@ -146,21 +161,28 @@ def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
     assert legal(g, s, Claim) == []
 
 
-def test_ogre_merchant_free_item_in_a_market_room(g, s) -> None:
-    """rules.md#offers: Ogre Merchant's free item, only in a Market room; the Blood Amulet
-    still asks for 5 damage."""
+def test_ogre_merchant_free_item_if_defeated_in_a_market_room(g, s) -> None:
+    """rules.md#offers: Ogre Merchant's free item, only if its defeater stands in a Market
+    room then (elsewhere the option would do nothing, so it is not offered:
+    rules.md#no-empty-option); the Blood Amulet still asks for 5 damage."""
     lay(g, s, "shop", 1, 1)
-    to_row(s, "ogre-merchant-1")
+    to_row(s, "ogre-merchant-1", "ogre-merchant-2")
+    shop = room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), swords=4, boots=1)
+    turn(g, s, 0, room=crypt(g, s), swords=8, boots=1)
     act(g, s, Fight(card="ogre-merchant-1"))
+    assert legal(g, s, Pick) == [Pick(option=0)]  # 5 gold; no free item outside a market
+    act(g, s, Pick(option=0))
+    assert s.pool.offer is None and me.gold == 5
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == shop))
+    assert legal(g, s, Claim) == []  # defeated outside: no free item here either
+    act(g, s, Fight(card="ogre-merchant-2"))
     act(g, s, Pick(option=1))
-    assert s.pool.offer == 0 and legal(g, s, Claim) == []
-    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
+    assert s.pool.offer == 0
     assert "blood-amulet" not in {c.item for c in legal(g, s, Claim)}
     me.damage, me.supply = 5, me.supply - 5
     act(g, s, Claim(item="blood-amulet"))
-    assert me.gold == 0 and any(t.startswith("blood-amulet") for t in me.held.cards)
+    assert me.gold == 5 and any(t.startswith("blood-amulet") for t in me.held.cards)
     assert me.damage == 3  # healed 2 when bought (rules.md#tokens)
 
 
@@ -414,21 +436,25 @@ def arrive_at_refill(g, s, card: str) -> list:
     return act(g, s, EndTurn())
 
 
-def test_sudden_movement_turns_tiles_with_one_pawn(g, s) -> None:
-    """rules.md#rotation, rules.md#rotation-between-turns: at the refill, a tile with exactly
-    one pawn turns to the next rotation clockwise that keeps a tunnel; the starting tile never
-    turns."""
+def test_sudden_movement_each_seat_alone_turns_its_tile(g, s) -> None:
+    """rules.md#rotation, rules.md#rotation-rules: at the refill, each seat alone on a square tile
+    chooses its tile's new side, in turn order from the seat whose turn ends, before the next
+    seat plays; the rotations offered keep a tunnel; the starting tile never turns."""
     hall = lay(g, s, "hall", 1, 0, 1)  # turned so that no half faces the starting tile
     cave = lay(g, s, "cave", 1, 1)
     s.players[0].room = room(g, s, "hall:a")
     s.players[1].room = room(g, s, "cave:c")
     turn(g, s, 0, room=room(g, s, "hall:a"))
     events = arrive_at_refill(g, s, "sudden-movement-1")
-    turned = {e.place: e.turn for e in events if isinstance(e, Turned)}
-    # The hall: 2 (its Wayshrine's half faces the start) comes before 0 counting clockwise.
-    # The cave has halves on every side: the next rotation, 1.
-    assert turned == {hall: 2, cave: 1}
-    assert s.tiles[hall].turn == 2 and s.tiles[0].turn == 0
+    assert not any(isinstance(e, Turned) for e in events)
+    assert [(f.seat, f.places) for f in s.stack[1:]] == [(1, [cave]), (0, [hall])]
+    assert s.turns.current == 1 and g.validate_state(s) == []
+    assert {a.turn for a in legal(g, s, TurnTile)} == {0, 2, 3}
+    act(g, s, TurnTile(turn=2))
+    assert s.stack[-1].seat == 1 and len(legal(g, s, TurnTile)) == 3  # halves on every side
+    act(g, s, TurnTile(turn=3))
+    assert (s.tiles[hall].turn, s.tiles[cave].turn, s.tiles[0].turn) == (2, 3, 0)
+    assert len(s.stack) == 1 and s.stack[0].seat == 1
 
 
 def test_sudden_movement_skips_a_tile_with_two_pawns(g, s) -> None:
@@ -454,15 +480,15 @@ def test_animated_wall_half_turn_unless_it_cuts_off(g, s) -> None:
     assert s.players[0].room == room(g, s, "hall:a")
 
 
-def test_sudden_movement_during_a_turn_asks_the_seat(g, s) -> None:
-    """rules.md#rotation-rules: during a turn the seat to play picks the new rotation among
-    those keeping a tunnel."""
+def test_sudden_movement_during_a_turn_asks_the_seat_on_the_tile(g, s) -> None:
+    """rules.md#rotation, #rotation-rules: during seat 0's turn, seat 1, alone on its tile, picks
+    the new rotation among those keeping a tunnel."""
     hall = lay(g, s, "hall", 1, 0)
     s.players[1].room = room(g, s, "hall:a")
     to_row(s, "sudden-movement-1")
     turn(g, s, 0, room=crypt(g, s))
     g.rotate_tiles(s, 0, g.cat.card["sudden-movement-1"].arrive[0], "sudden-movement-1", [])
-    assert set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
+    assert s.stack[-1].seat == 1 and set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
     act(g, s, TurnTile(turn=2))
     assert s.tiles[hall].turn == 2
 
@@ -497,12 +523,16 @@ def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
     assert Pick(option=0) not in g.legal_actions(s) and len(g.lockpicks(me)) == 3
 
 
-def test_ghost_ward_discards_for_a_card(g, s) -> None:
-    """rules.md#ghosts, #ghost-ward: a ward card in hand is discarded instead of the Ghost's
-    damage, and a card drawn."""
+def test_ghost_ward_waits_for_the_seat(g, s) -> None:
+    """rules.md#ghosts, #ghost-ward: a Ghost does not hurt a seat holding a ward card at once:
+    the seat is asked; discarding the card stops the damage and draws a card."""
     me, other = s.players
     turn(g, s, 0, hand=("white-tourmaline-1",), room=crypt(g, s))
     hit: list[int] = []
     g.hit(s, "ghost", hit)
-    assert hit == [1] and me.damage == 0 and other.damage == 1
+    assert hit == [1] and me.damage == 0 and other.damage == 1 and s.ghost_hits == [1, 0]
+    g.next_ward(s, 0, [])
+    assert legal(g, s, Accept) == [Accept()]
+    act(g, s, Accept())
+    assert me.damage == 0 and s.ghost_hits == [0, 0]
     assert "white-tourmaline-1" in me.discard.cards and len(me.hand) == 1

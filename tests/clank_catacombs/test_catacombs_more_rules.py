@@ -117,6 +117,16 @@ def test_setup_two_lighter_tiles_return_unseen_and_either_side() -> None:
     assert sides == {"start-a", "start-b"}
 
 
+@pytest.mark.parametrize("side", ["a", "b"])
+def test_setup_puts_the_idols_on_the_monkey_shrine(side: str) -> None:
+    """rules.md#setup, #idols: the built-in starting tile holds the Monkey Shrine on both sides,
+    so the 3 Monkey Idols go there at set-up."""
+    real = CatacombsGame(CatacombsOptions(start_side=side))
+    s = real.setup(2, 0)
+    shrine = room(real, s, f"start-{side}:m")
+    assert len(s.rooms[shrine].cards) == 3 and not s.idols.cards
+
+
 def test_setup_lockpicks_conserved_in_the_bank(g) -> None:
     """rules.md#setup, #lockpick-supply: 3 Lockpicks each, the rest of the 30 in the bank."""
     for seats in (2, 3, 4):
@@ -283,13 +293,22 @@ def test_haunted_tile_with_every_ghost_in_play(g, s) -> None:
     assert (s.ghosts, s.ghost_clank) == (0, 5)
 
 
-def test_ghost_spares_an_empty_supply(g, s) -> None:
-    """rules.md#ghost-damage: a seat with no cube in its supply takes no Ghost damage."""
+def test_ghost_hurts_an_empty_supply_with_a_black_cube(g, s) -> None:
+    """rules.md#ghosts, #ghost-damage: a seat with no cube in its supply still takes the
+    Ghost's damage, shown with a black cube set aside; healing sends it back to the bank."""
     poor = s.players[1]
     poor.aside, poor.supply = poor.supply, 0
+    s.bag.cubes["dragon"] -= 1
+    s.dragon_aside += 1
     hit: list[int] = []
     g.hit(s, GHOST, hit)
-    assert hit == [0] and s.players[0].damage == 1 and poor.damage == 0
+    assert hit == [0, 1] and s.players[0].damage == 1 and poor.damage == 1
+    assert s.black_damage == [0, 1] and g.validate_state(s) == []
+    g.hit(s, GHOST, hit)  # no black cube left to show it with
+    assert poor.damage == 1 and s.players[0].damage == 2
+    g.heal(s, 1, 1, [])
+    assert (poor.damage, poor.supply, s.black_damage) == (0, 0, [0, 0])
+    assert g.validate_state(s) == []
 
 
 def test_backpack_carries_a_second_artifact(g, s) -> None:

@@ -40,6 +40,7 @@ from meeple.plugins.clank.state import (
     Move,
     Pick,
     Play,
+    Skip,
     Take,
     Teleport,
     UseDevice,
@@ -47,6 +48,7 @@ from meeple.plugins.clank.state import (
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
+    Accept,
     CatacombsOptions,
     ChooseRoom,
     DragonTurn,
@@ -305,18 +307,27 @@ def test_left_cubes_two_seats_draw_six_and_set_aside(g, s) -> None:
     assert me.damage == 0 and me.aside == 6 and len(s.bag) == 4 and other.damage == 0
 
 
-def test_ghost_ward_used_without_asking(g, s) -> None:
-    """rules.md#ghost-ward: a seat holding a ward card always spends it on a Ghost's damage:
-    no choice is offered; a seat without one takes the damage."""
+def test_ghost_ward_is_the_seats_choice(g, s) -> None:
+    """rules.md#ghosts, #ghost-ward: a seat holding a ward card chooses, once the cubes are
+    drawn, whether to discard it (and draw) or take the Ghost's damage; seat 1 decides during
+    seat 0's turn."""
     me, other = s.players
-    put(s, me.hand, "white-tourmaline-1")
-    s.bag.cubes = {"ghost": 1}
-    stack = list(s.stack)
+    put(s, other.hand, "white-tourmaline-1", "black-tourmaline")
+    s.bag.cubes["ghost"], s.ghosts = 3, 2
+    s.bag.cubes.update({c: 0 for c in ("dragon", "seat-0", "seat-1")})
+    s.dragon_aside = 24
     events: list = []
-    g.draw_cubes(s, events, 1)
-    assert s.stack == stack
-    assert me.damage == 0 and "white-tourmaline-1" in me.discard.cards
-    assert other.damage == 1
+    g.draw_cubes(s, events, 2)
+    assert me.damage == 2 and other.damage == 0 and s.ghost_hits == [0, 2]
+    assert g.ward_offer(s.stack[-1]) and s.stack[-1].seat == 1 and g.validate_state(s) == []
+    hand = len(other.hand)
+    act(g, s, Accept())
+    assert other.damage == 0 and "white-tourmaline-1" in other.discard.cards
+    assert len(other.hand) == hand  # one discarded, one drawn
+    assert g.ward_offer(s.stack[-1]) and s.stack[-1].card is None  # the hand stays hidden
+    act(g, s, Skip())
+    assert other.damage == 1 and "black-tourmaline" in other.hand.cards
+    assert s.ghost_hits == [0, 0] and s.stack[-1].seat == 0 and g.validate_state(s) == []
 
 
 # -- map decisions --------------------------------------------------------------------------

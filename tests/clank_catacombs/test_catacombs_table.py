@@ -53,8 +53,8 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
     room = state.players[0].room
     out = text(g.render(g.view(state, 0), 0))
     assert f"You are in {present.room_text(g, state, room)}" in out
-    assert "You are in room 6 (light-3:a): wayshrine" in out
-    assert "seat 0: in, room 6 (light-3:a), damage" in out
+    assert "You are in room 7 (light-3:a): wayshrine" in out
+    assert "seat 0: in, room 7 (light-3:a), damage" in out
     exits = out[out.index("Exits") : out.index("Tokens here")]
     rows = [line.split("│") for line in exits.splitlines() if line.startswith("│")]
     to = " ".join(row[1].strip() for row in rows)  # a long room wraps within its column
@@ -69,8 +69,8 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
 
 def test_a_plain_room_says_so() -> None:
     g, state = played_until(3, off_the_start)
-    state.players[0].room = 5  # light-4:b, nothing printed on it
-    assert "You are in room 5 (light-4:b): plain" in text(g.render(g.view(state, 0), 0))
+    state.players[0].room = 6  # light-4:b, nothing printed on it
+    assert "You are in room 6 (light-4:b): plain" in text(g.render(g.view(state, 0), 0))
 
 
 def test_each_rotation_names_the_room_it_enters_and_its_tunnel() -> None:
@@ -126,8 +126,8 @@ def test_the_map_shows_every_tunnel_with_its_costs() -> None:
     for k, t in enumerate(g.graph(state).tunnels):
         assert f"{t.a}{'->' if t.one_way else '-'}{t.b}: {base.tunnel_text(g, state, k)}" in out
     assert (
-        "tunnels 6-7: 1 boot, 1 monster; 2-6: 1 boot; "
-        "open edges 6 west: 1 boot; 7 north: 1 boot; 7 east: 1 boot"
+        "tunnels 7-8: 1 boot, 1 monster; 2-7: 1 boot; "
+        "open edges 7 west: 1 boot; 8 north: 1 boot; 8 east: 1 boot"
     ) in out
 
 
@@ -137,18 +137,18 @@ def test_the_grid_shows_the_tunnels_across_cell_edges() -> None:
     g, state = played_until(3, off_the_start)
     assert present.grid(g, state, 0).splitlines() == [
         "               [2:light-3   ]",
-        "               [6*,7        ]",
+        "               [7*,8        ]",
         "                     |",
         "               [0:start-b   ]",
-        "               [2,3         ]",
+        "               [2,3,4       ]",
         "                     |",
         "[1:light-4   ] [0:start-b   ]",
-        "[4,5         ]-[0,1         ]",
+        "[5,6         ]-[0,1         ]",
     ]
     console = Console(width=20, record=True, color_system=None, file=io.StringIO())
     console.print(present.Map(g, state, 0))
     narrow = console.export_text().splitlines()
-    assert narrow[:3] == ["       [2   ]", "       [6*,7]", "         |"]
+    assert narrow[:3] == ["        [2    ]", "        [7*,8 ]", "           |"]
     assert all(len(line) <= 20 for line in narrow)
 
 
