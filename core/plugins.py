@@ -36,7 +36,7 @@ import pluggy
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
 from meeple.core.errors import MeepleError, UnknownGame, explain
-from meeple.core.game import Game
+from meeple.core.game import Game, class_problems
 
 hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
 """Marker for hook implementations: ``@hookimpl def meeple_games(register): ...``."""
@@ -237,6 +237,10 @@ class Registry:
         def register(game: type[Game[Any, Any]]) -> None:
             if not (isinstance(game, type) and issubclass(game, Game)):
                 raise MeepleError(f"it registered {game!r}, which is not a Game subclass")
+            problems = class_problems(game)
+            if problems:
+                name = f"{game.__module__}.{game.__qualname__}"
+                raise MeepleError(f"its game class {name} {'; '.join(problems)}")
             if game.id in self.games or game.id in games:
                 first = self._game_plugins.get(game.id, plugin)
                 raise MeepleError(
