@@ -199,7 +199,8 @@ class Registry:
 
     Each plugin's ``meeple_games`` and ``meeple_bots`` are called on their
     own; a plugin that raises in either (or registers a game id another
-    plugin has, or something that is not a game) is skipped whole -- see
+    plugin has, something that is not a game, or a game class with
+    :func:`~meeple.core.game.class_problems`) is skipped whole -- see
     :class:`BrokenPlugin` -- and keeps nothing it registered. Plugins are
     called in pluggy's order, the last registered first, so a third-party
     plugin that reuses a built-in game's id is the one skipped.
