@@ -25,10 +25,13 @@ class Prompt:
     """One decision put to a player: which seat, the legal answers, and its view.
 
     The view is computed on first use, so a bot that only needs the legal
-    actions costs the game nothing more.
+    actions costs the game nothing more. The full state is held only by
+    the closure that builds the view, and dropped once the view is built:
+    no attribute of a prompt leads to it, so a bot cannot read hidden cards
+    by accident.
     """
 
-    __slots__ = ("_state", "_view", "game", "legal", "seat")
+    __slots__ = ("_build", "_view", "game", "legal", "seat")
 
     def __init__(
         self, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]
@@ -36,14 +39,14 @@ class Prompt:
         self.game = game
         self.seat = seat
         self.legal = legal
-        self._state = state
+        self._build: Callable[[], State] | None = lambda: game.view(state, seat)
         self._view: State | None = None
 
     @property
     def view(self) -> Any:
         """What this seat may know of the game now (see :meth:`Game.view`)."""
-        if self._view is None:
-            self._view = self.game.view(self._state, self.seat)
+        if self._build is not None:
+            self._view, self._build = self._build(), None
         return self._view
 
 

@@ -13,6 +13,8 @@ state checks, records and validation -- is provided here or by the engine
 from __future__ import annotations
 
 import hashlib
+import re
+import typing
 from collections import Counter
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -21,7 +23,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from meeple.core import zones as _zones
-from meeple.core.errors import IllegalAction
+from meeple.core.errors import IllegalAction, explain
 from meeple.core.rng import Stream
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event, State
@@ -374,3 +376,54 @@ class Game(Generic[S, A]):
     def seat_summary(self, state: S) -> Sequence[str]:
         """One short public line per seat, for listings (optional)."""
         return [f"seat {s}" for s in range(state.seats)]
+
+
+REQUIRED = ("id", "title", "min_seats", "max_seats", "State", "Action")
+"""The class attributes every game declares (the others have defaults)."""
+
+RULES = ("setup", "legal_actions", "resolve", "scores", "cards")
+"""The methods every game implements."""
+
+_ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def class_problems(game: type[Game[Any, Any]]) -> list[str]:
+    """What a game class lacks or declares inconsistently, one phrase each (``[]``: none).
+
+    Checked once, when the class is registered, so that a mistake is named
+    there instead of failing some command later. The zone kinds need a
+    state: the class sets up its smallest table, with seed 0 and its default
+    options.
+    """
+    lacks = [name for name in REQUIRED if not hasattr(game, name)]
+    lacks += [f"{name}()" for name in RULES if getattr(game, name) is getattr(Game, name)]
+    if lacks:
+        return [f"lacks {', '.join(lacks)}"]
+    problems = []
+    if not (isinstance(game.id, str) and _ID.fullmatch(game.id)):
+        problems.append(f"has id {game.id!r}, not lowercase words joined by dashes ('my-game')")
+    low, high = game.min_seats, game.max_seats
+    if not all(type(n) is int for n in (low, high)) or not 1 <= low <= high:
+        problems.append(
+            f"takes {low!r}-{high!r} seats: min_seats must be an int from 1 to max_seats"
+        )
+    if not (isinstance(game.State, type) and issubclass(game.State, State)):
+        problems.append(f"has State {game.State!r}, not a subclass of meeple.core.State")
+    actions = typing.get_args(game.Action) or (game.Action,)
+    if not all(isinstance(a, type) and issubclass(a, Action) for a in actions):
+        problems.append(
+            f"has Action {game.Action!r}, not a meeple.core.Action subclass or a union of them"
+        )
+    if problems:
+        return problems
+    try:
+        fresh = game().setup(low, 0)
+    except Exception as exc:  # the rules may fail in any way
+        return [f"cannot set up {low} seats with seed 0: {explain(exc)}"]
+    if not isinstance(fresh, game.State):
+        return [f"sets up {type(fresh).__name__}, not its State {game.State.__name__}"]
+    undeclared = sorted({zone.kind for _, zone in _zones.Survey(fresh).zones} - set(game.zones))
+    if undeclared:
+        kinds = ", ".join(map(repr, undeclared))
+        problems.append(f"sets up zones of kind {kinds}, which its zones do not declare")
+    return problems

@@ -53,7 +53,8 @@ def meeple_games(register: Callable[..., None]) -> None:
 
     Call ``register(GameClass)`` once per game, with a subclass of
     :class:`meeple.core.game.Game`. Two games with the same ``id`` are an
-    error naming both plugins.
+    error naming both plugins; so is a class that lacks or misdeclares what
+    a game needs (:func:`meeple.core.game.class_problems`), naming the class.
 
     :param register: the callback that records one game class.
     """

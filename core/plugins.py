@@ -36,7 +36,7 @@ import pluggy
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
 from meeple.core.errors import MeepleError, UnknownGame, explain
-from meeple.core.game import Game
+from meeple.core.game import Game, class_problems
 
 hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
 """Marker for hook implementations: ``@hookimpl def meeple_games(register): ...``."""
@@ -199,7 +199,8 @@ class Registry:
 
     Each plugin's ``meeple_games`` and ``meeple_bots`` are called on their
     own; a plugin that raises in either (or registers a game id another
-    plugin has, or something that is not a game) is skipped whole -- see
+    plugin has, something that is not a game, or a game class with
+    :func:`~meeple.core.game.class_problems`) is skipped whole -- see
     :class:`BrokenPlugin` -- and keeps nothing it registered. Plugins are
     called in pluggy's order, the last registered first, so a third-party
     plugin that reuses a built-in game's id is the one skipped.
@@ -237,6 +238,10 @@ class Registry:
         def register(game: type[Game[Any, Any]]) -> None:
             if not (isinstance(game, type) and issubclass(game, Game)):
                 raise MeepleError(f"it registered {game!r}, which is not a Game subclass")
+            problems = class_problems(game)
+            if problems:
+                name = f"{game.__module__}.{game.__qualname__}"
+                raise MeepleError(f"its game class {name} {'; '.join(problems)}")
             if game.id in self.games or game.id in games:
                 first = self._game_plugins.get(game.id, plugin)
                 raise MeepleError(

@@ -162,6 +162,15 @@ def test_a_plugin_cannot_take_a_command_name(name: str, owner: str) -> None:
     assert "Example: meeple play" in invoke("play", "--help").stdout
 
 
+def test_trace_hooks_covers_every_registration_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEEPLE_TRACE_HOOKS", "1")
+    result = app_with(Greeter())("hello")
+    assert result.stdout == "hello\n"
+    for hook in ("meeple_games", "meeple_bots", "meeple_commands"):
+        assert f"  {hook} [hook]" in result.stderr
+        assert f"finish {hook} --> [] [hook]" in result.stderr
+
+
 def test_plugin_text_is_printed_as_text_not_markup() -> None:
     listed = app_with(Greeter("[bold]hi[/bold]"))("plugins")
     assert "[bold]hi[/bold]" in listed.stdout

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,8 +11,9 @@ from meeple.core import hookimpl
 from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match, TooLong
 from meeple.core.errors import IllegalAction, MeepleError, PluginError
-from meeple.core.plugins import PluginManager
+from meeple.core.plugins import PluginManager, Registry, plugin_manager
 from meeple.core.rng import bot_stream
+from meeple.core.state import State
 
 HOOK_ATTRS = ("setup", "after_action", "game_over", "adjust_scores", "validate_state")
 
@@ -112,6 +114,45 @@ def test_prompt_view_is_lazy_and_for_the_seat(tiny: Any) -> None:
     assert prompt.view.hands[1].cards == state.hands[1].cards
     assert prompt.view is prompt.view
     assert calls == [1]
+
+
+def reachable(obj: object) -> Iterator[object]:
+    """Every attribute of ``obj`` (by ``dir``, ``vars`` and slots), and each of theirs."""
+    for value in attributes(obj):
+        yield value
+        yield from attributes(value)
+
+
+def attributes(obj: object) -> Iterator[object]:
+    names = set(dir(obj)) | set(getattr(obj, "__dict__", ())) | set(getattr(obj, "__slots__", ()))
+    for name in sorted(names):
+        try:
+            yield getattr(obj, name)
+        except Exception:  # an attribute that cannot be read leads nowhere
+            continue
+
+
+def test_a_prompt_leads_to_the_view_but_never_to_the_state(tiny: Any) -> None:
+    builtin = Registry(plugin_manager(entry_points=False)).games.values()
+    for game in [tiny, *(game_class() for game_class in builtin)]:
+        state = game.setup(game.min_seats, 3)
+        seat = state.to_move
+        prompt = Prompt(game, state, seat, game.legal_actions(state))
+        for built in (False, True):  # before and after the view is built
+            found = [o for o in reachable(prompt) if isinstance(o, State) and o is not prompt.view]
+            assert found == [], (game.id, built)
+        assert prompt.view == game.view(state, seat)
+
+
+def test_a_bot_never_reaches_the_state_of_the_match(tiny: Any) -> None:
+    match = Match.new(tiny, 2, 7, Hooks(None))
+
+    class Snoop(RandomBot):
+        def choose(self, prompt: Prompt) -> Any:
+            assert all(o is not match.state for o in reachable(prompt))
+            return super().choose(prompt)
+
+    match.run([Snoop(tiny, s, bot_stream(7, s, "snoop")) for s in range(2)])
 
 
 class Innocent:

@@ -13,6 +13,7 @@ import pytest
 from meeple.core import hookimpl
 from meeple.core.bots import RandomBot
 from meeple.core.errors import MeepleError, UnknownGame
+from meeple.core.game import Game, class_problems
 from meeple.core.plugins import (
     BUILTIN_PLUGINS,
     PluginManager,
@@ -20,6 +21,7 @@ from meeple.core.plugins import (
     list_plugins,
     plugin_manager,
 )
+from meeple.core.zones import SECRET
 
 GAME_PLUGIN = """
 from meeple.core import hookimpl
@@ -321,3 +323,76 @@ def test_trace_hooks_covers_the_registration_hooks(
     err = capsys.readouterr().err
     assert "meeple_games [hook]" in err and "finish meeple_games --> [] [hook]" in err
     assert "meeple_bots [hook]" in err
+
+
+class OneGame:
+    """Registers one game class."""
+
+    def __init__(self, game: type) -> None:
+        self.game = game
+
+    @hookimpl
+    def meeple_games(self, register: Any) -> None:
+        register(self.game)
+
+
+def crash(self: Any, seats: int, seed: int) -> Any:
+    raise RuntimeError("no cards in the box")
+
+
+@pytest.mark.parametrize(
+    ("changes", "wrong"),
+    [
+        ({"id": "Tiny Game"}, "has id 'Tiny Game', not lowercase words joined by dashes"),
+        ({"id": "tiny_2"}, "has id 'tiny_2', not lowercase"),
+        ({"min_seats": 3, "max_seats": 2}, "takes 3-2 seats: min_seats must be an int from 1 to"),
+        ({"min_seats": 0}, "takes 0-4 seats"),
+        ({"max_seats": "4"}, "takes 2-'4' seats"),
+        ({"State": dict}, "has State <class 'dict'>, not a subclass of meeple.core.State"),
+        ({"Action": int | str}, "has Action int | str, not a meeple.core.Action subclass"),
+        ({"zones": {"deck": SECRET}}, "sets up zones of kind 'hand', 'pile', which its zones"),
+        ({"setup": crash}, "cannot set up 2 seats with seed 0: RuntimeError: no cards in the box"),
+    ],
+)
+def test_a_game_class_declaring_something_wrong_skips_its_plugin(
+    tiny_module: Any, changes: dict[str, Any], wrong: str
+) -> None:
+    game = type("Odd", (tiny_module.Tiny,), {"id": "odd", **changes})
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(OneGame(game), name="odd-plugin")
+    registry = Registry(pm)
+    assert set(registry.games) == {"tiny"}
+    (broken,) = pm.broken
+    assert broken.describe().startswith(
+        f"plugin 'odd-plugin' is skipped (meeple_games): its game class {__name__}.Odd {wrong}"
+    )
+    assert not pm.has_plugin("odd-plugin")
+
+
+def test_a_game_class_lacking_the_rules_is_named_with_all_it_lacks() -> None:
+    class Bare(Game[Any, Any]):
+        title = "Bare"
+
+    pm = plugin_manager(entry_points=False, extra=[OneGame(Bare)])
+    Registry(pm)
+    (broken,) = pm.broken
+    assert broken.error == (
+        f"its game class {__name__}.{Bare.__qualname__} lacks id, min_seats, max_seats, State, "
+        "Action, setup(), legal_actions(), resolve(), scores(), cards()"
+    )
+
+
+def test_every_problem_of_a_game_class_is_named_at_once(tiny_module: Any) -> None:
+    game = type("Odd", (tiny_module.Tiny,), {"id": "Odd", "min_seats": 5})
+    assert class_problems(game) == [
+        "has id 'Odd', not lowercase words joined by dashes ('my-game')",
+        "takes 5-4 seats: min_seats must be an int from 1 to max_seats",
+    ]
+
+
+def test_a_sound_game_class_has_no_problems(
+    tiny_module: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("MEEPLE_DISABLE_PLUGINS")
+    games = Registry(plugin_manager(entry_points=False)).games.values()
+    assert [class_problems(game) for game in (tiny_module.Tiny, *games)] == [[]] * 4
