@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import subprocess
 import sys
 import sysconfig
@@ -50,7 +51,7 @@ def race(tmp_path, monkeypatch):
 
 
 def test_the_new_game_plays(race):
-    assert race.id == "race" and race.Options().goal == 21
+    assert race.id == "race" and race.Options().goal == 15
     assert testing.check_game(race(), games=8) > 0
     game = race()
     state = game.setup(2, seed=1)
@@ -122,3 +123,25 @@ def test_from_meeple_new_to_passing_tests_in_a_fresh_venv(tmp_path):
     )  # fmt: skip
     assert listed.returncode == 1
     assert "goal" in listed.stderr and "Traceback" not in listed.stderr
+
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-plugin.md"
+LABELLED = re.compile(r"^```python\n# (\S+)\n(.*?)^```$", re.M | re.S)
+"""A code block of the guide that starts with a file's name: an excerpt of that file."""
+
+
+def test_the_guide_shows_the_code_meeple_new_writes(tmp_path):
+    """Each labelled block, cut at its ``...`` lines, is found in order in the file it names,
+    and the guide's pyproject.toml is the one written."""
+    folder = write_package("race", tmp_path)
+    guide = GUIDE.read_text()
+    (toml,) = re.findall(r"^```toml\n(.*?)^```$", guide, re.M | re.S)
+    assert toml == (folder / "pyproject.toml").read_text()
+    blocks = LABELLED.findall(guide)
+    assert {path for path, _ in blocks} == {"meeple_race/__init__.py", "tests/test_meeple_race.py"}
+    for path, code in blocks:
+        text, at = (folder / path).read_text(), 0
+        for piece in re.split(r"\n*^ *\.\.\.\n+", code, flags=re.M):
+            found = text.find(piece, at)
+            assert found >= 0, f"the guide shows code that {path} does not hold:\n{piece}"
+            at = found + len(piece)
