@@ -82,10 +82,11 @@ def new(
     Example: meeple new card-race --dir ~/games
     """
     with common.errors():
-        if NAME.fullmatch(name) and name in common.env(ctx).registry.games:
-            plugin = common.env(ctx).registry.game_plugin(name)
+        registry = common.env(ctx).registry
+        if name in registry.games:
             raise MeepleError(
-                f"a game {name!r} is already installed (plugin {plugin!r}); choose another id"
+                f"a game {name!r} is already installed (plugin {registry.game_plugin(name)!r}); "
+                "choose another id"
             )
         folder = write_package(name, parent)
     common.console.print(
