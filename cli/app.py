@@ -22,6 +22,7 @@ COMMANDS = (
     "meeple.cli.replay",
     "meeple.cli.validate",
     "meeple.cli.schema",
+    "meeple.cli.new",
 )
 """Built-in command modules; each defines ``app``, a Typer app with one command."""
 

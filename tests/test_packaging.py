@@ -50,7 +50,7 @@ def test_pyproject_lists_every_package():
 
 @pytest.mark.slow
 def test_the_wheel(tmp_path):
-    """Every package, every seed data file and the console script, from one build.
+    """Every package, every data file and the console script, from one build.
 
     One test, not one per check: pytest-xdist would spread the checks over its
     workers, each building the wheel again, at once, in the same build/ folder
@@ -81,6 +81,10 @@ def test_the_wheel(tmp_path):
     assert data_files(), "seeds/ holds no data files: is the test looking in the right place?"
     missing = data_files() - names
     assert not missing, f"seed data missing from the wheel: {sorted(missing)}"
+
+    templates = {f"meeple/cli/template/{p.name}" for p in (ROOT / "cli/template").glob("*.tmpl")}
+    assert templates, "cli/template holds no templates: is the test looking in the right place?"
+    assert not templates - names, f"`meeple new` templates missing: {sorted(templates - names)}"
 
     (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     assert "meeple = meeple.cli.app:main" in wheel.read(entry_points).decode()

@@ -1,0 +1,98 @@
+"""``meeple new``: a game package to start from, installable and tested from the first minute."""
+
+from __future__ import annotations
+
+import re
+from importlib import resources
+from pathlib import Path
+from string import Template
+from typing import Annotated
+
+import typer
+
+from meeple.cli import common
+from meeple.core.errors import MeepleError
+
+app = typer.Typer()
+
+NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+"""A game id: lowercase letters, digits and single dashes, starting with a letter."""
+
+FILES = {
+    "pyproject.toml.tmpl": "pyproject.toml",
+    "README.md.tmpl": "README.md",
+    "game.py.tmpl": "{module}/__init__.py",
+    "test_game.py.tmpl": "tests/test_{module}.py",
+}
+"""Each template (package data of ``meeple.cli``) and where it goes in the new package."""
+
+
+def names(game_id: str) -> dict[str, str]:
+    """What the templates say for game ``game_id`` (``card-race``): distribution, module, class."""
+    words = game_id.split("-")
+    return {
+        "id": game_id,
+        "dist": f"meeple-{game_id}",
+        "module": "meeple_" + "_".join(words),
+        "cls": "".join(w.capitalize() for w in words),
+        "title": " ".join(words).capitalize(),
+    }
+
+
+def write_package(game_id: str, parent: Path) -> Path:
+    """Write the package of a new game ``game_id`` into a new folder in ``parent``; return it."""
+    if not NAME.fullmatch(game_id):
+        raise MeepleError(
+            f"{game_id!r} is not a valid game id: use lowercase letters, digits and dashes, "
+            "starting with a letter (card-race)"
+        )
+    subs = names(game_id)
+    folder = parent / subs["dist"]
+    if folder.exists() or folder.is_symlink():
+        raise MeepleError(f"{folder} already exists; remove it or choose another --dir")
+    template = resources.files("meeple.cli") / "template"
+    try:
+        for source, target in FILES.items():
+            path = folder / target.format(**subs)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(Template(template.joinpath(source).read_text()).substitute(subs))
+    except OSError as exc:
+        raise MeepleError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    return folder
+
+
+@app.command()
+def new(
+    ctx: typer.Context,
+    name: Annotated[
+        str,
+        typer.Argument(
+            help="The game's id: lowercase letters, digits and dashes, starting with a letter."
+        ),
+    ],
+    parent: Annotated[
+        Path, typer.Option("--dir", help="Where to create the package folder, meeple-NAME.")
+    ] = Path("."),
+) -> None:
+    """Write a new game package: a small working game, its tests and a README.
+
+    The game id must not be taken by an installed game. Then install the
+    package next to meeple and run its tests (see its README).
+
+    Example: meeple new card-race --dir ~/games
+    """
+    with common.errors():
+        registry = common.env(ctx).registry
+        if name in registry.games:
+            raise MeepleError(
+                f"a game {name!r} is already installed (plugin {registry.game_plugin(name)!r}); "
+                "choose another id"
+            )
+        folder = write_package(name, parent)
+    common.console.print(
+        common.plain(
+            f"wrote {folder}\nnext: pip install -e {folder} && python -m pytest {folder}",
+            lines=True,
+        ),
+        soft_wrap=True,
+    )
