@@ -21,6 +21,7 @@ COMMANDS = (
     "meeple.cli.simulate",
     "meeple.cli.replay",
     "meeple.cli.validate",
+    "meeple.cli.check",
     "meeple.cli.schema",
 )
 """Built-in command modules; each defines ``app``, a Typer app with one command."""
