@@ -187,7 +187,10 @@ def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report
             decisions += len(testing.playthrough(rules, case, hooks=hooks).actions)
         except Exception as exc:  # a game may fail in any way; each is reported
             name, step = where(exc)
-            failures.append(failure(game_cls.id, game, name, step, common.message_of(exc)))
+            message = common.message_of(exc)
+            if not isinstance(exc, testing.ConformanceError):
+                message = f"{type(exc).__name__}: {message}"
+            failures.append(failure(game_cls.id, game, name, step, message))
         else:
             passed.update(c for c in CHECKS if c != DETERMINISM and (c != VIEWS or game.views))
     rate = None
@@ -278,7 +281,9 @@ def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]
                 f"the interpreter with PYTHONHASHSEED={seed} failed "
                 f"(exit {process.returncode}): {lines[-1]}"
             )
-    return [msgspec.json.decode(out, type=tuple[list[Played], float]) for out, _ in results]
+    # The answer is the last line: a plugin may print as it loads.
+    answers = [out.strip().rsplit(b"\n", 1)[-1] for out, _ in results]
+    return [msgspec.json.decode(a, type=tuple[list[Played], float]) for a in answers]
 
 
 def worker() -> None:
@@ -303,7 +308,7 @@ def worker() -> None:
         events.update(rules.digest(match.state).encode())
         played.append(Played(events.hexdigest()[:32], len(match.actions), error))
     elapsed = time.perf_counter() - started
-    sys.stdout.buffer.write(msgspec.json.encode([played, elapsed]))
+    sys.stdout.buffer.write(b"\n" + msgspec.json.encode([played, elapsed]))
 
 
 def show(report: Report) -> None:
