@@ -97,12 +97,14 @@ class Report(msgspec.Struct, kw_only=True):
 
 
 class Played(msgspec.Struct, array_like=True):
-    """A worker's answer for one game: a digest of its events and final state, its length,
-    and the error that stopped it, if any."""
+    """A worker's answer for one game: a digest of its actions, events and final state, its
+    length, the error that stopped it if any, and a digest of the actions and events so far
+    after each decision (where two interpreters part ways)."""
 
     digest: str
     decisions: int
-    error: str | None = None
+    error: str | None
+    trail: list[str]
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -204,12 +206,17 @@ def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report
             if a == b:
                 passed[DETERMINISM] += 1
                 continue
-            message = (
-                f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} play it differently: "
-                f"digest {a.digest} after {a.decisions} decisions, "
-                f"{b.digest} after {b.decisions}"
+            step = next(
+                (i for i, (x, y) in enumerate(zip(a.trail, b.trail, strict=False)) if x != y),
+                min(a.decisions, b.decisions),
             )
-            failures.append(failure(game_cls.id, game, DETERMINISM, None, message))
+            message = (
+                f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} play it differently "
+                f"from step {step} on: digest {a.digest} after {a.decisions} decisions, "
+                f"{b.digest} after {b.decisions}"
+                + "".join(f"; {e}" for e in dict.fromkeys(filter(None, (a.error, b.error))))
+            )
+            failures.append(failure(game_cls.id, game, DETERMINISM, step, message))
     failed = Counter(f.check for f in failures)
     return Report(
         game=game_cls.id,
@@ -296,17 +303,20 @@ def worker() -> None:
     started = time.perf_counter()
     for game in games:
         rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
-        events = hashlib.sha256()
+        so_far = hashlib.sha256()
+        trail = []
         match = Match.new(rules, game.seats, game.seed, hooks)
         chooser = Stream(f"check/{game.seed}")
         error = None
         try:
             while not match.over and len(match.actions) < testing.MAX_STEPS:
-                events.update(msgspec.json.encode(match.step(chooser.choice(match.legal()))))
+                action = chooser.choice(match.legal())
+                so_far.update(msgspec.json.encode([action, match.step(action)]))
+                trail.append(so_far.hexdigest()[:16])
         except Exception as exc:  # the same error in both interpreters is still determinism
             error = f"{type(exc).__name__}: {exc}"
-        events.update(rules.digest(match.state).encode())
-        played.append(Played(events.hexdigest()[:32], len(match.actions), error))
+        so_far.update(rules.digest(match.state).encode())
+        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error, trail))
     elapsed = time.perf_counter() - started
     sys.stdout.buffer.write(b"\n" + msgspec.json.encode([played, elapsed]))
 

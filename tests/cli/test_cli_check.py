@@ -99,7 +99,12 @@ def test_a_game_that_depends_on_the_hash_seed_fails(install_plugin, run) -> None
     assert result.returncode == 1
     found = failures(result.stdout)
     assert found and {f["check"] for f in found} == {"determinism"}
-    assert "PYTHONHASHSEED=1 and 2 play it differently" in found[0]["message"]
+    first = found[0]
+    assert (
+        f"PYTHONHASHSEED=1 and 2 play it differently from step {first['step']} on"
+        in (first["message"])
+    )
+    assert first["rerun"] == "meeple check hashy -n 1 --seed 0 --seats 2 --views 1"
 
 
 def test_bad_input(cli: Invoke) -> None:
