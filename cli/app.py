@@ -21,6 +21,7 @@ COMMANDS = (
     "meeple.cli.simulate",
     "meeple.cli.replay",
     "meeple.cli.validate",
+    "meeple.cli.check",
     "meeple.cli.schema",
     "meeple.cli.new",
 )

@@ -1,0 +1,348 @@
+"""``meeple check``: the conformance suite of :mod:`meeple.core.testing` on one game.
+
+Each declared variant (or the options given) gets ``-n`` seeded random
+playthroughs, every contract checked after every decision; the first
+``--views`` of them also check every seat's view at every step (the slow check).
+The same games are then played again in two fresh interpreters with
+different ``PYTHONHASHSEED`` values, which must agree on every event and
+final digest: a game that iterates a set or hashes a string into its
+rules would not. Running this module plays those games (see :func:`worker`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shlex
+import subprocess
+import sys
+import time
+from collections import Counter
+from types import TracebackType
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.table import Table
+
+from meeple.cli import common
+from meeple.core import testing
+from meeple.core.engine import Hooks, Match
+from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rng import SEED_MAX, Stream
+
+app = typer.Typer()
+
+PLAY = "play"
+VIEWS = "check_view"
+DETERMINISM = "determinism"
+CHECKS = {
+    "check_state": "the state passes its checks after every decision",
+    "check_round_trip": "a snapshot decodes to the same state",
+    "check_clone": "a clone is independent of its state",
+    VIEWS: "views leak no hidden card and determinize",
+    "check_changes": "every offered action changes the state or is a declared pass",
+    "check_scores": "one score per seat, each the sum of its parts",
+    "check_replay": "the record replays to the same digest",
+    PLAY: "the game ends, offers an action to the seat to move, and never raises",
+    DETERMINISM: "two interpreters with different PYTHONHASHSEED play the same games",
+}
+"""Each check, by the :mod:`~meeple.core.testing` function that makes it, and what it asks."""
+HASH_SEEDS = ("1", "2")
+
+
+class Seeded(msgspec.Struct, array_like=True):
+    """One seeded random game: its variant's options, seat count, seed, and whether the
+    views are checked (a worker ignores that)."""
+
+    variant: dict[str, Any]
+    seats: int
+    seed: int
+    views: bool = False
+
+
+class Failure(msgspec.Struct, kw_only=True):
+    """A broken check, with what it takes to reproduce it."""
+
+    check: str
+    variant: dict[str, Any]
+    seats: int
+    seed: int
+    step: int | None
+    """The decision it broke at (``None``: after the game, or not known)."""
+    message: str
+    rerun: str
+
+
+class Row(msgspec.Struct, kw_only=True):
+    check: str
+    description: str
+    passed: int
+    """Games in which the check held throughout."""
+    failed: int
+
+
+class Report(msgspec.Struct, kw_only=True):
+    """What ``--json`` prints."""
+
+    game: str
+    ok: bool
+    games: int
+    decisions: int
+    """Decisions played by the games that passed, every check made after each."""
+    decisions_per_second: float | None
+    """Random play without the checks, in the interpreters that test determinism."""
+    checks: list[Row]
+    failures: list[Failure]
+
+
+class Played(msgspec.Struct, array_like=True):
+    """A worker's answer for one game: a digest of its actions, events and final state, its
+    length, the error that stopped it if any, and a digest of the actions and events so far
+    after each decision (where two interpreters part ways)."""
+
+    digest: str
+    decisions: int
+    error: str | None
+    trail: list[str]
+
+
+@app.command(context_settings=common.GAME_FLAGS)
+def check(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
+    n: Annotated[
+        int, typer.Option("-n", "--games", min=1, help="Random playthroughs per variant.")
+    ] = 2,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, max=SEED_MAX, help="Seed of each variant's first game; then seed + i."),
+    ] = 0,
+    seats: Annotated[
+        int | None, typer.Option(min=1, help="Play this seat count only (default: each in turn).")
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option", "-o", help="Game option, key=value: check these instead of the variants."
+        ),
+    ] = None,
+    views: Annotated[
+        int,
+        typer.Option(
+            min=0, help="Games that also check every seat's view at every step (the slow check)."
+        ),
+    ] = 1,
+    json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Run the conformance suite on a game: random playthroughs, determinism, speed.
+
+    Each variant the game declares plays -n seeded games of random legal
+    actions, every contract checked after every decision (and every seat's
+    view, in the first --views games); the same games must then play
+    identically in two interpreters with different PYTHONHASHSEED. Exit code 1
+    when any check fails: each failure names its variant, seats, seed and
+    step, and the command that reruns it.
+
+    Example: meeple check clank -n 5 --seed 100
+    """
+    env = common.env(ctx)
+    with common.errors():
+        game_cls = env.registry.game(game_id)
+        flags = common.option_flags(ctx, game_cls)
+        counts = list(range(game_cls.min_seats, game_cls.max_seats + 1))
+        if seats is not None and seats not in counts:
+            common.fail(f"--seats {seats}: {game_cls.title} takes {counts[0]}-{counts[-1]}", 2)
+        variants = [dict(v) for v in game_cls.variants]
+        if option or flags:
+            chosen = common.parse_options(game_cls, [*(option or []), *flags])
+            default = msgspec.to_builtins(game_cls.Options())
+            variants = [{k: v for k, v in msgspec.to_builtins(chosen).items() if v != default[k]}]
+    counts = [seats] if seats is not None else counts
+    # Seat counts turn over games and variants, so that -n 1 covers several; the view
+    # checks go to each variant's first game in turn, then to each one's second.
+    games = [
+        Seeded(
+            variant, counts[(i + v) % len(counts)], seed + i, views=i * len(variants) + v < views
+        )
+        for v, variant in enumerate(variants)
+        for i in range(n)
+    ]
+    report = run(game_cls, env.hooks, games)
+    if json:
+        common.echo_json(msgspec.json.encode(report))
+    else:
+        show(report)
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report:
+    """Play ``games`` with every check, then again in two interpreters, and sum it all up."""
+    passed: Counter[str] = Counter()
+    failures: list[Failure] = []
+    decisions = 0
+    for game in games:
+        case = testing.Case(game.seats, game.seed, views=game.views)
+        try:
+            rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+            decisions += len(testing.playthrough(rules, case, hooks=hooks).actions)
+        except Exception as exc:  # a game may fail in any way; each is reported
+            name, step = where(exc)
+            message = common.message_of(exc)
+            if not isinstance(exc, testing.ConformanceError):
+                message = f"{type(exc).__name__}: {message}"
+            failures.append(failure(game_cls.id, game, name, step, message))
+        else:
+            passed.update(c for c in CHECKS if c != DETERMINISM and (c != VIEWS or game.views))
+    rate = None
+    try:
+        (one, elapsed), (other, _) = apart(game_cls.id, games)
+    except RuntimeError as exc:
+        failures.append(failure(game_cls.id, games[0], DETERMINISM, None, str(exc)))
+    else:
+        rate = sum(p.decisions for p in one) / elapsed if elapsed > 0 else None
+        for game, a, b in zip(games, one, other, strict=True):
+            if a == b:
+                passed[DETERMINISM] += 1
+                continue
+            step = next(
+                (i for i, (x, y) in enumerate(zip(a.trail, b.trail, strict=False)) if x != y),
+                min(a.decisions, b.decisions),
+            )
+            message = (
+                f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} play it differently "
+                f"from step {step} on: digest {a.digest} after {a.decisions} decisions, "
+                f"{b.digest} after {b.decisions}"
+                + "".join(f"; {e}" for e in dict.fromkeys(filter(None, (a.error, b.error))))
+            )
+            failures.append(failure(game_cls.id, game, DETERMINISM, step, message))
+    failed = Counter(f.check for f in failures)
+    return Report(
+        game=game_cls.id,
+        ok=not failures,
+        games=len(games),
+        decisions=decisions,
+        decisions_per_second=rate,
+        checks=[
+            Row(check=c, description=d, passed=passed[c], failed=failed[c])
+            for c, d in CHECKS.items()
+        ],
+        failures=failures,
+    )
+
+
+def where(exc: BaseException) -> tuple[str, int | None]:
+    """Which check ``exc`` came from (see :data:`CHECKS`) and the step it was raised at,
+    read from the frames of :func:`~meeple.core.testing.playthrough` it passed through."""
+    name, step = PLAY, None
+    tb: TracebackType | None = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code is testing.playthrough.__code__:
+            step = tb.tb_frame.f_locals.get("step")
+        elif code.co_name in CHECKS and tb.tb_frame.f_globals is vars(testing):
+            name = code.co_name
+        tb = tb.tb_next
+    if name in ("check_scores", "check_replay"):
+        step = None  # made once the game is over
+    return name, step
+
+
+def failure(game_id: str, game: Seeded, check: str, step: int | None, message: str) -> Failure:
+    """A :class:`Failure` of ``game``, with the command line that plays it alone."""
+    args = ["meeple", "check", game_id, "-n", "1", "--seed", str(game.seed)]
+    args += ["--seats", str(game.seats), "--views", str(int(game.views))]
+    for key, value in game.variant.items():
+        shown = value if isinstance(value, str) else msgspec.json.encode(value).decode()
+        args += ["-o", f"{key}={shown}"]
+    return Failure(
+        check=check,
+        variant=game.variant,
+        seats=game.seats,
+        seed=game.seed,
+        step=step,
+        message=message,
+        rerun=shlex.join(args),
+    )
+
+
+def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]:
+    """``games`` played by :func:`worker` in a fresh interpreter per :data:`HASH_SEEDS`, side
+    by side: for each, one :class:`Played` per game and the seconds their play took."""
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", __name__],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        for seed in HASH_SEEDS
+    ]
+    results = [p.communicate(msgspec.json.encode([game_id, games])) for p in started]
+    for seed, process, (_, err) in zip(HASH_SEEDS, started, results, strict=True):
+        if process.returncode != 0:
+            lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
+            raise RuntimeError(
+                f"the interpreter with PYTHONHASHSEED={seed} failed "
+                f"(exit {process.returncode}): {lines[-1]}"
+            )
+    # The answer is the last line: a plugin may print as it loads.
+    answers = [out.strip().rsplit(b"\n", 1)[-1] for out, _ in results]
+    return [msgspec.json.decode(a, type=tuple[list[Played], float]) for a in answers]
+
+
+def worker() -> None:
+    """Play the games named on standard input (a game id and its :class:`Seeded` games)
+    with random legal actions; print one :class:`Played` per game and the time taken."""
+    game_id, games = msgspec.json.decode(sys.stdin.buffer.read(), type=tuple[str, list[Seeded]])
+    game_cls = Registry(plugin_manager()).game(game_id)
+    hooks = Hooks(None)
+    played = []
+    started = time.perf_counter()
+    for game in games:
+        rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+        so_far = hashlib.sha256()
+        trail = []
+        match = Match.new(rules, game.seats, game.seed, hooks)
+        chooser = Stream(f"check/{game.seed}")
+        error = None
+        try:
+            while not match.over and len(match.actions) < testing.MAX_STEPS:
+                action = chooser.choice(match.legal())
+                so_far.update(msgspec.json.encode([action, match.step(action)]))
+                trail.append(so_far.hexdigest()[:16])
+        except Exception as exc:  # the same error in both interpreters is still determinism
+            error = f"{type(exc).__name__}: {exc}"
+        so_far.update(rules.digest(match.state).encode())
+        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error, trail))
+    elapsed = time.perf_counter() - started
+    sys.stdout.buffer.write(b"\n" + msgspec.json.encode([played, elapsed]))
+
+
+def show(report: Report) -> None:
+    """The table of checks, the speed, then each failure and how to rerun it."""
+    table = Table(title=common.plain(f"meeple check {report.game}: {report.games} games"))
+    for column in ("check", "passed", "failed", "what it asks"):
+        table.add_column(column, justify="right" if column in ("passed", "failed") else "left")
+    for row in report.checks:
+        failed = f"[bold red]{row.failed}[/]" if row.failed else "0"
+        table.add_row(row.check, str(row.passed), failed, row.description)
+    common.console.print(table)
+    rate = report.decisions_per_second
+    speed = f"{rate:,.0f} decisions/s in random play" if rate is not None else "speed not measured"
+    common.console.print(f"{report.decisions:,} decisions checked; {speed}")
+    for f in report.failures:
+        variant = ", ".join(f"{k}={v}" for k, v in f.variant.items()) or "default options"
+        at = f", step {f.step}" if f.step is not None else ""
+        head = f"FAILED {f.check}: {report.game} ({variant}), {f.seats} seats, seed {f.seed}{at}"
+        common.console.print(common.plain(head, "bold red"), soft_wrap=True)
+        common.console.print(common.plain(f"  {f.message}", lines=True), soft_wrap=True)
+        common.console.print(common.plain(f"  rerun: {f.rerun}"), soft_wrap=True)
+    verdict = ("all checks passed", "green") if report.ok else ("some checks failed", "bold red")
+    common.console.print(common.plain(*verdict))
+
+
+if __name__ == "__main__":
+    worker()
