@@ -90,8 +90,26 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         if shown != want:
             problems.append(f"$.tasks[{s}].up: {shown} tiles face up, want {wanted}")
     problems.extend(carts(game, state))
+    problems.extend(played_carts(state))
     problems.extend(frames(game, state))
     return problems
+
+
+def played_carts(state: ClonkState) -> list[str]:
+    """rules.md#fill-cart and rules.md#placed: a seat that has had a turn keeps a card in its
+    mine cart for good (its next turn digs from it)."""
+    turns = state.turns
+    order = turns.order
+    if turns.round > 1 or turns.over:
+        played = list(order)
+    else:  # round 1: the seats from the start player up to the one to play
+        first, now = order.index(turns.first), order.index(turns.current)
+        played = [order[(first + k) % len(order)] for k in range((now - first) % len(order))]
+    return [
+        f"$.carts[{s}]: seat {s} has had a turn, so its mine cart holds a card"
+        for s in played
+        if not state.carts[s].cards
+    ]
 
 
 def carts(game: Clonk, state: ClonkState) -> list[str]:
