@@ -71,12 +71,12 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
     hits = state.ghost_hits
     if len(hits) != state.seats or min(hits, default=0) < 0:
         problems.append(f"$.ghost_hits: {hits}; one count per seat, never negative")
-    else:  # rules.md#ghost-ward: a ward card is offered for a Ghost waiting on it, in hand
+    else:  # rules.md#ghost-ward: a ward card is offered for a Ghost waiting on it
         for i, f in enumerate(state.stack):
-            if game.ward_offer(f) and (not hits[f.seat] or game.ward(state, f.seat) is None):
+            if game.ward_offer(f) and not hits[f.seat]:
                 problems.append(
                     f"$.stack[{i}]: a ward card offered to seat {f.seat}, which has no Ghost "
-                    "waiting or no ward card in hand"
+                    "waiting"
                 )
     if len(state.marks) != state.seats:
         problems.append(f"$.marks: {len(state.marks)} lists for {state.seats} seats")

@@ -1080,7 +1080,9 @@ class CatacombsGame(
         seat = frame.seat
         if isinstance(e, cx.GhostWard):  # rules.md#ghost-ward: discard, draw, no damage
             ward = self.ward(state, seat)
-            assert ward is not None
+            if ward is None:  # no ward card left in hand (a hand no other seat sees): it hurts
+                self.next_ward(state, seat, events)
+                return None
             card, e = ward
             p = state.players[seat]
             p.hand.remove(card)
