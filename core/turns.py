@@ -6,9 +6,14 @@ who leaves) and never re-implement them (architecture contract 5).
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
-from meeple.core.rng import Seed
+from meeple.core.rng import SEED_MAX, Seed
+
+Count = Annotated[int, msgspec.Meta(ge=1, le=SEED_MAX)]
+"""A round or turn number as files store it: ``1 <= n <= SEED_MAX``."""
 
 
 class Turns(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -21,11 +26,12 @@ class Turns(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     that every seat has had the same number of turns.
     """
 
-    # Seats and counters as files store them (``Seed``: 0 to 2**63-1).
+    # Seats and counters as files store them (``Seed``: 0 to 2**63-1); rounds and turns
+    # count from 1, so a file saying 0 is refused rather than played as a round before the first.
     order: list[Seed]
     current: Seed
-    round: Seed = 1
-    turn: Seed = 1
+    round: Count = 1
+    turn: Count = 1
     last_round: bool = False
     left: list[Seed] = msgspec.field(default_factory=list)
     over: bool = False
