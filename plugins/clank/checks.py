@@ -89,6 +89,11 @@ def check(game: ClankEngine[S], state: S) -> list[str]:
             problems.append(f"$.pool.{name}: {getattr(pool, name)}, never negative")
     if state.countdown_seat is not None and not 0 <= state.countdown_seat < state.seats:
         problems.append(f"$.countdown_seat: seat {state.countdown_seat} does not exist")
+    if state.turns.last_round:
+        problems.append(
+            "$.turns.last_round: true, but the game ends when every seat is out, never by a "
+            "last round (rules.md#game-end)"
+        )
     problems.extend(check_homes(game, state))
     problems.extend(check_stack(game, state))
     return problems
