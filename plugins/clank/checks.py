@@ -94,6 +94,8 @@ def check(game: ClankEngine[S], state: S) -> list[str]:
             "$.turns.last_round: true, but the game ends when every seat is out, never by a "
             "last round (rules.md#game-end)"
         )
+    if state.turns.over and any(p.status == "in" for p in state.players):
+        problems.append("$.turns.over: true, but seats are still in (rules.md#game-end)")
     problems.extend(check_homes(game, state))
     problems.extend(check_stack(game, state))
     return problems
