@@ -12,7 +12,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import IO, Annotated
 
 import msgspec
 import typer
@@ -21,25 +21,11 @@ from rich.progress import Progress
 from rich.table import Table
 
 from meeple.cli import common
-from meeple.core.engine import Match
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
-from meeple.core.scoring import Score, rank
+from meeple.core.runner import GameResult, RunSpec, play
 
 app = typer.Typer()
-
-
-class GameResult(msgspec.Struct, kw_only=True):
-    """One simulated game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes)."""
-
-    seed: int
-    seats: list[str]
-    scores: list[Score]
-    places: list[int]
-    decisions: int
-    rounds: int
-    digest: str
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -65,7 +51,9 @@ def simulate(
     ] = None,
     rotate: Annotated[
         bool,
-        typer.Option(help="Rotate the seats each game (game i moves every player i seats on)."),
+        typer.Option(
+            help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
+        ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
@@ -101,7 +89,8 @@ def simulate(
         ):
             task = bar.add_task(title, total=n)
             try:
-                for result in played(env, game, names, range(seed, seed + n), rotate):
+                spec = RunSpec.of(game, names, rotate)
+                for result in play(registry, env.hooks, spec, range(seed, seed + n)):
                     # Written first: every game the summary counts is in the file.
                     if sink is not None:
                         sink.write(msgspec.json.encode(result) + b"\n")
@@ -118,26 +107,6 @@ def simulate(
         summarize(game.title, names if not rotate else None, results, elapsed)
     if interrupted:
         raise typer.Exit(130)
-
-
-def played(
-    env: common.Env, game: Game[Any, Any], names: list[str], seeds: range, rotate: bool
-) -> Iterator[GameResult]:
-    """Play one game of bots ``names`` per seed, each seating rotated by its index if ``rotate``."""
-    for i, game_seed in enumerate(seeds):
-        seated = names[-i % len(names) :] + names[: -i % len(names)] if rotate else names
-        match = Match.new(game, len(names), game_seed, env.hooks)
-        bots = common.make_bots(env.registry, game, seated, game_seed)
-        scores = match.run([b for b in bots if b is not None])  # no human seats here
-        yield GameResult(
-            seed=game_seed,
-            seats=seated,
-            scores=scores,
-            places=rank(scores),
-            decisions=len(match.actions),
-            rounds=match.state.turns.round,
-            digest=game.digest(match.state),
-        )
 
 
 @contextlib.contextmanager
