@@ -8,14 +8,15 @@ spread over any number of workers, plays exactly the same games.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import functools
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 
 from meeple.core.engine import Hooks, Match
 from meeple.core.game import Game
-from meeple.core.plugins import Registry
+from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream
 from meeple.core.scoring import Score, rank
 
@@ -95,3 +96,20 @@ def play(
     game = spec.make(registry)
     for seed in seeds:
         yield play_game(registry, hooks, game, spec, seed)
+
+
+@functools.cache
+def _installed() -> tuple[Registry, Hooks]:
+    pm = plugin_manager()
+    return Registry(pm), Hooks(pm)
+
+
+def play_seeds(spec: RunSpec, seeds: Sequence[int]) -> list[GameResult]:
+    """The work unit a worker runs: the games of ``seeds``, with the plugins installed here.
+
+    A worker process loads the installed plugins once (entry points and
+    ``MEEPLE_DISABLE_PLUGINS``, as the command line does), then plays from the
+    spec alone, so any process or machine with the same plugins plays the same games.
+    """
+    registry, hooks = _installed()
+    return list(play(registry, hooks, spec, seeds))
