@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Annotated
 
-import msgspec
 import typer
 from rich.markup import escape
 from rich.progress import Progress
@@ -23,7 +22,7 @@ from rich.table import Table
 from meeple.cli import common
 from meeple.core.errors import MeepleError
 from meeple.core.rng import SEED_MAX
-from meeple.core.runner import GameResult, RunSpec, play
+from meeple.core.runner import GameResult, RunSpec, header_line, play, result_line
 
 app = typer.Typer()
 
@@ -88,12 +87,15 @@ def simulate(
             Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar,
         ):
             task = bar.add_task(title, total=n)
+            spec = RunSpec.of(game, names, rotate)
+            if sink is not None:
+                sink.write(header_line(spec))
+                sink.flush()
             try:
-                spec = RunSpec.of(game, names, rotate)
                 for result in play(registry, env.hooks, spec, range(seed, seed + n)):
                     # Written first: every game the summary counts is in the file.
                     if sink is not None:
-                        sink.write(msgspec.json.encode(result) + b"\n")
+                        sink.write(result_line(result))
                         sink.flush()
                     results.append(result)
                     bar.advance(task)

@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from meeple.core.engine import Hooks, Match
+from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream
@@ -65,6 +66,50 @@ class GameResult(msgspec.Struct, kw_only=True):
     decisions: int
     rounds: int
     digest: str
+
+
+class Header(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The first line of a run's JSONL file: the spec every later line (a result) shares.
+
+    Results follow in seed order, whatever the number of workers, so the
+    file is the same bytes for the same run.
+    """
+
+    run: RunSpec
+
+
+def header_line(spec: RunSpec) -> bytes:
+    return msgspec.json.encode(Header(run=spec)) + b"\n"
+
+
+def result_line(result: GameResult) -> bytes:
+    return msgspec.json.encode(result) + b"\n"
+
+
+def read_run(lines: Iterable[bytes], where: str) -> tuple[RunSpec, Iterator[GameResult]]:
+    """The spec and the results of a JSONL run file's ``lines``; ``where`` names it in errors.
+
+    Raises :class:`~meeple.core.errors.MeepleError` naming the line at fault.
+    """
+    it = iter(enumerate(lines, 1))
+    try:
+        _, first = next(it)
+        spec = msgspec.json.decode(first, type=Header).run
+    except StopIteration:
+        raise MeepleError(f"{where}: empty, not a run file of `meeple simulate --jsonl`") from None
+    except msgspec.ValidationError as exc:
+        raise MeepleError(f"{where}:1: not a run header ({exc})") from None
+    except msgspec.DecodeError as exc:
+        raise MeepleError(f"{where}:1: not JSON ({exc})") from None
+
+    def results() -> Iterator[GameResult]:
+        for number, line in it:
+            try:
+                yield msgspec.json.decode(line, type=GameResult)
+            except msgspec.DecodeError as exc:  # ValidationError included
+                raise MeepleError(f"{where}:{number}: not a game result ({exc})") from None
+
+    return spec, results()
 
 
 def play_game(

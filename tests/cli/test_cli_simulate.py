@@ -14,8 +14,8 @@ import msgspec
 import pytest
 from typer.testing import Result
 
-from meeple.cli.simulate import GameResult
 from meeple.core.engine import Match
+from meeple.core.runner import GameResult, Header
 
 Invoke = Callable[..., Result]
 
@@ -35,14 +35,16 @@ def test_jsonl_is_the_same_bytes_for_the_same_seed(cli: Invoke, tmp_path: Path) 
     assert cli(*args, "--seed", "40", "--jsonl", str(first)).exit_code == 0
     assert cli(*args, "--seed", "40", "--jsonl", str(second), "--quiet").exit_code == 0
     assert first.read_bytes() == second.read_bytes()
-    lines = first.read_bytes().splitlines()
+    header, *lines = first.read_bytes().splitlines()
+    spec = msgspec.json.decode(header, type=Header).run
+    assert spec.game == "tiny" and spec.bots == ["random"] * 3 and not spec.rotate
     games = [msgspec.json.decode(line, type=GameResult) for line in lines]
     assert [g.seed for g in games] == list(range(40, 52))
     assert all(g.seats == ["random"] * 3 and len(g.scores) == 3 for g in games)
     assert all(g.places.count(1) >= 1 and g.decisions > 0 for g in games)
     assert all(sum(s.parts.values()) == s.total for g in games for s in g.scores)
     assert cli(*args, "--seed", "41", "--jsonl", str(other)).exit_code == 0
-    assert other.read_bytes().splitlines()[:11] == lines[1:]  # game i is seed S+i, nothing else
+    assert other.read_bytes().splitlines()[1:12] == lines[1:]  # game i is seed S+i, nothing else
 
 
 def test_wins_sum_to_the_number_of_games(cli: Invoke, tmp_path: Path) -> None:
@@ -91,8 +93,9 @@ def test_rotate_moves_every_player_one_seat_each_game(cli: Invoke, tmp_path: Pat
     args = ["simulate", "clonk", "-n", "4", "--seats", "greedy,random,random", "--rotate"]
     result = cli(*args, "--jsonl", str(out), "--quiet")
     assert result.exit_code == 0, result.output
-    games = [msgspec.json.decode(line, type=GameResult) for line in out.read_bytes().splitlines()]
-    assert [g.seats.index("greedy") for g in games] == [0, 1, 2, 0]
+    lines = out.read_bytes().splitlines()[1:]
+    games = [msgspec.json.decode(line, type=GameResult) for line in lines]
+    assert [g.seats.index("greedy") for g in games] == [0, 1, 2, 0]  # seed s: s % 3 seats on
     assert "0 (greedy)" not in result.stdout  # rotated seats are not labelled by one player
     rows = [line.split("│") for line in result.stdout.splitlines() if "│ greedy" in line]
     assert [cell.strip() for cell in rows[0][1:3]] == ["greedy", "4"]  # 4 games, 1 seat each
@@ -168,13 +171,13 @@ def test_a_real_sigint_keeps_every_finished_line(
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 30
-    while (not out.exists() or out.read_bytes().count(b"\n") < 20) and time.monotonic() < deadline:
+    while (not out.exists() or out.read_bytes().count(b"\n") < 21) and time.monotonic() < deadline:
         time.sleep(0.05)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     assert proc.returncode == 130, stderr
     lines = out.read_bytes()
-    finished = lines.count(b"\n")
+    finished = lines.count(b"\n") - 1  # the header, then one line per game
     assert finished >= 20 and lines.endswith(b"\n")
     # The signal may land between writing a game's line and counting the game.
     counted = int(stderr.split(b"interrupted after ")[1].split(b" ")[0])
@@ -197,4 +200,4 @@ def test_each_game_is_written_as_it_finishes(
 
     monkeypatch.setattr(Match, "run", watched)
     assert cli("simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet").exit_code == 0
-    assert seen == [0, 1, 2, 3]
+    assert seen == [1, 2, 3, 4]  # the header, then the games that finished
