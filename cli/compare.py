@@ -131,7 +131,7 @@ def compare(
         paths: list[Path | None] = [None] * len(specs)
         if jsonl is not None:
             paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
-            for path in paths:
+            for path in filter(None, paths):
                 common.check_output(path, "--jsonl")
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]

@@ -131,9 +131,9 @@ def tournament(
         ]
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        for result in games_of(streams, total):
-            tally.add(result)
-            ratings.add(result)
+        for game_result in games_of(streams, total):
+            tally.add(game_result)
+            ratings.add(game_result)
         elapsed = time.perf_counter() - started
     result = Tournament(
         game=game.id,
