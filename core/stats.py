@@ -21,6 +21,7 @@ a loss with the same mean, so the interval is, if anything, a little too wide.
 
 from __future__ import annotations
 
+import copy
 import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -270,14 +271,15 @@ class Tally:
         self._rounds.add(result.rounds)
 
     def summary(self) -> Summary:
-        seats = [self._seats[s] for s in sorted(self._seats)]
+        numbers = sorted(self._seats)
+        seats = [self._seats[s] for s in numbers]
         # A seat test is fair when each seat held each bot equally often (one bot, or rotation).
         balanced = all(t.bots == seats[0].bots for t in seats)
         return Summary(
             games=self.games,
             seats=[
                 t.player(str(s), next(iter(t.bots)) if len(t.bots) == 1 else None)
-                for s, t in enumerate(seats)
+                for s, t in zip(numbers, seats, strict=True)
             ],
             bots=[self._bots[b].player(b, None) for b in sorted(self._bots)],
             decisions=self._decisions.measure(),
@@ -350,19 +352,20 @@ class Paired:
     def differences(self) -> list[Difference]:
         """One row per measure: win rates by seat, then game length, then outcomes by name."""
 
-        def order(key: str) -> tuple[int, str]:
-            return (
-                0 if key.startswith("seat ") else 1 if key in ("decisions", "rounds") else 2,
-                key,
-            )
+        def order(key: str) -> tuple[int, int, str]:
+            if key.startswith("seat "):
+                return 0, int(key.split()[1]), key
+            return (1 if key in ("decisions", "rounds") else 2), 0, key
+
+        def estimate(run: Running) -> Estimate:
+            # A measure absent from a game (an outcome no seat had) was 0 there.
+            run = copy.copy(run)
+            run.add(0.0, self.games - run.count)
+            return run.estimate()
 
         rows = []
         for key in sorted(self._runs, key=order):
-            runs = self._runs[key]
-            for run in runs:
-                # A measure absent from a game (an outcome no seat had) was 0 there.
-                run.add(0.0, self.games - run.count)
-            base, other, diff = (run.estimate() for run in runs)
+            base, other, diff = map(estimate, self._runs[key])
             rows.append(Difference(measure=key, base=base, other=other, difference=diff))
         return rows
 

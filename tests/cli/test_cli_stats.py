@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -12,6 +13,7 @@ from typer.testing import Result
 
 from meeple.cli.compare import Comparison, variant_items
 from meeple.cli.tournament import Tournament, schedule
+from meeple.core.engine import Match
 from meeple.core.stats import Summary
 
 Invoke = Callable[..., Result]
@@ -161,3 +163,34 @@ def test_tournament_bad_input(cli: Invoke) -> None:
         assert message in result.stderr and "Traceback" not in result.output
     result = cli("tournament", "clonk", "--bots", "random,greedy", "--per-game", "3")
     assert result.exit_code == 1 and "2 bots fill at most 2" in result.stderr
+
+
+def test_stats_of_a_game_not_installed_here(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    simulate(cli, run, "-n", "3")
+    header, *games = run.read_bytes().splitlines(keepends=True)
+    run.write_bytes(header.replace(b'"game":"tiny"', b'"game":"elsewhere"') + b"".join(games))
+    result = cli("stats", str(run))
+    assert result.exit_code == 0, result.output
+    assert "elsewhere: 3 games, by seat" in result.stdout
+
+
+def test_compare_ctrl_c_keeps_the_finished_seeds(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, calls = Match.run, [0]
+
+    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 5:  # the first variant's third game: two seeds are done
+            raise KeyboardInterrupt
+        return run(self, *a, **kw)
+
+    monkeypatch.setattr(Match, "run", interrupted)
+    args = ["--variant", "", "--variant", "", "-n", "10", "--jsonl", str(tmp_path)]
+    result = cli("compare", "tiny", *args)
+    assert result.exit_code == 130
+    assert "interrupted after 2 of 10 seeds" in result.stderr
+    assert "2 seeds" in result.stdout
+    for name in ("variant-1.jsonl", "variant-2.jsonl"):
+        assert (tmp_path / name).read_bytes().count(b"\n") == 3  # the header and two games

@@ -178,6 +178,7 @@ def test_paired_differences() -> None:
         )
         pair.add(base, other)
     rows = {d.measure: d for d in pair.differences()}
+    assert pair.differences() == list(rows.values())  # reading them changes nothing
     assert list(rows) == ["seat 0 win rate", "seat 1 win rate", "decisions", "rounds", "gone share"]
     seat0 = rows["seat 0 win rate"]
     assert (seat0.base.value, seat0.other.value, seat0.difference.value) == (0, 0.5, 0.5)
