@@ -109,7 +109,7 @@ def tournament(
             if name == common.HUMAN:
                 raise MeepleError("--bots: a tournament plays bots only")
             registry.bot(name, game_cls.id)  # raises, listing the bots that play this game
-        seats = per_game or min(len(names), game_cls.max_seats)
+        seats = per_game if per_game is not None else min(len(names), game_cls.max_seats)
         if not game_cls.min_seats <= seats <= min(len(names), game_cls.max_seats):
             raise MeepleError(
                 f"--per-game {seats}: {game_cls.title} takes {game_cls.min_seats}-"

@@ -176,7 +176,10 @@ def seat_test(wins: Sequence[float], balanced: bool = True) -> SeatTest:
     else:
         verdict = f"seat differences are within noise (p = {p:.2f})"
     if not balanced:
-        verdict += "; but the seats held different bots, so this mixes seat and bot (try --rotate)"
+        verdict += (
+            "; but the seats did not hold the same bots equally often, so this mixes seat and "
+            f"bot (use --rotate with a multiple of {seats} games)"
+        )
     return SeatTest(statistic=statistic, df=df, p=p, balanced=balanced, verdict=verdict)
 
 

@@ -161,8 +161,9 @@ def test_tournament_bad_input(cli: Invoke) -> None:
         result = cli("tournament", "tiny", "-n", "2", *args)
         assert result.exit_code == 1, result.output
         assert message in result.stderr and "Traceback" not in result.output
-    result = cli("tournament", "clonk", "--bots", "random,greedy", "--per-game", "3")
-    assert result.exit_code == 1 and "2 bots fill at most 2" in result.stderr
+    for seats in ("3", "0"):
+        result = cli("tournament", "clonk", "--bots", "random,greedy", "--per-game", seats)
+        assert result.exit_code == 1 and "2 bots fill at most 2" in result.stderr
 
 
 def test_stats_of_a_game_not_installed_here(cli: Invoke, tmp_path: Path) -> None:
