@@ -55,11 +55,15 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
     simulate(cli, run, "-n", "4")
     simulate(cli, other, "-n", "4", "--seed", "4", "--rotate")
     simulate(cli, again, "-n", "4", "--seed", "3")
-    text = tmp_path / "notes.txt"
+    text, record, empty = tmp_path / "notes.txt", tmp_path / "game.json", tmp_path / "empty.jsonl"
     text.write_text("hello\n")
+    record.write_text('{"kind": "meeple.record"}\n')
+    empty.write_bytes(run.read_bytes().splitlines(keepends=True)[0])  # the header alone
     cases = [
         ([tmp_path / "missing.jsonl"], "missing.jsonl: No such file or directory"),
         ([text], "notes.txt:1: not JSON"),
+        ([record], "game.json:1: not a run header"),
+        ([empty], "empty.jsonl: no games in the run"),
         ([run, other], f"{other}:1: not a shard of the run in {run} (rotate True, not False)"),
         ([run, again], f"{again}:2: seed 3 again (also in {run}); give each shard once"),
     ]
