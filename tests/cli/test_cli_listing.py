@@ -23,7 +23,9 @@ def test_version(cli: Invoke) -> None:
     assert result.stdout.startswith("meeple ")
 
 
-@pytest.mark.parametrize("command", ["games", "plugins", "play", "simulate"])
+@pytest.mark.parametrize(
+    "command", ["games", "plugins", "play", "simulate", "stats", "compare", "tournament"]
+)
 def test_every_command_shows_an_example(cli: Invoke, command: str) -> None:
     result = cli(command, "--help")
     assert result.exit_code == 0

@@ -1,0 +1,190 @@
+"""``meeple compare``: the same seeds under two or more option sets, with paired differences.
+
+Each seed is played under every variant, and each variant is compared with
+the first game by game (see :class:`meeple.core.stats.Paired`), which says
+whether a rules change moves win rates, game length or outcomes beyond noise.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+
+from meeple.cli import common, report
+from meeple.cli.simulate import lines_to
+from meeple.core.errors import MeepleError
+from meeple.core.rng import SEED_MAX
+from meeple.core.runner import RunSpec, header_line, play, result_line
+from meeple.core.stats import Difference, Paired, Summary, Tally
+
+app = typer.Typer()
+
+# A comma starts a new option only before ``key=``: a JSON value keeps its commas (tasks=[1,2]).
+_ITEM = re.compile(r",(?=\s*[A-Za-z_][\w-]*\s*=)")
+
+
+class Variant(msgspec.Struct, frozen=True, kw_only=True):
+    """One option set of a comparison and the summary of its games."""
+
+    variant: str
+    """As given to ``--variant``."""
+    options: dict[str, Any]
+    """Every option of the game under this variant (defaults included)."""
+    summary: Summary
+
+
+class Comparison(msgspec.Struct, frozen=True, kw_only=True):
+    """What ``meeple compare --json`` prints."""
+
+    game: str
+    games: int
+    """Seeds played under every variant."""
+    variants: list[Variant]
+    """In ``--variant`` order; the first is the base."""
+    differences: list[list[Difference]]
+    """For each variant after the first: each measure against the base, seed by seed."""
+
+
+def variant_items(text: str) -> list[str]:
+    """``"board=back,hand_limit=6"`` -> ``["board=back", "hand_limit=6"]``; ``""``: none."""
+    return [item.strip() for item in _ITEM.split(text)] if text.strip() else []
+
+
+@app.command(context_settings=common.GAME_FLAGS)
+def compare(
+    ctx: typer.Context,
+    game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
+    variant: Annotated[
+        list[str],
+        typer.Option(
+            help='An option set: comma-separated key=value, as for --option ("" for the '
+            "defaults). Give two or more; the first is the base the others are compared with."
+        ),
+    ],
+    n: Annotated[
+        int, typer.Option("-n", "--games", min=1, help="How many seeds to play each variant on.")
+    ] = 100,
+    seed: Annotated[
+        int,
+        typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i."),
+    ] = 0,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="Game option of every variant, key=value."),
+    ] = None,
+    rotate: Annotated[
+        bool,
+        typer.Option(
+            help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
+        ),
+    ] = False,
+    jsonl: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write each variant's games to FOLDER/variant-1.jsonl, variant-2.jsonl, ... "
+            "(run files, as `meeple simulate --jsonl` writes)."
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the comparison as JSON instead of tables.")
+    ] = False,
+) -> None:
+    """Play the same seeds under two or more option sets and compare them seed by seed.
+
+    For each variant after the first: each seat's win rate, game length and
+    outcome shares, against the first variant, with the 95% interval of the
+    paired difference; an interval that excludes 0 is a difference beyond noise.
+
+    Example: meeple compare clank --variant board=front --variant board=back -n 500 --rotate
+    """
+    env = common.env(ctx)
+    with common.errors():
+        registry = env.registry
+        game_cls = registry.game(game_id)
+        if len(variant) < 2:
+            raise MeepleError("--variant: give two or more; the first is the base")
+        names = common.parse_seats(
+            registry, game_cls, seats or ",".join([common.BOT] * game_cls.max_seats)
+        )
+        if common.HUMAN in names:
+            raise MeepleError("--seats: compare plays bots only")
+        shared = [*(option or []), *common.option_flags(ctx, game_cls)]
+        specs = []
+        for text in variant:
+            try:
+                options = common.parse_options(game_cls, [*shared, *variant_items(text)])
+            except MeepleError as exc:
+                raise MeepleError(f"--variant {text!r}: {exc}") from None
+            specs.append(RunSpec.of(game_cls(options), names, rotate))
+        paths: list[Path | None] = [None] * len(specs)
+        if jsonl is not None:
+            paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
+            for path in filter(None, paths):
+                common.check_output(path, "--jsonl")
+        tallies = [Tally() for _ in specs]
+        pairs = [Paired() for _ in specs[1:]]
+        started = time.perf_counter()
+        interrupted = False
+        with contextlib.ExitStack() as stack:
+            sinks = [stack.enter_context(lines_to(path)) for path in paths]
+            for spec, sink in zip(specs, sinks, strict=True):
+                if sink is not None:
+                    sink.write(header_line(spec))
+            seeds = range(seed, seed + n)
+            runs = [play(registry, env.hooks, spec, seeds) for spec in specs]
+            try:
+                for results in zip(*runs, strict=True):
+                    for result, sink, tally in zip(results, sinks, tallies, strict=True):
+                        if sink is not None:
+                            sink.write(result_line(result))
+                            sink.flush()
+                        tally.add(result)
+                    for pair, result in zip(pairs, results[1:], strict=True):
+                        pair.add(results[0], result)
+            except KeyboardInterrupt:
+                interrupted = True
+                said = f"interrupted after {pairs[0].games} of {n} seeds"
+                common.err_console.print(common.plain(said), soft_wrap=True)
+        elapsed = time.perf_counter() - started
+    if pairs[0].games:
+        comparison = Comparison(
+            game=game_cls.id,
+            games=pairs[0].games,
+            variants=[
+                Variant(variant=text, options=spec.options, summary=tally.summary())
+                for text, spec, tally in zip(variant, specs, tallies, strict=True)
+            ],
+            differences=[pair.differences() for pair in pairs],
+        )
+        show(game_cls.title, comparison, elapsed, as_json)
+    if interrupted:
+        raise typer.Exit(130)
+
+
+def show(title: str, comparison: Comparison, elapsed: float, as_json: bool) -> None:
+    if as_json:
+        report.json(comparison)
+        return
+    base, *others = comparison.variants
+    for i, v in enumerate(comparison.variants, 1):
+        said = f"variant {i} ({v.variant or 'defaults'}): {v.summary.seat_test.verdict}"
+        common.console.print(common.plain(said), soft_wrap=True)
+    for i, (other, rows) in enumerate(zip(others, comparison.differences, strict=True), 2):
+        heading = (
+            f"{title}: variant {i} ({other.variant or 'defaults'}) against variant 1 "
+            f"({base.variant or 'defaults'}), {comparison.games} seeds"
+        )
+        common.console.print(report.differences(heading, rows))
+    report.speed(comparison.games * len(comparison.variants), elapsed)

@@ -1,0 +1,91 @@
+"""``meeple stats``: the summary of a run again, from its JSONL file or the shards of it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from meeple.cli import common, report
+from meeple.core.errors import MeepleError
+from meeple.core.runner import RunSpec, read_run
+from meeple.core.stats import Tally
+
+app = typer.Typer()
+
+
+@app.command()
+def stats(
+    ctx: typer.Context,
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE.jsonl...", help="Run files of `meeple simulate --jsonl`, or its shards."
+        ),
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
+    ] = False,
+) -> None:
+    """Recompute the summary tables of a run from its JSONL file, or of several shards.
+
+    The shards must be runs of one setup (the same game, version, options, bots
+    and rotation) and hold each seed once; their games may come in any order.
+
+    Example: meeple stats part1.jsonl part2.jsonl --json
+    """
+    with common.errors():
+        tally = Tally()
+        spec = read_shards(files, tally)
+        if not tally.games:
+            raise MeepleError(f"{', '.join(map(str, files))}: no games in the run")
+        try:
+            title = common.env(ctx).registry.game(spec.game).title
+        except MeepleError:  # a run of a game not installed here: its id will do
+            title = spec.game
+        report.show(title, tally.summary(), as_json)
+
+
+def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
+    """Add every game of ``files`` to ``tally``, checking they are one run; its spec.
+
+    The files must share their header and hold each seed once; a file that
+    breaks either rule is named with the line at fault.
+    """
+    spec: RunSpec | None = None
+    seen: dict[int, Path] = {}
+    for path in files:
+        try:
+            lines = path.open("rb")
+        except OSError as exc:
+            raise MeepleError(f"{path}: {exc.strerror or exc}; name a run file") from None
+        with lines:
+            this, games = read_run(lines, str(path))
+            if spec is None:
+                spec, first = this, path
+            elif this != spec:
+                raise MeepleError(
+                    f"{path}:1: not a shard of the run in {first} ({differences(spec, this)}); "
+                    "give the files of one run only"
+                )
+            for number, game in enumerate(games, 2):
+                if game.seed in seen:
+                    raise MeepleError(
+                        f"{path}:{number}: seed {game.seed} again (also in {seen[game.seed]}); "
+                        "give each shard once"
+                    )
+                seen[game.seed] = path
+                tally.add(game)
+    assert spec is not None  # typer asks for one file at least
+    return spec
+
+
+def differences(a: RunSpec, b: RunSpec) -> str:
+    """What differs between two specs, field by field."""
+    return "; ".join(
+        f"{name} {getattr(b, name)!r}, not {getattr(a, name)!r}"
+        for name in a.__struct_fields__
+        if getattr(a, name) != getattr(b, name)
+    )

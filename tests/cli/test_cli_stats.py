@@ -1,0 +1,201 @@
+"""`meeple stats`, `compare`, `tournament` and the --json summaries of `simulate`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from typer.testing import Result
+
+from meeple.cli.compare import Comparison, variant_items
+from meeple.cli.tournament import Tournament, schedule
+from meeple.core.engine import Match
+from meeple.core.stats import Summary
+
+Invoke = Callable[..., Result]
+
+
+def simulate(cli: Invoke, out: Path, *args: str) -> Result:
+    result = cli(
+        "simulate", "tiny", "--seats", "random,random,random", "--quiet", "--jsonl", str(out), *args
+    )
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_simulate_json_is_the_summary(cli: Invoke, tmp_path: Path) -> None:
+    result = simulate(cli, tmp_path / "run.jsonl", "-n", "20", "--json")
+    summary = msgspec.json.decode(result.stdout, type=Summary)
+    assert summary.games == 20 and [p.name for p in summary.seats] == ["0", "1", "2"]
+    assert sum(p.wins for p in summary.seats) == pytest.approx(20)
+    assert summary.seats[0].bot == "random" and summary.bots[0].games == 60
+    rate = summary.seats[0].win_rate
+    assert 0 <= rate.low <= rate.value <= rate.high <= 1
+    assert summary.seat_test.p is not None and summary.seat_test.verdict
+
+
+def test_stats_of_shards_are_the_stats_of_the_whole_run(cli: Invoke, tmp_path: Path) -> None:
+    whole, first, second = tmp_path / "whole.jsonl", tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    simulated = simulate(cli, whole, "-n", "30", "--json").stdout
+    simulate(cli, first, "-n", "18")
+    simulate(cli, second, "-n", "12", "--seed", "18")
+    assert cli("stats", str(whole), "--json").stdout == simulated
+    assert cli("stats", str(first), str(second), "--json").stdout == simulated
+    tables = cli("stats", str(second), str(first))
+    assert tables.exit_code == 0, tables.output
+    assert "Tiny: 30 games, by seat" in tables.stdout and "within noise" in tables.stdout
+
+
+def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
+    run, other, again = tmp_path / "run.jsonl", tmp_path / "other.jsonl", tmp_path / "again.jsonl"
+    simulate(cli, run, "-n", "4")
+    simulate(cli, other, "-n", "4", "--seed", "4", "--rotate")
+    simulate(cli, again, "-n", "4", "--seed", "3")
+    text, record, empty = tmp_path / "notes.txt", tmp_path / "game.json", tmp_path / "empty.jsonl"
+    text.write_text("hello\n")
+    record.write_text('{"kind": "meeple.record"}\n')
+    empty.write_bytes(run.read_bytes().splitlines(keepends=True)[0])  # the header alone
+    cases = [
+        ([tmp_path / "missing.jsonl"], "missing.jsonl: No such file or directory"),
+        ([text], "notes.txt:1: not JSON"),
+        ([record], "game.json:1: not a run header"),
+        ([empty], "empty.jsonl: no games in the run"),
+        ([run, other], f"{other}:1: not a shard of the run in {run} (rotate True, not False)"),
+        ([run, again], f"{again}:2: seed 3 again (also in {run}); give each shard once"),
+    ]
+    for files, message in cases:
+        result = cli("stats", *map(str, files))
+        assert result.exit_code == 1, result.output
+        assert message in result.stderr and "Traceback" not in result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert cli("stats").exit_code == 2
+
+
+def test_variant_items_keep_json_commas() -> None:
+    assert variant_items("board=back, tasks=[1,2],x=1") == ["board=back", "tasks=[1,2]", "x=1"]
+    assert variant_items("") == []
+
+
+def test_compare_same_variants_differ_by_nothing(cli: Invoke, tmp_path: Path) -> None:
+    result = cli("compare", "tiny", "--variant", "", "--variant", "", "-n", "12", "--json")
+    assert result.exit_code == 0, result.output
+    comparison = msgspec.json.decode(result.stdout, type=Comparison)
+    assert comparison.games == 12 and len(comparison.variants) == 2
+    assert comparison.variants[0].summary == comparison.variants[1].summary
+    [rows] = comparison.differences
+    assert [r.measure for r in rows][:4] == [f"seat {s} win rate" for s in range(4)]
+    assert all(r.difference.value == 0 and not r.difference.excludes(0) for r in rows)
+
+
+def test_compare_clonk_variants(cli: Invoke, tmp_path: Path) -> None:
+    args = ["compare", "clonk", "--seats", "greedy,random", "-n", "6", "--rotate"]
+    variants = ["--variant", "eye_tie=none", "--variant", "eye_tie=none,hand_limit=6"]
+    result = cli(*args, *variants, "--jsonl", str(tmp_path))
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())  # a heading may wrap
+    assert "variant 2 (eye_tie=none,hand_limit=6) against variant 1 (eye_tie=none)" in out
+    assert "seat 0 win rate" in out and "decisions" in out and "difference" in out
+    assert "variant 1 (eye_tie=none): " in out
+    # Each variant's games are a run file of its own, as simulate writes it.
+    alone = tmp_path / "alone.jsonl"
+    simulate_args = ["simulate", "clonk", "--seats", "greedy,random", "-n", "6", "--rotate"]
+    assert cli(*simulate_args, "-o", "eye_tie=none", "--jsonl", str(alone)).exit_code == 0
+    assert (tmp_path / "variant-1.jsonl").read_bytes() == alone.read_bytes()
+    assert cli("stats", str(tmp_path / "variant-2.jsonl")).exit_code == 0
+
+
+def test_compare_bad_input(cli: Invoke, tmp_path: Path) -> None:
+    cases = [
+        (["--variant", ""], "--variant: give two or more"),
+        (
+            ["--variant", "", "--variant", "x=1"],
+            "--variant 'x=1': --option 'x=1': Tiny has no option 'x'",
+        ),
+        (["--variant", "", "--variant", "", "--seats", "random,human"], "compare plays bots only"),
+        (["--variant", "", "--variant", "", "--jsonl", str(tmp_path / "no")], "does not exist"),
+    ]
+    for args, message in cases:
+        result = cli("compare", "tiny", "-n", "2", *args)
+        assert result.exit_code == 1, result.output
+        assert message in result.stderr and "Traceback" not in result.output
+    assert cli("compare", "tiny").exit_code == 2  # --variant is required
+
+
+@pytest.mark.parametrize(("bots", "seats"), [(2, 2), (3, 2), (4, 3), (5, 4)])
+def test_the_schedule_seats_every_bot_everywhere_equally(bots: int, seats: int) -> None:
+    names = [f"b{i}" for i in range(bots)]
+    games = schedule(names, seats)
+    assert all(len(set(g)) == seats for g in games)
+    per_seat = [Counter(g[s] for g in games) for s in range(seats)]
+    assert all(len(c) == bots and len(set(c.values())) == 1 for c in per_seat)
+    assert per_seat[0] == per_seat[-1]
+
+
+def test_tournament_rates_the_strong_bot_first(cli: Invoke) -> None:
+    result = cli("tournament", "clonk", "--bots", "random,greedy", "-n", "23", "--json")
+    assert result.exit_code == 0, result.output
+    t = msgspec.json.decode(result.stdout, type=Tournament)
+    assert t.schedule == [["random", "greedy"], ["greedy", "random"]]
+    assert t.rounds == 12 and t.summary.games == 24  # rounded up to whole schedules
+    assert [r.bot for r in t.ratings] == ["greedy", "random"]
+    assert t.ratings[0].low > t.ratings[1].high
+    assert t.summary.seat_test.balanced
+    again = cli("tournament", "clonk", "--bots", "random,greedy", "-n", "23", "--json")
+    assert again.stdout == result.stdout  # seed order: the same ratings every time
+    tables = cli("tournament", "tiny", "--bots", "random,bot", "--per-game", "2", "-n", "2")
+    assert tables.exit_code == 1 and "random twice (`bot` is random here)" in tables.stderr
+    tables = cli("tournament", "clonk", "--bots", "random,greedy", "-n", "4")
+    assert tables.exit_code == 0, tables.output
+    assert "4 games: 2 times the 2-game schedule" in tables.stdout and "ratings" in tables.stdout
+
+
+def test_tournament_bad_input(cli: Invoke) -> None:
+    cases = [
+        (["--bots", "random"], "name two or more bots"),
+        (["--bots", "random,,random"], "name two or more bots"),
+        (["--bots", "random,wizard"], "wizard"),
+        (["--bots", "random,human"], "a tournament plays bots only"),
+        (["--bots", "random,bot"], "random twice"),
+    ]
+    for args, message in cases:
+        result = cli("tournament", "tiny", "-n", "2", *args)
+        assert result.exit_code == 1, result.output
+        assert message in result.stderr and "Traceback" not in result.output
+    for seats in ("3", "0"):
+        result = cli("tournament", "clonk", "--bots", "random,greedy", "--per-game", seats)
+        assert result.exit_code == 1 and "2 bots fill at most 2" in result.stderr
+
+
+def test_stats_of_a_game_not_installed_here(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    simulate(cli, run, "-n", "3")
+    header, *games = run.read_bytes().splitlines(keepends=True)
+    run.write_bytes(header.replace(b'"game":"tiny"', b'"game":"elsewhere"') + b"".join(games))
+    result = cli("stats", str(run))
+    assert result.exit_code == 0, result.output
+    assert "elsewhere: 3 games, by seat" in result.stdout
+
+
+def test_compare_ctrl_c_keeps_the_finished_seeds(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, calls = Match.run, [0]
+
+    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 5:  # the first variant's third game: two seeds are done
+            raise KeyboardInterrupt
+        return run(self, *a, **kw)
+
+    monkeypatch.setattr(Match, "run", interrupted)
+    args = ["--variant", "", "--variant", "", "-n", "10", "--jsonl", str(tmp_path)]
+    result = cli("compare", "tiny", *args)
+    assert result.exit_code == 130
+    assert "interrupted after 2 of 10 seeds" in result.stderr
+    assert "2 seeds" in result.stdout
+    for name in ("variant-1.jsonl", "variant-2.jsonl"):
+        assert (tmp_path / name).read_bytes().count(b"\n") == 3  # the header and two games
