@@ -41,10 +41,23 @@ class Hashy(Tiny):
         return state
 
 
+class Sorty(Tiny):
+    """Tiny that tidies the hand a card is played from into the order of a set of strings."""
+
+    id, title = "sorty", "Sorty"
+
+    def resolve(self, state, action):
+        hand = state.hands[state.stack[-1].seat]
+        events = super().resolve(state, action)
+        hand.cards[:] = list(set(hand.cards))
+        return events
+
+
 @hookimpl
 def meeple_games(register):
     register(Broken)
     register(Hashy)
+    register(Sorty)
 '''
 
 
@@ -100,11 +113,32 @@ def test_a_game_that_depends_on_the_hash_seed_fails(install_plugin, run) -> None
     found = failures(result.stdout)
     assert found and {f["check"] for f in found} == {"determinism"}
     first = found[0]
-    assert (
-        f"PYTHONHASHSEED=1 and 2 play it differently from step {first['step']} on"
-        in (first["message"])
+    assert first["step"] == 0
+    assert re.fullmatch(
+        r"PYTHONHASHSEED=1 and 2 set the game up differently at "
+        r"\$\.deck\.cards\[\d+\] \('c\d[ab]' against 'c\d[ab]'\)",
+        first["message"],
     )
     assert first["rerun"] == "meeple check hashy -n 1 --seed 0 --seats 2 --views 1"
+
+
+def test_a_hash_seed_failure_shows_the_first_step_and_what_differs(install_plugin, run) -> None:
+    """Sorty deals alike in both interpreters, then orders a hand by a set of strings: the
+    report names the decision and the JSON path of the first card out of place."""
+    install_plugin("flawed", FLAWED)
+    result = run("check", "sorty", "-n", "1", "--seed", "4")
+    assert result.returncode == 1
+    shown = re.search(
+        r"FAILED determinism: sorty \(default options\), 2 seats, seed 4, step (\d+)\n"
+        r"  PYTHONHASHSEED=1 and 2 play it differently from step (\d+) on: "
+        r"the state it leaves differs at \$\.hands\[(\d)\]\.cards\[\d\] "
+        r"\('c\d[ab]' against 'c\d[ab]'\)\n"
+        r"  rerun: meeple check sorty -n 1 --seed 4 --seats 2 --views 1\n",
+        result.stdout,
+    )
+    assert shown, result.stdout
+    step, again, seat = map(int, shown.groups())
+    assert step == again and seat == step % 2  # the hand of the seat that played
 
 
 def test_bad_input(cli: Invoke) -> None:
