@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -13,6 +14,8 @@ from typer.testing import Result
 from meeple.cli.check import CHECKS, Report
 
 Invoke = Callable[..., Result]
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-plugin.md"
 
 FLAWED = '''
 from meeple.core import hookimpl
@@ -139,6 +142,9 @@ def test_a_hash_seed_failure_shows_the_first_step_and_what_differs(install_plugi
     assert shown, result.stdout
     step, again, seat = map(int, shown.groups())
     assert step == again and seat == step % 2  # the hand of the seat that played
+    # The plugin guide shows this very failure, as a game named race would print it.
+    (example,) = re.findall(r"^```text\n(.*?)^```$", GUIDE.read_text(), re.M | re.S)
+    assert example.replace("race", "sorty") in result.stdout
 
 
 def test_bad_input(cli: Invoke) -> None:
