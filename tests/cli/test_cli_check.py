@@ -45,7 +45,7 @@ class Hashy(Tiny):
 
 
 class Sorty(Tiny):
-    """Tiny that tidies the hand a card is played from into the order of a set of strings."""
+    """Tiny that leaves the hand of the seat that moved in the order of a set of strings."""
 
     id, title = "sorty", "Sorty"
 
