@@ -201,7 +201,7 @@ def test_the_code_the_guide_adds_plays_in_the_package(race):
     assert own and best_bot(registry, "race") == min(own)
     game = registry.game("race")()
     for seed in range(20):
-        names = [own[0], "random"][:: 1 - 2 * (seed % 2)]
+        names = [own[0], "random"] if seed % 2 else ["random", own[0]]
         bots = [
             registry.bot(n, "race").factory(game, s, Stream(f"{seed}/{s}"))
             for s, n in enumerate(names)
@@ -248,6 +248,7 @@ def test_the_guide_from_meeple_new_to_a_tested_game_in_a_fresh_venv(tmp_path):
                 assert done.returncode == 0, f"$ {command}\n{out}"
             else:
                 assert out == shown, f"$ {command}"
+                assert done.returncode == (1 if shown.startswith("error: ") else 0)
             if command.startswith("python -m pytest"):
                 assert " passed" in done.stdout and "failed" not in done.stdout
                 print(f"meeple new to passing tests: {time.monotonic() - started:.1f} s")
