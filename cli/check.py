@@ -6,18 +6,23 @@ playthroughs, every contract checked after every decision; the first
 The same games are then played again in two fresh interpreters with
 different ``PYTHONHASHSEED`` values, which must agree on every event and
 final digest: a game that iterates a set or hashes a string into its
-rules would not. Running this module plays those games (see :func:`worker`).
+rules would not. Where they part, both play that game again step by step to
+name the first decision, and the part of the state or events, that differs.
+Running this module plays those games (see :func:`worker` and :func:`steps`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import reprlib
 import shlex
 import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from types import TracebackType
 from typing import Annotated, Any
 
@@ -26,7 +31,7 @@ import typer
 from rich.table import Table
 
 from meeple.cli import common
-from meeple.core import testing
+from meeple.core import Action, Event, testing
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import SEED_MAX, Stream
@@ -98,13 +103,21 @@ class Report(msgspec.Struct, kw_only=True):
 
 class Played(msgspec.Struct, array_like=True):
     """A worker's answer for one game: a digest of its actions, events and final state, its
-    length, the error that stopped it if any, and a digest of the actions and events so far
-    after each decision (where two interpreters part ways)."""
+    length, and the error that stopped it if any."""
 
     digest: str
     decisions: int
     error: str | None
-    trail: list[str]
+
+
+class Step(msgspec.Struct, array_like=True):
+    """One line of :func:`steps`: a decision, its events and the state it leaves (no action
+    for the setup), or the error that stopped the game."""
+
+    action: Any = None
+    events: list[Any] = []
+    state: Any = None
+    error: str | None = None
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -206,16 +219,12 @@ def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report
             if a == b:
                 passed[DETERMINISM] += 1
                 continue
-            step = next(
-                (i for i, (x, y) in enumerate(zip(a.trail, b.trail, strict=False)) if x != y),
-                min(a.decisions, b.decisions),
+            step, what = diverge(game_cls.id, game) or (
+                None,
+                "play it differently: "
+                f"digest {a.digest} after {a.decisions} decisions, {b.digest} after {b.decisions}",
             )
-            message = (
-                f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} play it differently "
-                f"from step {step} on: digest {a.digest} after {a.decisions} decisions, "
-                f"{b.digest} after {b.decisions}"
-                + "".join(f"; {e}" for e in dict.fromkeys(filter(None, (a.error, b.error))))
-            )
+            message = f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} {what}"
             failures.append(failure(game_cls.id, game, DETERMINISM, step, message))
     failed = Counter(f.check for f in failures)
     return Report(
@@ -267,6 +276,76 @@ def failure(game_id: str, game: Seeded, check: str, step: int | None, message: s
     )
 
 
+def diverge(game_id: str, game: Seeded) -> tuple[int, str] | None:
+    """Where ``game`` first differs between the interpreters of :data:`HASH_SEEDS`: the step
+    (the decision; 0 also for the setup) and what differs there, a JSON path and both values.
+
+    Both interpreters stream the state after every decision (see :func:`steps`); they are
+    read side by side and stopped at the first line that differs.
+    """
+    started = [
+        subprocess.Popen(
+            [sys.executable, "-m", __name__, "--steps"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        for seed in HASH_SEEDS
+    ]
+    try:
+        for process in started:
+            assert process.stdin is not None
+            process.stdin.write(msgspec.json.encode([game_id, game]))
+            process.stdin.close()
+        lines = zip(*(p.stdout for p in started if p.stdout is not None), strict=False)
+        for line, (a, b) in enumerate(lines):
+            if a == b:
+                continue
+            one, other = (msgspec.json.decode(x, type=Step) for x in (a, b))
+            if line == 0:
+                return 0, f"set the game up differently at {difference(one.state, other.state)}"
+            step = line - 1
+            head = f"play it differently from step {step} on"
+            if one.error or other.error:
+                errors = (one.error or "no error", other.error or "no error")
+                return step, f"{head}: it raises in one ({errors[0]} against {errors[1]})"
+            for part, x, y in (
+                ("its action differs", one.action, other.action),
+                ("its events differ", one.events, other.events),
+                ("the state it leaves differs", one.state, other.state),
+            ):
+                found = difference(x, y)
+                if found is not None:
+                    return step, f"{head}: {part} at {found}"
+    finally:
+        for process in started:
+            process.kill()
+            process.wait()
+    return None
+
+
+def difference(a: Any, b: Any, at: str = "$") -> str | None:
+    """The first place where decoded JSON ``a`` and ``b`` differ, as ``$.path (a against b)``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for key in dict.fromkeys([*a, *b]):
+            if key not in a or key not in b:
+                return f"{at}.{key} (only in {'the first' if key in a else 'the second'})"
+            found = difference(a[key], b[key], f"{at}.{key}")
+            if found is not None:
+                return found
+        return None if list(a) == list(b) else f"{at} (the same keys in another order)"
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            found = difference(x, y, f"{at}[{i}]")
+            if found is not None:
+                return found
+        return None if len(a) == len(b) else f"{at} ({len(a)} items against {len(b)})"
+    if a == b and type(a) is type(b):
+        return None
+    return f"{at} ({reprlib.repr(a)} against {reprlib.repr(b)})"
+
+
 def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]:
     """``games`` played by :func:`worker` in a fresh interpreter per :data:`HASH_SEEDS`, side
     by side: for each, one :class:`Played` per game and the seconds their play took."""
@@ -293,32 +372,56 @@ def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]
     return [msgspec.json.decode(a, type=tuple[list[Played], float]) for a in answers]
 
 
+def start(game_cls: common.GameClass, game: Seeded) -> Match:
+    """``game`` set up, as :func:`worker` and :func:`steps` play it."""
+    rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+    return Match.new(rules, game.seats, game.seed, Hooks(None))
+
+
+def random_play(match: Match, seed: int) -> Iterator[tuple[Action, list[Event]]]:
+    """Play ``match`` on with the random legal actions of ``seed``: each action and its events."""
+    chooser = Stream(f"check/{seed}")
+    while not match.over and len(match.actions) < testing.MAX_STEPS:
+        action = chooser.choice(match.legal())
+        yield action, match.step(action)
+
+
 def worker() -> None:
     """Play the games named on standard input (a game id and its :class:`Seeded` games)
     with random legal actions; print one :class:`Played` per game and the time taken."""
     game_id, games = msgspec.json.decode(sys.stdin.buffer.read(), type=tuple[str, list[Seeded]])
     game_cls = Registry(plugin_manager()).game(game_id)
-    hooks = Hooks(None)
     played = []
     started = time.perf_counter()
     for game in games:
-        rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+        match = start(game_cls, game)
         so_far = hashlib.sha256()
-        trail = []
-        match = Match.new(rules, game.seats, game.seed, hooks)
-        chooser = Stream(f"check/{game.seed}")
         error = None
         try:
-            while not match.over and len(match.actions) < testing.MAX_STEPS:
-                action = chooser.choice(match.legal())
-                so_far.update(msgspec.json.encode([action, match.step(action)]))
-                trail.append(so_far.hexdigest()[:16])
+            for action, events in random_play(match, game.seed):
+                so_far.update(msgspec.json.encode([action, events]))
         except Exception as exc:  # the same error in both interpreters is still determinism
             error = f"{type(exc).__name__}: {exc}"
-        so_far.update(rules.digest(match.state).encode())
-        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error, trail))
+        so_far.update(match.game.digest(match.state).encode())
+        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error))
     elapsed = time.perf_counter() - started
     sys.stdout.buffer.write(b"\n" + msgspec.json.encode([played, elapsed]))
+
+
+def steps() -> None:
+    """Play the one game named on standard input (a game id and a :class:`Seeded` game) as
+    :func:`worker` does, printing a :class:`Step` per line: the setup, then every decision."""
+    game_id, game = msgspec.json.decode(sys.stdin.buffer.read(), type=tuple[str, Seeded])
+    out = sys.stdout.buffer
+    with contextlib.redirect_stdout(sys.stderr):  # what a plugin prints as it loads
+        match = start(Registry(plugin_manager()).game(game_id), game)
+    out.write(msgspec.json.encode(Step(state=match.state)) + b"\n")
+    try:
+        for action, events in random_play(match, game.seed):
+            out.write(msgspec.json.encode(Step(action, events, match.state)) + b"\n")
+    except Exception as exc:
+        out.write(msgspec.json.encode(Step(error=f"{type(exc).__name__}: {exc}")) + b"\n")
+    out.flush()
 
 
 def show(report: Report) -> None:
@@ -345,4 +448,7 @@ def show(report: Report) -> None:
 
 
 if __name__ == "__main__":
-    worker()
+    if sys.argv[1:] == ["--steps"]:
+        steps()
+    else:
+        worker()

@@ -319,13 +319,14 @@ def make_bots(
 
 
 def option_docs(options: type[Options]) -> dict[str, str]:
-    """Each option's help: its ``Meta(description=...)`` or the docstring under it."""
+    """Each option's help: its ``Meta(description=...)`` or the docstring under it, in its
+    class or in the base class that declares it."""
     docs: dict[str, str] = {}
-    try:
-        tree = ast.parse(textwrap.dedent(inspect.getsource(options)))
-    except (OSError, TypeError, SyntaxError):  # no source (frozen app, REPL): no docstrings
-        tree = None
-    if tree is not None:
+    for cls in reversed(options.__mro__[: options.__mro__.index(Options)]):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        except (OSError, TypeError, SyntaxError):  # no source (frozen app, REPL): no docstrings
+            continue
         body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
         for stmt, nxt in itertools.pairwise(body):
             if (
@@ -406,7 +407,7 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
         try:
             msgspec.convert({key: value}, game.Options, strict=False)
         except msgspec.ValidationError as exc:
-            doc = option_docs(game.Options).get(key)
+            doc = " ".join(option_docs(game.Options).get(key, "").split())  # on one line
             hint = f" ({key}: {doc})" if doc else ""
             raise MeepleError(f"--option {item!r}: {exc}{hint}") from None
         raw[key] = value

@@ -27,16 +27,34 @@ FILES = {
 """Each template (package data of ``meeple.cli``) and where it goes in the new package."""
 
 
+TAKEN = frozenset(
+    ("Action", "Annotated", "Draw", "Frame", "Game", "Options", "Play", "Rng", "Score", "State",
+     "Turn", "Turns", "Zone")
+)  # fmt: skip
+"""Names the game module already holds: the game ``draw`` gets the class ``DrawGame``."""
+
+
 def names(game_id: str) -> dict[str, str]:
-    """What the templates say for game ``game_id`` (``card-race``): distribution, module, class."""
+    """What the templates say for game ``game_id`` (``card-race``): distribution, module, class,
+    and the names the tests import from the module, in the order isort (and ruff) keeps them."""
     words = game_id.split("-")
+    cls = "".join(w.capitalize() for w in words)
+    cls += "Game" if cls in TAKEN else ""
     return {
         "id": game_id,
         "dist": f"meeple-{game_id}",
         "module": "meeple_" + "_".join(words),
-        "cls": "".join(w.capitalize() for w in words),
+        "cls": cls,
         "title": " ".join(words).capitalize(),
+        "imports": ", ".join(sorted([cls, "Draw", "Play"], key=isort_order)),
     }
+
+
+def isort_order(name: str) -> tuple[int, str]:
+    """isort's default order of imported names: CONSTANTS, then Classes, then the rest,
+    each alphabetically regardless of case."""
+    kind = 0 if len(name) > 1 and name.isupper() else 1 if name[:1].isupper() else 2
+    return kind, name.lower()
 
 
 def write_package(game_id: str, parent: Path) -> Path:
@@ -91,7 +109,7 @@ def new(
         folder = write_package(name, parent)
     common.console.print(
         common.plain(
-            f"wrote {folder}\nnext: pip install -e {folder} && python -m pytest {folder}",
+            f"wrote {folder}\nnext: pip install -e '{folder}[test]' && python -m pytest {folder}",
             lines=True,
         ),
         soft_wrap=True,

@@ -245,26 +245,10 @@ class Schema:
     conditions: frozenset[str]
     points: frozenset[str]
 
-    @property
-    def card(self) -> Any:
-        return _over(Card, self.effect)
-
-    @property
-    def cards(self) -> Any:
-        return _over(Cards, self.effect)
-
-    @property
-    def token(self) -> Any:
-        return _over(Token, self.effect)
-
-    @property
-    def tokens(self) -> Any:
-        return _over(Tokens, self.effect)
-
-
-def _over(generic: Any, effect: Any) -> Any:
-    """``generic[effect]``: a table type over a union known at run time only."""
-    return generic[effect]
+    def over(self, table: Any) -> Any:
+        """``table[effect]``: a table type (``Cards``) over this game's effect union, which is
+        known at run time only."""
+        return table[self.effect]
 
 
 @dataclass(frozen=True)
@@ -344,18 +328,15 @@ def apply_variant(
     cards: Cards[E], tokens: Tokens[E], variant: str, where: dict[str, str], schema: Schema
 ) -> tuple[Cards[E], Tokens[E]]:
     """Both tables as the source ``variant`` reads them."""
+    card, token = schema.over(Card), schema.over(Token)
     parts = {}
     for name in ("dungeon", "reserve", "starter"):
         parts[name] = [
-            _with_variant(
-                c, schema.card, variant, CARD_VARIANT_FIELDS, f"{where['cards']}: $.{name}[{i}]"
-            )
+            _with_variant(c, card, variant, CARD_VARIANT_FIELDS, f"{where['cards']}: $.{name}[{i}]")
             for i, c in enumerate(getattr(cards, name))
         ]
     items = [
-        _with_variant(
-            t, schema.token, variant, TOKEN_VARIANT_FIELDS, f"{where['tokens']}: $.tokens[{i}]"
-        )
+        _with_variant(t, token, variant, TOKEN_VARIANT_FIELDS, f"{where['tokens']}: $.tokens[{i}]")
         for i, t in enumerate(tokens.tokens)
     ]
     return msgspec.structs.replace(cards, **parts), msgspec.structs.replace(tokens, tokens=items)
@@ -387,8 +368,8 @@ def read_tables(
     board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board")
     files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
     c, t = apply_variant(
-        decode_table(cards_bytes, cards_at, schema.cards),
-        decode_table(tokens_bytes, tokens_at, schema.tokens),
+        decode_table(cards_bytes, cards_at, schema.over(Cards)),
+        decode_table(tokens_bytes, tokens_at, schema.over(Tokens)),
         variant,
         files,
         schema,

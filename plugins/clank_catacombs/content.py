@@ -14,13 +14,14 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Literal
+from typing import Generic, Literal
 
 from meeple.core.errors import ContentError
 from meeple.plugins.clank.content import (
     CARD_PARTS,
     MAX_SEATS,
     Board,
+    Cards,
     E,
     PointsIf,
     PointsPer,
@@ -120,8 +121,8 @@ def read_tables(
     }
     files = {name: at for name, (_, at) in found.items()}
     tables = CatacombsTables(
-        decode_table(found["cards"][0], files["cards"], schema.cards),
-        decode_table(found["tokens"][0], files["tokens"], _over(CatacombsTokens, schema.effect)),
+        decode_table(found["cards"][0], files["cards"], schema.over(Cards)),
+        decode_table(found["tokens"][0], files["tokens"], schema.over(CatacombsTokens)),
         NO_BOARD,
         "majority",
         files,
@@ -136,11 +137,6 @@ def read_tables(
     if problems:
         raise ContentError(f"{GAME} content is inconsistent:\n  " + "\n  ".join(problems))
     return tables
-
-
-def _over(generic: Any, effect: Any) -> Any:
-    """``generic[effect]``: a table type over a union known at run time only."""
-    return generic[effect]
 
 
 def _check_catacombs(t: CatacombsTables, schema: Schema) -> list[str]:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated
 
 import msgspec
 import pytest
 from rich.console import Console
+from typer.testing import Result
 
 from meeple.cli import common
 from meeple.core import Game, MeepleError, Options
 from meeple.core.plugins import Registry
 from meeple.core.scoring import Score
+
+Invoke = Callable[..., Result]
 
 
 class HouseOptions(Options, frozen=True):
@@ -131,3 +135,18 @@ def test_ctrl_c_outside_a_command_exits_130_without_a_traceback(
         app.main()
     assert stop.value.code == 130
     assert capsys.readouterr().err == "interrupted\n"
+
+
+@pytest.mark.parametrize("value", ["nope", "-1"])
+def test_a_bad_option_value_is_one_line_for_every_game(
+    cli: Invoke, registry: Registry, game_id: str, value: str
+) -> None:
+    """Each option of each installed game, given a value it may not take, is refused in one
+    line (by the option parser, or by the rules at setup), never as an internal error."""
+    for field in msgspec.structs.fields(registry.game(game_id).Options):
+        item = f"{field.name}={value}"
+        result = cli("simulate", game_id, "-n", "1", "--seats", "bot,bot", "-o", item)
+        assert isinstance(result.exception, SystemExit | None), (item, result.exception)
+        if result.exit_code != 0:
+            assert result.exit_code == 1 and result.stderr.startswith("error: "), item
+            assert result.stderr.count("\n") == 1, result.stderr

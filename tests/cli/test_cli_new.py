@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+import os
 import re
 import subprocess
 import sys
@@ -14,10 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from meeple.cli.common import parse_options
-from meeple.cli.new import write_package
+from meeple.cli.common import best_bot, parse_options
+from meeple.cli.new import names, write_package
 from meeple.core import testing
+from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
+from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rng import Stream
 
 
 def test_it_writes_an_installable_package(cli, tmp_path):
@@ -40,6 +45,27 @@ def test_it_writes_an_installable_package(cli, tmp_path):
     assert project["project"]["entry-points"]["meeple"] == {"card-race": "meeple_card_race"}
     readme = (folder / "README.md").read_text()
     assert "pip install -e /path/to/meeple" in readme and "python -m pytest" in readme
+    # Its own lint settings pass: "card-race" imports CardRace before Draw and Play.
+    for lint in (["check"], ["format", "--check"]):
+        ruff = subprocess.run(
+            [sys.executable, "-m", "ruff", *lint, "--no-cache", "."],
+            cwd=folder, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+
+
+def test_a_game_named_like_a_name_of_its_module_gets_another_class_name(tmp_path):
+    """``meeple new draw`` must not write a class ``Draw`` over the action ``Draw``."""
+    folder = write_package("race", tmp_path)
+    module = ast.parse((folder / "meeple_race" / "__init__.py").read_text())
+    held = {
+        alias.asname or alias.name
+        for node in module.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    } | {node.name for node in module.body if isinstance(node, ast.ClassDef)}
+    for name in sorted(n for n in held - {"Race"} if n == n.capitalize()):  # one-word names
+        assert names(name.lower())["cls"] == f"{name}Game"
 
 
 @pytest.fixture
@@ -89,14 +115,106 @@ def test_an_installed_game_id_is_refused(cli, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-plugin.md"
+BLOCK = re.compile(r"^```(\w+)\n(?:# (\S+)\n)?(.*?)^```$", re.M | re.S)
+"""A code block of the guide: its language, the file it is an excerpt of if its first line
+names one (``# meeple_race/__init__.py``), and its code."""
+
+NOT_RUN = {
+    "python -m venv .venv && . .venv/bin/activate": "the test makes an environment of its own",
+    "pip install -e /path/to/meeple": "that environment sees this meeple, as this would give it",
+    'pip install "meeple @ git+<meeple\'s repository URL>@<commit>"': "a placeholder URL; offline",
+}
+"""The guide's commands that the fresh environment does not run, and why."""
+
+OFFLINE = """
+meeple() { python -m meeple.cli "$@"; }
+pip() { python -m pip "$1" --quiet --no-deps --no-build-isolation --no-index "${@:2}"; }
+"""
+"""How the guide's commands run without the network: ``meeple`` is the meeple that the
+environment sees, and ``pip`` installs only what it is given (its dependencies are there)."""
+
+
+def guide_blocks() -> list[tuple[str, str, str]]:
+    return BLOCK.findall(GUIDE.read_text())
+
+
+def commands(block: str) -> list[tuple[str, str | None]]:
+    """Each command of a console block, comments dropped, with the output the block shows
+    after it: ``$ command`` lines are followed by theirs, bare command lines show none."""
+    if not block.startswith("$ "):
+        lines = (re.sub(r"\s+# .*", "", line) for line in block.splitlines())
+        return [(line, None) for line in lines if line]
+    return [
+        (command, output)
+        for command, _, output in (c.partition("\n") for c in block[2:].split("\n$ "))
+    ]
+
+
+def test_every_block_of_the_guide_is_checked():
+    """toml and file-labelled python blocks are compared with what ``meeple new`` writes, other
+    python blocks run in that package, console blocks run in a fresh environment (the slow test
+    below), and the one text block is what ``meeple check`` prints (see test_cli_check.py)."""
+    blocks = guide_blocks()
+    assert {language for language, _, _ in blocks} == {"toml", "python", "console", "text"}
+    shown = {
+        command
+        for language, _, code in blocks
+        if language == "console"
+        for command, _ in commands(code)
+    }
+    assert set(NOT_RUN) <= shown, "an exception names a command the guide no longer shows"
+
+
+def test_the_guide_shows_the_code_meeple_new_writes(tmp_path):
+    """Each labelled block, cut at its ``...`` lines, is found in order in the file it names,
+    and the guide's pyproject.toml is the one written."""
+    folder = write_package("race", tmp_path)
+    blocks = guide_blocks()
+    (toml,) = [code for language, _, code in blocks if language == "toml"]
+    assert toml == (folder / "pyproject.toml").read_text()
+    labelled = [(path, code) for language, path, code in blocks if language == "python" and path]
+    assert {path for path, _ in labelled} == {
+        "meeple_race/__init__.py",
+        "tests/test_meeple_race.py",
+    }
+    for path, code in labelled:
+        text, at = (folder / path).read_text(), 0
+        for piece in re.split(r"\n*^ *\.\.\.\n+", code, flags=re.M):
+            found = text.find(piece, at)
+            assert found >= 0, f"the guide shows code that {path} does not hold:\n{piece}"
+            at = found + len(piece)
+
+
+def test_the_code_the_guide_adds_plays_in_the_package(race):
+    """The blocks that name no file (the bot) are added to the module ``meeple new race``
+    wrote, as the guide says: its bots register, ``bot`` picks the game's own, and they play."""
+    module = sys.modules[race.__module__]
+    added = [code for language, path, code in guide_blocks() if language == "python" and not path]
+    assert added
+    for code in added:
+        exec(compile(code, str(GUIDE), "exec"), vars(module))
+    registry = Registry(plugin_manager(entry_points=False, extra=[module]))
+    own = [
+        name for name, specs in registry.bots.items() if any(s.games == ("race",) for s in specs)
+    ]
+    assert own and best_bot(registry, "race") == min(own)
+    game = registry.game("race")()
+    for seed in range(20):
+        names = [own[0], "random"] if seed % 2 else ["random", own[0]]
+        bots = [
+            registry.bot(n, "race").factory(game, s, Stream(f"{seed}/{s}"))
+            for s, n in enumerate(names)
+        ]
+        assert len(Match.new(game, 2, seed, Hooks(None)).run(bots)) == 2
+
+
 @pytest.mark.slow
-def test_from_meeple_new_to_passing_tests_in_a_fresh_venv(tmp_path):
-    """The README's steps, offline: a new venv that sees this one's packages (meeple
-    included, as ``pip install -e /path/to/meeple`` would give it), the new package
-    installed with ``--no-deps``, then its own tests."""
-    started = time.monotonic()
-    meeple = [sys.executable, "-m", "meeple.cli"]
-    subprocess.run([*meeple, "new", "demo", "--dir", str(tmp_path)], check=True, timeout=60)
+def test_the_guide_from_meeple_new_to_a_tested_game_in_a_fresh_venv(tmp_path):
+    """The guide's commands in order, offline (see :data:`OFFLINE`), in a new venv that sees
+    this one's packages (meeple included, as ``pip install -e /path/to/meeple`` would give it);
+    the code the guide adds to the package is added where the guide shows it. Every command
+    succeeds, or prints exactly the output the guide shows for it."""
     env = tmp_path / "venv"
     venv.create(env, with_pip=False)
     python = str(env / "bin" / "python")
@@ -107,41 +225,30 @@ def test_from_meeple_new_to_passing_tests_in_a_fresh_venv(tmp_path):
     # ``addsitedir`` also reads that folder's .pth files (an editable meeple lives in one).
     here = sysconfig.get_path("purelib")
     Path(site, "outer.pth").write_text(f"import site; site.addsitedir({here!r})\n")
-    package = tmp_path / "meeple-demo"
-    pip = [python, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation"]
-    subprocess.run([*pip, "-e", str(package)], check=True, timeout=300)
-    tests = subprocess.run(
-        [python, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(package)],
-        cwd=package, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
-    assert tests.returncode == 0, tests.stdout + tests.stderr
-    assert " passed" in tests.stdout and "failed" not in tests.stdout
-    print(f"meeple new to passing tests: {time.monotonic() - started:.1f} s")
-    listed = subprocess.run(
-        [python, "-m", "meeple.cli", "play", "demo", "--seats", "bot,bot", "-o", "goal=2"],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert listed.returncode == 1
-    assert "goal" in listed.stderr and "Traceback" not in listed.stderr
-
-
-GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-plugin.md"
-LABELLED = re.compile(r"^```python\n# (\S+)\n(.*?)^```$", re.M | re.S)
-"""A code block of the guide that starts with a file's name: an excerpt of that file."""
-
-
-def test_the_guide_shows_the_code_meeple_new_writes(tmp_path):
-    """Each labelled block, cut at its ``...`` lines, is found in order in the file it names,
-    and the guide's pyproject.toml is the one written."""
-    folder = write_package("race", tmp_path)
-    guide = GUIDE.read_text()
-    (toml,) = re.findall(r"^```toml\n(.*?)^```$", guide, re.M | re.S)
-    assert toml == (folder / "pyproject.toml").read_text()
-    blocks = LABELLED.findall(guide)
-    assert {path for path, _ in blocks} == {"meeple_race/__init__.py", "tests/test_meeple_race.py"}
-    for path, code in blocks:
-        text, at = (folder / path).read_text(), 0
-        for piece in re.split(r"\n*^ *\.\.\.\n+", code, flags=re.M):
-            found = text.find(piece, at)
-            assert found >= 0, f"the guide shows code that {path} does not hold:\n{piece}"
-            at = found + len(piece)
+    path = os.pathsep.join([str(env / "bin"), os.environ["PATH"]])
+    shell_env = {**os.environ, "PATH": path, "COLUMNS": "200", "VIRTUAL_ENV": str(env)}
+    work = tmp_path / "work"
+    work.mkdir()
+    started = time.monotonic()
+    for language, label, code in guide_blocks():
+        if language == "python" and not label:
+            with (work / "meeple-race" / "meeple_race" / "__init__.py").open("a") as module:
+                module.write(f"\n\n{code}")
+        for command, shown in commands(code) if language == "console" else ():
+            if command in NOT_RUN:
+                continue
+            done = subprocess.run(
+                ["bash", "-c", OFFLINE + command],
+                cwd=work, env=shell_env, input="1\n" * 500,  # a human seat plays its first choice
+                capture_output=True, text=True, timeout=300,
+            )  # fmt: skip
+            out = done.stdout + done.stderr
+            assert "Traceback" not in out and "internal error" not in out, out
+            if shown is None:
+                assert done.returncode == 0, f"$ {command}\n{out}"
+            else:
+                assert out == shown, f"$ {command}"
+                assert done.returncode == (1 if shown.startswith("error: ") else 0)
+            if command.startswith("python -m pytest"):
+                assert " passed" in done.stdout and "failed" not in done.stdout
+                print(f"meeple new to passing tests: {time.monotonic() - started:.1f} s")
