@@ -26,13 +26,17 @@ a valid state that the seat cannot tell from the view.
 A failure raises :class:`ConformanceError` (an ``AssertionError``) naming
 the game, seats, seed and step, so ``Case(seats, seed)`` reproduces it.
 pytest is not needed to use this module.
+
+:func:`scenario` builds the exact situation a rule's test starts from.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -41,8 +45,10 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile
 from meeple.core.game import Game
 from meeple.core.rng import Stream
-from meeple.core.state import State
-from meeple.core.zones import iter_zones, sees
+from meeple.core.state import Frame, State
+from meeple.core.zones import Survey, Zone, iter_zones, json_path, place_of, sees
+
+S = TypeVar("S", bound=State)
 
 MAX_STEPS = 100_000
 """Decisions after which a random playthrough counts as a game that does not end."""
@@ -320,3 +326,176 @@ def _zone_of(state: State, card: str) -> str:
 def _describe_zone(zone: Any) -> str:
     owner = f" of seat {zone.owner}" if zone.owner is not None else ""
     return f"zone {zone.kind!r}{owner}"
+
+
+def scenario(
+    game: Game[S, Any],
+    seats: int = 2,
+    seed: int = 1,
+    *,
+    state: S | None = None,
+    cards: Mapping[str, Sequence[str]] = {},
+    top: Mapping[str, Sequence[str]] = {},
+    bottom: Mapping[str, Sequence[str]] = {},
+    down: Collection[str] = (),
+    fields: Mapping[str, object] = {},
+    edit: Callable[[S], object] | None = None,
+    to_move: int | None = None,
+    stack: Sequence[Frame] | None = None,
+    hooks: Hooks | None = None,
+) -> S:
+    """An exact situation of ``game``: a real set-up (or ``state``, changed in place) with
+    the named cards where a test wants them, some fields set and the decision pending.
+
+    Zones and fields are named by their path in the state, as ``meeple validate`` names
+    them: ``"draw"``, ``"hands[0]"``, ``"players[1].gold"`` (``$.`` may lead).
+
+    - ``cards`` gives a zone exactly these cards, bottom first (``"hands[*]"``: every
+      zone of the list, which a key naming one of them overrides). Each card it held
+      that is not named goes under the pile the game's
+      :meth:`~meeple.core.game.Game.displaced` names.
+    - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's other cards.
+    - Every named card is taken from wherever it lay, so each card still lies in exactly
+      one zone; the cards in ``down`` lie face down (in a zone that has facing).
+    - ``fields`` sets values by path, then ``edit`` may change the state in any way.
+    - ``to_move`` makes it that seat's turn: ``turns.current``, and the pending decision
+      passed to it unless ``stack`` gives the pending decisions, bottom first.
+
+    The state must then pass :meth:`~meeple.core.game.Game.check_state` and the
+    ``meeple_validate_state`` hooks of ``hooks``: if not, :class:`ConformanceError` lists
+    the problems, each with its path. A card, zone or field that does not exist, a card
+    named more often than the game has copies of it, or a card with nowhere to go raises
+    :class:`ValueError` naming each. Example, for the game ``meeple new race`` writes::
+
+        state = testing.scenario(
+            game,
+            cards={"hands[0]": ["c6a"]},  # seat 0 holds the one 6; the deck gets its other card
+            top={"deck": ["c1a"]},  # and draws a 1 next
+            fields={"turns.round": 3},
+            to_move=0,
+        )
+    """
+    if state is None:
+        state = game.setup(seats, seed)
+    zones = {json_path(path)[2:]: zone for path, zone in Survey(state).zones}
+    problems: list[str] = []
+    exact: dict[str, Sequence[str]] = {}
+    for key, named in sorted(cards.items(), key=lambda item: "[*]" not in item[0]):
+        exact.update(dict.fromkeys(_zones_at(key, zones, problems), named))
+    placed = [
+        *((name, named, "exact") for name, named in exact.items()),
+        *(
+            (name, named, "top")
+            for key, named in top.items()
+            for name in _zones_at(key, zones, problems)
+        ),
+        *(
+            (name, named, "bottom")
+            for key, named in bottom.items()
+            for name in _zones_at(key, zones, problems)
+        ),
+    ]
+    copies = Counter(game.cards(state))
+    wanted = Counter(card for _, named, _ in placed for card in named)
+    for card, n in sorted(wanted.items()):
+        if card not in copies:
+            problems.append(f"card {card!r} is not a card of {game.title}")
+        elif n > copies[card]:
+            problems.append(
+                f"card {card!r} is named {n} times, but {game.title} has {copies[card]}"
+            )
+    _raise_value(problems)
+    for card, n in wanted.items():  # take each named card from wherever it lies
+        for zone in iter_zones(state):
+            while n and card in zone.cards:
+                zone.remove(card)
+                n -= 1
+    displaced = [(name, card) for name in exact for card in zones[name].take()]
+    for name, card in displaced:
+        spare = game.displaced(state, zones[name], card)
+        if spare is None or any(spare is zones[other] for other in exact):
+            problems.append(
+                f"card {card!r} lay in {name}, which must hold only the named cards, and "
+                f"{game.title}'s displaced() gives it "
+                + ("no zone to go to" if spare is None else "a zone that must hold only them too")
+                + "; name where it lies instead"
+            )
+        else:
+            spare.put_under(card, up=False)
+    _raise_value(problems)
+    for name, named, at in placed:
+        zone = zones[name]
+        for card in named if at != "bottom" else reversed(named):
+            (zone.put_under if at == "bottom" else zone.add)(card, card not in down)
+    for path, value in fields.items():
+        _set(state, path, value, problems)
+    _raise_value(problems)
+    if edit is not None:
+        edit(state)
+    if to_move is not None:
+        state.turns.current = to_move
+        if stack is None and state.stack:
+            state.stack[-1] = msgspec.structs.replace(state.stack[-1], seat=to_move)
+    if stack is not None:
+        state.stack = list(stack)
+    try:
+        msgspec.json.decode(msgspec.json.encode(state), type=type(state))
+    except msgspec.ValidationError as exc:
+        raise ConformanceError(f"the scenario's state does not decode: {exc}") from None
+    check_state(game, state, hooks if hooks is not None else Hooks(None), "the scenario")
+    return state
+
+
+_STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+)\]")
+_FIELD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*")
+
+
+def _zones_at(key: str, zones: Mapping[str, Zone], problems: list[str]) -> list[str]:
+    """The names of the zones ``key`` names (``[*]``: any index), or a problem saying so."""
+    key = key.removeprefix("$").removeprefix(".")
+    pattern = re.compile(re.escape(key).replace(r"\[\*\]", r"\[\d+\]"))
+    found = [name for name in zones if pattern.fullmatch(name)]
+    if not found:
+        kinds = dict.fromkeys(
+            json_path(place_of(_path(name)))[2:] for name in zones
+        )  # one entry per list of zones
+        problems.append(f"no zone {key!r} in the state (its zones: {', '.join(kinds)})")
+    return found
+
+
+def _path(name: str) -> tuple[str | int, ...]:
+    """``"players[1].hand"`` -> ``("players", 1, "hand")``."""
+    return tuple(field or int(index) for field, index in _STEP.findall(name))
+
+
+def _set(state: State, path: str, value: object, problems: list[str]) -> None:
+    """Set the field at ``path`` (see :func:`_path`), or add a problem naming the step missing."""
+    key = path.removeprefix("$").removeprefix(".")
+    if not _FIELD.fullmatch(key):
+        problems.append(f"field {path!r} is not a path like 'players[0].gold'")
+        return
+    steps = _path(key)
+    obj: Any = state
+    for i, step in enumerate(steps):
+        last = i == len(steps) - 1
+        try:
+            if isinstance(step, int):
+                if last:
+                    obj[step] = value
+                else:
+                    obj = obj[step]
+            elif step not in getattr(type(obj), "__struct_fields__", ()):
+                raise LookupError
+            elif last:
+                setattr(obj, step, value)
+            else:
+                obj = getattr(obj, step)
+        except (LookupError, TypeError):
+            where = json_path(steps[:i])[2:] or "the state"
+            problems.append(f"field {path!r}: {where} has no {step!r}")
+            return
+
+
+def _raise_value(problems: list[str]) -> None:
+    if problems:
+        raise ValueError("the scenario names what is not there: " + "; ".join(problems))
