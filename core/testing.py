@@ -357,7 +357,9 @@ def scenario(
     - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's other cards.
     - Every named card is taken from wherever it lay, so each card still lies in exactly
       one zone; the cards in ``down`` lie face down (in a zone that has facing).
-    - ``fields`` sets values by path, then ``edit`` may change the state in any way.
+    - ``fields`` sets values by path (a mapping set on a struct sets its fields:
+      ``{"players[1]": {"gold": 3, "room": 2}}``), then ``edit`` may change the state
+      in any way.
     - ``to_move`` makes it that seat's turn: ``turns.current``, and the pending decision
       passed to it unless ``stack`` gives the pending decisions, bottom first.
 
@@ -469,31 +471,34 @@ def _path(name: str) -> tuple[str | int, ...]:
 
 
 def _set(state: State, path: str, value: object, problems: list[str]) -> None:
-    """Set the field at ``path`` (see :func:`_path`), or add a problem naming the step missing."""
+    """Set the field at ``path`` (see :func:`_path`), or add a problem naming the step missing.
+
+    A mapping set on a struct sets its fields (``{"players[1]": {"gold": 3}}``).
+    """
     key = path.removeprefix("$").removeprefix(".")
     if not _FIELD.fullmatch(key):
         problems.append(f"field {path!r} is not a path like 'players[0].gold'")
         return
     steps = _path(key)
-    obj: Any = state
+    parent: Any = None
+    here: Any = state
     for i, step in enumerate(steps):
-        last = i == len(steps) - 1
+        parent = here
         try:
-            if isinstance(step, int):
-                if last:
-                    obj[step] = value
-                else:
-                    obj = obj[step]
-            elif step not in getattr(type(obj), "__struct_fields__", ()):
+            if isinstance(step, str) and step not in getattr(type(here), "__struct_fields__", ()):
                 raise LookupError
-            elif last:
-                setattr(obj, step, value)
-            else:
-                obj = getattr(obj, step)
+            here = here[step] if isinstance(step, int) else getattr(here, step)
         except (LookupError, TypeError):
             where = json_path(steps[:i])[2:] or "the state"
             problems.append(f"field {path!r}: {where} has no {step!r}")
             return
+    if isinstance(here, msgspec.Struct) and isinstance(value, Mapping):
+        for name, item in value.items():
+            _set(state, f"{key}.{name}", item, problems)
+    elif isinstance(steps[-1], int):
+        parent[steps[-1]] = value
+    else:
+        setattr(parent, steps[-1], value)
 
 
 def _raise_value(problems: list[str]) -> None:

@@ -86,3 +86,10 @@ def test_a_displaced_card_needs_a_place_the_game_names(tiny: Any) -> None:
     with pytest.raises(ValueError, match=rf"card '{hand[0]}' lay in hands\[0\].*no zone to go to"):
         scenario(tiny, cards={"hands[0]": []})
     assert scenario(tiny, cards={"hands[0]": hand[::-1]}).hands[0].cards == hand[::-1]
+
+
+def test_a_mapping_sets_the_fields_of_a_struct(clank: Clank) -> None:
+    state = scenario(clank, fields={"players[1]": {"gold": 3, "room": 2}, "pool": {"boots": 1}})
+    assert (state.players[1].gold, state.players[1].room, state.pool.boots) == (3, 2, 1)
+    with pytest.raises(ValueError, match=r"field 'players\[1\]\.gld': players\[1\] has no 'gld'"):
+        scenario(clank, fields={"players[1]": {"gld": 3}})
