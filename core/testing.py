@@ -330,71 +330,78 @@ def _describe_zone(zone: Any) -> str:
 
 def scenario(
     game: Game[S, Any],
+    fields: Mapping[str, object] = {},
+    /,
+    *,
     seats: int = 2,
     seed: int = 1,
-    *,
     state: S | None = None,
-    cards: Mapping[str, Sequence[str]] = {},
     top: Mapping[str, Sequence[str]] = {},
     bottom: Mapping[str, Sequence[str]] = {},
     down: Collection[str] = (),
-    fields: Mapping[str, object] = {},
     edit: Callable[[S], object] | None = None,
     to_move: int | None = None,
     stack: Sequence[Frame] | None = None,
     hooks: Hooks | None = None,
 ) -> S:
     """An exact situation of ``game``: a real set-up (or ``state``, changed in place) with
-    the named cards where a test wants them, some fields set and the decision pending.
+    the named cards where a test wants them, some values set and the decision pending.
 
-    Zones and fields are named by their path in the state, as ``meeple validate`` names
-    them: ``"draw"``, ``"hands[0]"``, ``"players[1].gold"`` (``$.`` may lead).
+    Example, for the game ``meeple new race`` writes::
 
-    - ``cards`` gives a zone exactly these cards, bottom first (``"hands[*]"``: every
-      zone of the list, which a key naming one of them overrides). Each card it held
-      that is not named goes under the pile the game's
-      :meth:`~meeple.core.game.Game.displaced` names.
-    - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's other cards.
+        state = testing.scenario(
+            game,
+            {"hands[0]": ["c6a"], "turns.round": 3},  # seat 0 holds just a 6
+            top={"deck": ["c1a"]},  # and draws a 1 next
+            to_move=0,
+        )
+
+    - ``fields`` sets values by their path in the state, as ``meeple validate`` names
+      them (``"players[1].gold"``; ``$.`` may lead). A zone's value is exactly the cards
+      it holds, bottom first; each card it held that is not named goes under the pile
+      the game's :meth:`~meeple.core.game.Game.displaced` names. A mapping sets the
+      fields of a struct (``{"players[1]": {"hand": [], "gold": 3}}``), and ``[*]``
+      stands for every index of a list (``"hands[*]"``), which a path naming one index
+      overrides.
+    - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's own.
     - Every named card is taken from wherever it lay, so each card still lies in exactly
       one zone; the cards in ``down`` lie face down (in a zone that has facing).
-    - ``fields`` sets values by path (a mapping set on a struct sets its fields:
-      ``{"players[1]": {"gold": 3, "room": 2}}``), then ``edit`` may change the state
-      in any way.
+    - ``edit`` may then change the state in any way.
     - ``to_move`` makes it that seat's turn: ``turns.current``, and the pending decision
       passed to it unless ``stack`` gives the pending decisions, bottom first.
 
     The state must then pass :meth:`~meeple.core.game.Game.check_state` and the
     ``meeple_validate_state`` hooks of ``hooks``: if not, :class:`ConformanceError` lists
-    the problems, each with its path. A card, zone or field that does not exist, a card
-    named more often than the game has copies of it, or a card with nowhere to go raises
-    :class:`ValueError` naming each. Example, for the game ``meeple new race`` writes::
-
-        state = testing.scenario(
-            game,
-            cards={"hands[0]": ["c6a"]},  # seat 0 holds the one 6; the deck gets its other card
-            top={"deck": ["c1a"]},  # and draws a 1 next
-            fields={"turns.round": 3},
-            to_move=0,
-        )
+    the problems, each with its path. A path that leads nowhere, a card that is not the
+    game's or is named more often than it has copies, or a card with nowhere to go raises
+    :class:`ValueError` naming each.
     """
     if state is None:
         state = game.setup(seats, seed)
     zones = {json_path(path)[2:]: zone for path, zone in Survey(state).zones}
     problems: list[str] = []
+    values: dict[str, tuple[Any, str | int, object]] = {}
+    for key, value in sorted(fields.items(), key=lambda item: "[*]" not in item[0]):
+        _resolve(state, key, value, values, problems)
     exact: dict[str, Sequence[str]] = {}
-    for key, named in sorted(cards.items(), key=lambda item: "[*]" not in item[0]):
-        exact.update(dict.fromkeys(_zones_at(key, zones, problems), named))
+    for name, (_, _, value) in values.items():
+        if name not in zones:
+            continue
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            exact[name] = value
+        else:
+            problems.append(f"{name!r} is a zone: give it a list of cards, not {value!r}")
     placed = [
         *((name, named, "exact") for name, named in exact.items()),
         *(
             (name, named, "top")
             for key, named in top.items()
-            for name in _zones_at(key, zones, problems)
+            for name in _zone(key, zones, problems)
         ),
         *(
             (name, named, "bottom")
             for key, named in bottom.items()
-            for name in _zones_at(key, zones, problems)
+            for name in _zone(key, zones, problems)
         ),
     ]
     copies = Counter(game.cards(state))
@@ -412,26 +419,29 @@ def scenario(
             while n and card in zone.cards:
                 zone.remove(card)
                 n -= 1
-    displaced = [(name, card) for name in exact for card in zones[name].take()]
-    for name, card in displaced:
-        spare = game.displaced(state, zones[name], card)
-        if spare is None or any(spare is zones[other] for other in exact):
-            problems.append(
-                f"card {card!r} lay in {name}, which must hold only the named cards, and "
-                f"{game.title}'s displaced() gives it "
-                + ("no zone to go to" if spare is None else "a zone that must hold only them too")
-                + "; name where it lies instead"
-            )
-        else:
-            spare.put_under(card, up=False)
+    for name in exact:
+        for card in zones[name].take():
+            spare = game.displaced(state, zones[name], card)
+            if spare is None or any(spare is zones[other] for other in exact):
+                problems.append(
+                    f"card {card!r} lay in {name}, which must hold only the named cards, and "
+                    f"{game.title}'s displaced() gives it "
+                    + ("no zone to go to" if spare is None else "a zone that must hold only them")
+                    + "; name where it lies instead"
+                )
+            else:
+                spare.put_under(card, up=False)
     _raise_value(problems)
     for name, named, at in placed:
         zone = zones[name]
         for card in named if at != "bottom" else reversed(named):
             (zone.put_under if at == "bottom" else zone.add)(card, card not in down)
-    for path, value in fields.items():
-        _set(state, path, value, problems)
-    _raise_value(problems)
+    for name, (parent, step, value) in values.items():
+        if name not in zones:
+            if isinstance(step, int):
+                parent[step] = value
+            else:
+                setattr(parent, step, value)
     if edit is not None:
         edit(state)
     if to_move is not None:
@@ -448,57 +458,69 @@ def scenario(
     return state
 
 
-_STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+)\]")
-_FIELD = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*")
+_STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+|\*)\]")
+_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:\d+|\*)\])*")
 
 
-def _zones_at(key: str, zones: Mapping[str, Zone], problems: list[str]) -> list[str]:
+def _resolve(
+    state: State,
+    key: str,
+    value: object,
+    into: dict[str, tuple[Any, str | int, object]],
+    problems: list[str],
+) -> None:
+    """Add to ``into`` what ``key`` names -- by its concrete path: the struct or list
+    holding it, its field or index, and ``value`` -- or a problem naming the step missing.
+
+    A ``[*]`` step stands for every index; a mapping set on a struct sets its fields.
+    """
+    key = key.removeprefix("$").removeprefix(".")
+    if not _PATH.fullmatch(key):
+        problems.append(f"{key!r} is not a path like 'players[0].gold'")
+        return
+    found: list[tuple[str, Any, str | int, Any]] = [("", None, "", state)]
+    for field, index in _STEP.findall(key):
+        step: str | int = field or ("*" if index == "*" else int(index))
+        reached = []
+        for path, _, _, here in found:
+            if step == "*" and isinstance(here, list):
+                reached += [(f"{path}[{i}]", here, i, item) for i, item in enumerate(here)]
+            elif isinstance(step, int) and isinstance(here, list) and 0 <= step < len(here):
+                reached.append((f"{path}[{step}]", here, step, here[step]))
+            elif isinstance(step, str) and step in getattr(type(here), "__struct_fields__", ()):
+                reached.append((f"{path}.{step}".lstrip("."), here, step, getattr(here, step)))
+            else:
+                names = getattr(type(here), "__struct_fields__", None)
+                known = f" (its fields: {', '.join(names)})" if names else ""
+                problems.append(f"{key!r}: {path or 'the state'} has no {step!r}{known}")
+                return
+        found = reached
+    for path, parent, step, here in found:
+        if (
+            isinstance(value, Mapping)
+            and isinstance(here, msgspec.Struct)
+            and not isinstance(here, Zone)
+        ):
+            for name, item in value.items():
+                _resolve(state, f"{path}.{name}", item, into, problems)
+        else:
+            into[path] = (parent, step, value)
+
+
+def _zone(key: str, zones: Mapping[str, Zone], problems: list[str]) -> list[str]:
     """The names of the zones ``key`` names (``[*]``: any index), or a problem saying so."""
     key = key.removeprefix("$").removeprefix(".")
     pattern = re.compile(re.escape(key).replace(r"\[\*\]", r"\[\d+\]"))
     found = [name for name in zones if pattern.fullmatch(name)]
     if not found:
-        kinds = dict.fromkeys(
-            json_path(place_of(_path(name)))[2:] for name in zones
-        )  # one entry per list of zones
+        kinds = dict.fromkeys(json_path(place_of(_steps(name)))[2:] for name in zones)
         problems.append(f"no zone {key!r} in the state (its zones: {', '.join(kinds)})")
     return found
 
 
-def _path(name: str) -> tuple[str | int, ...]:
+def _steps(name: str) -> tuple[str | int, ...]:
     """``"players[1].hand"`` -> ``("players", 1, "hand")``."""
     return tuple(field or int(index) for field, index in _STEP.findall(name))
-
-
-def _set(state: State, path: str, value: object, problems: list[str]) -> None:
-    """Set the field at ``path`` (see :func:`_path`), or add a problem naming the step missing.
-
-    A mapping set on a struct sets its fields (``{"players[1]": {"gold": 3}}``).
-    """
-    key = path.removeprefix("$").removeprefix(".")
-    if not _FIELD.fullmatch(key):
-        problems.append(f"field {path!r} is not a path like 'players[0].gold'")
-        return
-    steps = _path(key)
-    parent: Any = None
-    here: Any = state
-    for i, step in enumerate(steps):
-        parent = here
-        try:
-            if isinstance(step, str) and step not in getattr(type(here), "__struct_fields__", ()):
-                raise LookupError
-            here = here[step] if isinstance(step, int) else getattr(here, step)
-        except (LookupError, TypeError):
-            where = json_path(steps[:i])[2:] or "the state"
-            problems.append(f"field {path!r}: {where} has no {step!r}")
-            return
-    if isinstance(here, msgspec.Struct) and isinstance(value, Mapping):
-        for name, item in value.items():
-            _set(state, f"{key}.{name}", item, problems)
-    elif isinstance(steps[-1], int):
-        parent[steps[-1]] = value
-    else:
-        setattr(parent, steps[-1], value)
 
 
 def _raise_value(problems: list[str]) -> None:

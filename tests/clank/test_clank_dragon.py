@@ -81,9 +81,7 @@ def test_back_board_sets_up() -> None:
 
 def test_attack_draw_count_with_danger(g, state) -> None:
     """rules.md#dragon-attack, #danger: rage number plus one per danger card in the row."""
-    scenario(
-        g, state=state, cards={"row": [*QUIET_ROW[:4], "kobold-1", "kobold-2"]}, fields={"rage": 0}
-    )
+    scenario(g, {"row": [*QUIET_ROW[:4], "kobold-1", "kobold-2"], "rage": 0}, state=state)
     n_danger = sum(g.cat.card[c].danger for c in state.row.cards)
     events: list = []
     g.attack(state, events)
@@ -93,8 +91,8 @@ def test_attack_draw_count_with_danger(g, state) -> None:
 
 def test_attack_puts_clank_area_into_the_bag(g, state) -> None:
     """rules.md#dragon-attack: every cube of the Clank! area goes in; undrawn ones stay."""
-    fields = {"players[2]": {"clank": 5, "supply": 25}, "rage": 0, **EMPTY_BAG}
-    scenario(g, state=state, cards={"row": QUIET_ROW}, fields=fields)
+    fields = {"players[2]": {"clank": 5, "supply": 25}, "row": QUIET_ROW, "rage": 0}
+    scenario(g, {**fields, **EMPTY_BAG}, state=state)
     p = state.players[2]
     g.attack(state, [])
     assert p.clank == 0 and p.damage == 2 and state.bag.cubes == {"seat-2": 3}
@@ -103,22 +101,22 @@ def test_attack_puts_clank_area_into_the_bag(g, state) -> None:
 def test_left_seats_cubes_are_set_aside(g, state) -> None:
     """rules.md#left-cubes: a cube of a seat that left does no damage."""
     out = {"players[1]": {"status": "escaped", "supply": 28}, "turns.left": [1]}
-    scenario(g, state=state, fields={**EMPTY_BAG, "bag.cubes": {"seat-1": 2}, **out})
+    scenario(g, {**EMPTY_BAG, "bag.cubes": {"seat-1": 2}, **out}, state=state)
     g.attack(state, [])
     assert state.players[1].damage == 0 and state.players[1].aside == 2
 
 
 def test_seats_out_make_no_clank(g, state) -> None:
     """rules.md#clank: effects on other seats skip the seats that are out."""
-    out = {"players[2]": {"status": "escaped"}, "turns.left": [2]}
-    scenario(g, state=state, cards={"players[0].hand": ["tattle-1"]}, fields=out, to_move=0)
+    out = {"players[2].status": "escaped", "turns.left": [2]}
+    scenario(g, {"players[0].hand": ["tattle-1"], **out}, state=state, to_move=0)
     act(g, state, Play(card="tattle-1"))
     assert [p.clank for p in state.players] == [0, 1, 0, 1]
 
 
 def test_mister_whiskers_attacks_now(g, state) -> None:
     """rules.md#whiskers: a full attack during the turn."""
-    scenario(g, state=state, cards={"players[0].hand": ["mister-whiskers"]}, to_move=0)
+    scenario(g, {"players[0].hand": ["mister-whiskers"]}, state=state, to_move=0)
     act(g, state, Play(card="mister-whiskers"))
     events = act(g, state, Pick(option=0))
     assert any(isinstance(e, Attacked) for e in events)
@@ -129,18 +127,16 @@ def test_knocked_out_rescued_or_eliminated(g, state) -> None:
     hurt = ((1, 3), (2, 30), (3, 3))  # seats and their rooms
     scenario(
         g,
-        state=state,
-        cards={
-            "row": QUIET_ROW,
+        {
+            **{f"players[{s}]": {"room": room, "damage": 9, "supply": 20} for s, room in hurt},
             "players[1].held": ["artifact-5"],
             "players[2].held": ["artifact-7"],
-        },
-        fields={
-            **{f"players[{s}]": {"room": room, "damage": 9, "supply": 20} for s, room in hurt},
+            "row": QUIET_ROW,
             **EMPTY_BAG,
             "bag.cubes": {"seat-1": 1, "seat-2": 1, "seat-3": 1},
             "rage": 6,  # draws 5: all three cubes
         },
+        state=state,
     )
     g.attack(state, [])
     assert [p.status for p in state.players] == ["in", "rescued", "eliminated", "eliminated"]
@@ -150,14 +146,13 @@ def test_knocked_out_rescued_or_eliminated(g, state) -> None:
 def test_countdown_track(g, state) -> None:
     """rules.md#countdown: attacks with 1, 2, 3 extra cubes, then everyone still in is out."""
     g2 = game()
-    rescued = {"players[1]": {"room": 2, "status": "rescued"}}
+    rescued = {"players[1]": {"room": 2, "status": "rescued", "held": ["artifact-5"]}}
     state = scenario(
         g2,
-        2,
-        3,
+        {**rescued, "row": QUIET_ROW, "countdown_seat": 1, "countdown": 1, "rage": 0},
+        seats=2,
+        seed=3,
         edit=clear_clank,
-        cards={"row": QUIET_ROW, "players[1].held": ["artifact-5"]},
-        fields={**rescued, "countdown_seat": 1, "countdown": 1, "rage": 0},
     )
     drawn = []
     for space in (2, 3, 4, 5):
@@ -179,11 +174,10 @@ def test_escaped_seat_finishes_its_turn(g) -> None:
     """rules.md#escape, #first-leaver: the escaper's next turn is its first countdown step."""
     state = scenario(
         g,
-        2,
-        4,
+        {"players[0]": {"hand": [], "held": ["artifact-5"], "room": 2}, "pool.boots": 1},
+        seats=2,
+        seed=4,
         edit=clear_clank,
-        cards={"players[0].hand": [], "players[0].held": ["artifact-5"]},
-        fields={"players[0]": {"room": 2}, "pool": {"boots": 1}},
         to_move=0,
     )
     p = state.players[0]
@@ -200,17 +194,17 @@ def test_scoring_and_tiebreak(g) -> None:
     """rules.md#scoring: artifact, tokens, gold, cards with bonuses; eliminated ranks last."""
     state = scenario(
         g,
-        3,
-        2,
+        {
+            "players[0]": {"gold": 11, "status": "escaped"},
+            "players[1]": {"gold": 20, "status": "rescued"},
+            "players[2]": {"status": "eliminated"},
+        },
+        seats=3,
+        seed=2,
         top={
             "players[0].held": ["artifact-20", "mastery-1", "chalice-1", "dragon-egg-1"],
             "players[0].discard": ["dwarven-peddler", "the-duke", "dragons-eye"],
             "players[1].held": ["artifact-25"],
-        },
-        fields={
-            "players[0]": {"gold": 11, "status": "escaped"},
-            "players[1]": {"gold": 20, "status": "rescued"},
-            "players[2]": {"status": "eliminated"},
         },
     )
     b = state.players[1]

@@ -95,7 +95,7 @@ BAG = {"dragon_aside": 24}
 
 def test_each_danger_card_adds_a_cube(g, state) -> None:
     """rules.md#danger: every danger card in the row adds one cube to the draw."""
-    scenario(g, state=state, cards={"row": QUIET_ROW}, fields={"rage": 0})  # the track says 2
+    scenario(g, {"row": QUIET_ROW, "rage": 0}, state=state)  # the track says 2
     for n, card in enumerate(("", "kobold-1", "dragon-shrine-1", "kobold-2")):
         if card:
             put(state, state.dungeon_discard, next(c for c in state.row.cards if c in QUIET_ROW))
@@ -109,7 +109,7 @@ def test_each_danger_card_adds_a_cube(g, state) -> None:
 def test_full_meter_sets_further_cubes_aside(g, state) -> None:
     """rules.md#full-meter: once the meter is full, the seat's other drawn cubes go aside."""
     cubes = {"players[1]": {"damage": 9, "supply": 18}, "bag.cubes": {"seat-1": 3}, **BAG}
-    scenario(g, state=state, cards={"row": QUIET_ROW}, fields={**cubes, "rage": 2})  # draws 3
+    scenario(g, {**cubes, "row": QUIET_ROW, "rage": 2}, state=state)  # draws 3
     p = state.players[1]
     g.attack(state, [])
     assert (p.damage, p.aside, len(state.bag)) == (10, 2, 0)
@@ -121,7 +121,7 @@ def test_full_meter_sets_further_cubes_aside(g, state) -> None:
 def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
     """rules.md#rage-top, #rage: an artifact taken on the top space moves the marker no more."""
     fields = {"players[0].room": 5, "pool.boots": 1, "rage": rage}
-    scenario(tg, state=tiny, fields=fields, to_move=0)
+    scenario(tg, fields, state=tiny, to_move=0)
     act(tg, tiny, Move(tunnel=5, to=6))
     act(tg, tiny, Skip())  # the idols offered on entry
     events = act(tg, tiny, Take(token="artifact-20"))
@@ -133,7 +133,7 @@ def test_dragon_egg_raises_rage(tg, tiny) -> None:
     """rules.md#rage: a revealed Dragon Egg moves the marker up one, like an artifact."""
     room5 = {f"rooms[{tg.cat.graph.index[5]}]": ["dragon-egg-1"]}
     fields = {"players[0].room": 6, "pool.boots": 1}
-    scenario(tg, state=tiny, top=room5, down={"dragon-egg-1"}, fields=fields, to_move=0)
+    scenario(tg, fields, state=tiny, top=room5, down={"dragon-egg-1"}, to_move=0)
     rage = tiny.rage
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token="dragon-egg-1"))
@@ -172,9 +172,7 @@ def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
     is first in turn order from seat 2, so it takes the countdown track."""
     hurt = {f"players[{s}]": {"damage": 9, "supply": 20} for s in (1, 3)}
     cubes = {**hurt, "bag.cubes": {"seat-1": 1, "seat-3": 1}, **BAG}
-    scenario(
-        g, state=state, cards={"players[2].hand": [], "row": QUIET_ROW}, fields=cubes, to_move=2
-    )
+    scenario(g, {**cubes, "players[2].hand": [], "row": QUIET_ROW}, state=state, to_move=2)
     g.attack(state, [])
     assert [p.status for p in state.players] == ["in", "eliminated", "in", "eliminated"]
     assert state.countdown_seat == 3 and state.countdown == 1
@@ -186,11 +184,15 @@ def test_countdown_first_space_does_nothing(g) -> None:
     extra cube."""
     state = scenario(
         g,
-        2,
-        4,
+        {
+            "players[0]": {"hand": [], "held": ["artifact-5"], "room": 2},
+            "pool.boots": 1,
+            "row": QUIET_ROW,
+            "rage": 0,  # the track says 2
+        },
+        seats=2,
+        seed=4,
         edit=clear_clank,
-        cards={"players[0].hand": [], "players[0].held": ["artifact-5"], "row": QUIET_ROW},
-        fields={"rage": 0, "players[0].room": 2, "pool.boots": 1},  # the track says 2
         to_move=0,
     )
     events = act(g, state, Move(tunnel=0, to=1)) + act(g, state, EndTurn())
@@ -205,10 +207,14 @@ def test_own_knock_out_ends_the_turn_at_once(g, state) -> None:
     and play area to its discard pile, the row refilled, the next seat to play."""
     scenario(
         g,
+        {
+            "players[0]": {"hand": ["mister-whiskers", "burgle-s0-1"], "damage": 9, "supply": 16},
+            "bag.cubes": {"seat-0": 5},
+            **BAG,
+            **GAP_IN_ROW,
+        },
         state=state,
-        cards={"players[0].hand": ["mister-whiskers", "burgle-s0-1"], **GAP_IN_ROW},
         top={"dungeon": ["search-1"]},  # refills the row
-        fields={"players[0]": {"damage": 9, "supply": 16}, "bag.cubes": {"seat-0": 5}, **BAG},
         to_move=0,
     )
     p = state.players[0]
@@ -263,9 +269,8 @@ def test_empty_dungeon_and_discard_leave_the_row_short(g) -> None:
 def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
     """rules.md#arrive-seat: a Watcher refilled at the end of seat 0's turn makes clank for
     every seat in the dungeon, seat 0 included; the escaped seat makes none."""
-    out = {"players[2].status": "escaped", "turns.left": [2]}
-    cards = {"players[0].hand": [], **GAP_IN_ROW}
-    scenario(g, state=state, cards=cards, top={"dungeon": ["watcher-1"]}, fields=out, to_move=0)
+    fields = {"players[0].hand": [], "players[2].status": "escaped", "turns.left": [2]}
+    scenario(g, {**fields, **GAP_IN_ROW}, state=state, top={"dungeon": ["watcher-1"]}, to_move=0)
     events = act(g, state, EndTurn())
     assert "watcher-1" in state.row.cards
     assert {e.seat for e in events if isinstance(e, Clanked)} == {0, 1, 3}
@@ -279,7 +284,7 @@ def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
     """rules.md#token-offer: the offer comes with the entry; once declined, no take until
     the seat enters again (but the artifact's, a turn action, rules.md#take-artifact)."""
     fields = {"players[0].room": 6, "pool": {"boots": 1, "teleports": 2}}
-    scenario(tg, state=tiny, fields=fields, to_move=0)
+    scenario(tg, fields, state=tiny, to_move=0)
     act(tg, tiny, Move(tunnel=5, to=5))
     assert legal(tg, tiny, Take)
     act(tg, tiny, Skip())
@@ -299,11 +304,10 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     room5 = f"rooms[{tg.cat.graph.index[5]}]"
     scenario(
         tg,
+        {"players[0]": {"hand": ["search-1"], "room": 6}, "pool.boots": 2},
         state=tiny,
-        cards={"players[0].hand": ["search-1"]},
         top={room5: [secret]},
         down={secret},
-        fields={"players[0].room": 6, "pool.boots": 2},
         to_move=0,
     )
     p = tiny.players[0]
@@ -366,7 +370,7 @@ def test_every_payable_sword_split(
     voluntary damage never fills the meter."""
     cubes = {"room": 2, "damage": damage, "clank": 30 - damage - supply, "supply": supply}
     fields = {"players[0]": cubes, "pool": {"boots": 2, "swords": swords}}
-    scenario(tg, state=tiny, fields=fields, to_move=0)
+    scenario(tg, fields, state=tiny, to_move=0)
     p = tiny.players[0]
     assert sword_splits(tg, tiny) == splits
     for s in splits:
@@ -379,8 +383,8 @@ def test_every_payable_sword_split(
 def test_conditional_fires_once(g, state) -> None:
     """rules.md#conditions-once: an Archaeologist's idol bonus comes once, however many
     idols follow."""
-    cards = {"players[0].hand": ["archaeologist-1"], "players[0].held": ["monkey-idol-1"]}
-    scenario(g, state=state, cards=cards, fields={"pool.swords": 2}, to_move=0)
+    me = {"hand": ["archaeologist-1"], "held": ["monkey-idol-1"]}
+    scenario(g, {"players[0]": me, "pool.swords": 2}, state=state, to_move=0)
     p = state.players[0]
     act(g, state, Play(card="archaeologist-1"))
     assert state.pool.skill == 2
@@ -458,12 +462,15 @@ def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
     potion, but makes no clank, moves and teleports nowhere."""
     scenario(
         g,
-        state=state,
-        cards={
-            "players[0].hand": ["stumble-s0-1", "burgle-s0-1"],
-            "players[0].held": ["artifact-5", "potion-of-strength-1"],
+        {
+            "players[0]": {
+                "hand": ["stumble-s0-1", "burgle-s0-1"],
+                "held": ["artifact-5", "potion-of-strength-1"],
+                "room": 2,
+            },
+            "pool": {"boots": 2, "teleports": 1},
         },
-        fields={"players[0].room": 2, "pool": {"boots": 2, "teleports": 1}},
+        state=state,
         to_move=0,
     )
     p = state.players[0]
@@ -484,8 +491,7 @@ def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
 
 def test_gold_has_no_bank_limit(g, state) -> None:
     """rules.md#gold-supply: gold is unlimited; a rich seat still gains."""
-    rich = {f"players[{s}].gold": 500 for s in range(4)}
-    scenario(g, state=state, fields={**rich, "pool.swords": 2}, to_move=0)
+    scenario(g, {"players[*].gold": 500, "pool.swords": 2}, state=state, to_move=0)
     act(g, state, Fight(card="goblin"))
     assert state.players[0].gold == 501
 

@@ -25,6 +25,7 @@ from catacombs_build import (
 )
 
 from meeple.core.scoring import rank
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Attacked,
     Buy,
@@ -143,7 +144,7 @@ def test_discovery_lines_up_with_the_starting_tiles_halves(g, s, half, cell) -> 
     """rules.md#discovery: beside the starting tile's long side a square tile lines up with
     its top or its bottom half, the one the tunnel leaves."""
     on_top(s, "cave")
-    turn(g, s, 0, room=room(g, s, half), boots=1)
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, half)}, "pool.boots": 1}, state=s)
     act(g, s, legal(g, s, Explore)[0])
     # The cave has a half on every side: each of the four rotations completes the tunnel.
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 1, 2, 3}
@@ -158,7 +159,9 @@ def test_discovery_against_the_tile_being_left(g, s) -> None:
     its halves to face the tunnel."""
     cave = lay(g, s, "cave", 1, 1)
     put(s, s.tile_stack, "shop")
-    turn(g, s, 0, room=room(g, s, "cave:c"), teleports=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "cave:c")}, "pool.teleports": 1}, state=s
+    )
     act(g, s, Explore(place=cave, half=0, teleport=True))  # the cave's north half
     # The shop's halves (west and east) face south after 3 or 1 quarter turns.
     assert {a.turn for a in legal(g, s, Rotate)} == {1, 3}
@@ -172,7 +175,14 @@ def test_discovery_pause_to_fight_for_the_boots(g, s) -> None:
     on_top(s, "vault")
     put(s, s.row, "animated-wall-1")
     put(s, s.dungeon_discard, s.row.cards[0])
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, swords=2)
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
+            "pool": {"boots": 1, "swords": 2},
+        },
+        state=s,
+    )
     act(g, s, Explore(place=0, half=0))
     # Footprints (turn 0) need 2 boots: only the north half (turn 3) is payable now.
     assert {a.turn for a in legal(g, s, Rotate)} == {3}
@@ -188,7 +198,9 @@ def test_discovery_rotation_must_pay_the_new_half_lock(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     put(s, s.tile_stack, "door")
     hall = 1
-    turn(g, s, 0, room=room(g, s, "hall:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:w")}, "pool.boots": 1}, state=s
+    )
     drop_lockpicks(g, s, 0, keep=1)
     act(g, s, Explore(place=hall, half=1))  # the hall's own lock takes the only Lockpick
     # The door's locked west half is the only one that can face the tunnel (turn 0) or its
@@ -207,7 +219,7 @@ def test_two_locks_across_two_tiles_need_two_lockpicks(g, s) -> None:
     lay(g, s, "door", 2, 0)
     way, d = room(g, s, "hall:w"), room(g, s, "door:d")
     me = s.players[0]
-    turn(g, s, 0, room=way, boots=1)
+    scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 1}, state=s)
     drop_lockpicks(g, s, 0, keep=1)
     assert d not in {m.to for m in legal(g, s, Move)}
     me.held.add(s.bank.draw())
@@ -221,7 +233,9 @@ def test_teleport_ignores_locks(g, s) -> None:
     """rules.md#teleport: a teleport needs no Lockpick."""
     lay(g, s, "hall", 1, 0)
     lay(g, s, "door", 2, 0)
-    turn(g, s, 0, room=room(g, s, "hall:w"), teleports=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:w")}, "pool.teleports": 1}, state=s
+    )
     drop_lockpicks(g, s, 0)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == room(g, s, "door:d")))
     assert s.picked == []
@@ -264,7 +278,14 @@ def test_artifact_short_stack_gives_the_most_valuable(g, s) -> None:
 def test_crystal_cave_exhausts_after_a_teleport(g, s) -> None:
     """rules.md#crystal-cave: a teleport into a cave exhausts too; teleports stay open."""
     lay(g, s, "cave", 1, 1)
-    turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=3, teleports=2)
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": room(g, s, "start-a:crypt")},
+            "pool": {"boots": 3, "teleports": 2},
+        },
+        state=s,
+    )
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == room(g, s, "cave:c")))
     assert s.pool.exhausted and legal(g, s, Move) == []
     assert all(a.teleport for a in legal(g, s, Explore)) and legal(g, s, Teleport)
@@ -276,7 +297,7 @@ def test_reward_once_per_turn_by_teleport_too(g, s) -> None:
     lay(g, s, "shop", 1, 1)
     chest, market = room(g, s, "shop:k"), room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=market, teleports=2)
+    scenario(g, {"players[0]": {"hand": [], "room": market}, "pool.teleports": 2}, state=s)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == chest))
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == market))
     assert me.gold == 2
@@ -316,7 +337,7 @@ def test_backpack_carries_a_second_artifact(g, s) -> None:
     lay(g, s, "plain", 1, 1)
     me = s.players[0]
     put(s, me.held, "artifact-20")
-    turn(g, s, 0, room=room(g, s, "plain:art"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "plain:art")}}, state=s)
     assert legal(g, s, Take) == []
     put(s, me.held, "backpack-1")
     act(g, s, Take(token="artifact-5"))
@@ -328,8 +349,7 @@ def test_market_blood_amulet_and_crowns(g, s) -> None:
     the most valuable Crown left."""
     lay(g, s, "shop", 1, 1)
     me = s.players[0]
-    me.gold = 21
-    turn(g, s, 0, room=room(g, s, "shop:m"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "shop:m"), "gold": 21}}, state=s)
     assert Buy(item="blood-amulet") not in g.legal_actions(s)
     hurt(me, 5)
     act(g, s, Buy(item="blood-amulet"))
@@ -352,7 +372,7 @@ def test_library_gives_a_secret_tome(g, s) -> None:
     s = g.setup(2, 4)
     lay(g, s, "lib", 1, 1)
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "lib:l"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "lib:l")}}, state=s)
     pile = g.reserve_pile(s, "secret-tome")
     top = pile.cards[-1]
     act(g, s, PickLock())
@@ -371,7 +391,7 @@ def test_prison_frees_two_or_the_last(g, s, left: int) -> None:
     keep = ["peasant-1", "peasant-2", "golden-monkey-bot"][:left]
     put(s, s.box, *[t for t in s.prisoners.cards if t not in keep])
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "cave:p"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "cave:p")}}, state=s)
     if not left:
         assert PickLock() not in g.legal_actions(s)
         return
@@ -384,7 +404,7 @@ def test_wayshrine_not_with_an_empty_supply(g, s) -> None:
     """rules.md#wayshrine: no mark without a cube in the supply."""
     me = s.players[0]
     me.aside, me.supply = me.supply, 0
-    turn(g, s, 0, room=room(g, s, "start-a:w"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}}, state=s)
     assert Mark() not in g.legal_actions(s)
 
 
@@ -416,7 +436,7 @@ def test_left_seat_draws_four_with_three_seats(g) -> None:
     me = s.players[0]
     put(s, me.held, "artifact-20")
     s.players[0].status = "escaped"
-    turn(g, s, 2)
+    scenario(g, {"players[2]": {"hand": []}}, state=s, to_move=2)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     attack = next(e for e in events if isinstance(e, Attacked))
@@ -429,8 +449,11 @@ def test_escape_scores_and_takes_mastery(g, s) -> None:
     token; the score counts it, the artifact, gold and every card owned."""
     me = s.players[0]
     put(s, me.held, "artifact-10")
-    me.gold = 3
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": room(g, s, "start-a:w"), "gold": 3}, "pool.boots": 1},
+        state=s,
+    )
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "start-a:crypt")))
     assert me.status == "escaped" and any(t.startswith("mastery") for t in me.held.cards)
     parts = g.scores(s)[0].parts
@@ -439,7 +462,14 @@ def test_escape_scores_and_takes_mastery(g, s) -> None:
 
 def test_without_an_artifact_the_crypt_is_closed(g, s) -> None:
     """rules.md#escape: a seat without an artifact cannot enter the Crypt."""
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, teleports=1)
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
+            "pool": {"boots": 1, "teleports": 1},
+        },
+        state=s,
+    )
     crypt = room(g, s, "start-a:crypt")
     assert crypt not in {a.to for a in (*legal(g, s, Move), *legal(g, s, Teleport))}
 
@@ -466,7 +496,7 @@ def test_row_that_cannot_be_refilled_ends_the_game(g, s) -> None:
     other.room = room(g, s, "shop:m")
     put(s, s.box, *s.dungeon.cards)
     put(s, s.dungeon_discard, s.row.cards[0])
-    turn(g, s, 0)
+    scenario(g, {"players[0]": {"hand": []}}, state=s)
     act(g, s, EndTurn())
     assert g.is_over(s)
     assert me.status == "eliminated" and other.status == "rescued"

@@ -6,6 +6,7 @@ import pytest
 from catacombs_build import act, game, lay, legal, on_top, room, started, turn
 
 from meeple.core.rng import Rng, stream
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
 from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
@@ -51,7 +52,9 @@ def test_discovery_completes_the_tunnel(g, s) -> None:
     """rules.md#discovery: the tile goes into the empty cell; only rotations completing the
     tunnel whose icons the mover can pay are offered."""
     on_top(s, "vault")
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
+    )
     act(g, s, Explore(place=0, half=0))
     assert s.drawn.cards == ["vault"]
     # Footprints on the vault's west half: 2 boots; one boot cannot pay; the north half (turn
@@ -66,7 +69,9 @@ def test_discovery_completes_the_tunnel(g, s) -> None:
 def test_no_fit_places_and_stays(g, s) -> None:
     """rules.md#no-fit: with no rotation payable the mover places the tile and stays."""
     on_top(s, "vault")
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
+    )
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9  # no 2 monsters
     act(g, s, Explore(place=0, half=0))
     assert all(not a.enter for a in legal(g, s, Rotate))
@@ -79,7 +84,9 @@ def test_no_fit_discard_option() -> None:
     g = game(start_side="a", no_fit="discard")
     s = g.setup(2, 4)
     on_top(s, "vault")
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
+    )
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9
     act(g, s, Explore(place=0, half=0))
     act(g, s, Skip())
@@ -89,7 +96,11 @@ def test_no_fit_discard_option() -> None:
 def test_teleport_discovers_ignoring_icons(g, s) -> None:
     """rules.md#teleport, #teleport-discovery: any completing rotation, no boots, no damage."""
     on_top(s, "vault")
-    turn(g, s, 0, room=room(g, s, "start-a:w"), teleports=1)
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.teleports": 1},
+        state=s,
+    )
     act(g, s, Explore(place=0, half=0, teleport=True))
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 3}
     act(g, s, Rotate(turn=0))
@@ -100,7 +111,14 @@ def test_empty_stack_no_discovery(g, s) -> None:
     """rules.md#discovery: with an empty stack nothing is discovered."""
     s.tile_stack.cards.clear()
     s.tile_box.cards.extend(["hall", "vault", "cave"])
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=3, teleports=1)
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
+            "pool": {"boots": 3, "teleports": 1},
+        },
+        state=s,
+    )
     assert legal(g, s, Explore) == []
 
 
@@ -110,7 +128,7 @@ def test_locks_need_a_lockpick_each_and_stay_open(g, s) -> None:
     lay(g, s, "shop", 2, 0)  # its west half meets the hall's locked east half
     way, market = room(g, s, "hall:w"), room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=way, boots=2)
+    scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 2}, state=s)
     for tid in g.lockpicks(me):
         me.held.remove(tid)
         s.bank.add(tid)
@@ -146,7 +164,9 @@ def test_reward_once_per_turn_and_crystal_cave(g, s) -> None:
     lay(g, s, "cave", 2, 1)
     chest, cave = room(g, s, "shop:k"), room(g, s, "cave:c")
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "shop:m"), boots=4)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "shop:m")}, "pool.boots": 4}, state=s
+    )
     act(g, s, next(m for m in legal(g, s, Move) if m.to == chest))
     assert me.gold == 2
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
@@ -161,7 +181,7 @@ def test_chest_and_wayshrine(g, s) -> None:
     lay(g, s, "shop", 1, 1)
     chest = room(g, s, "shop:k")
     me = s.players[0]
-    turn(g, s, 0, room=chest)
+    scenario(g, {"players[0]": {"hand": [], "room": chest}}, state=s)
     majors = len(s.majors)
     act(g, s, PickLock())
     assert len(s.majors) == majors - 1 and f"room {chest}" in s.picked
@@ -175,7 +195,7 @@ def test_artifact_taken_later_and_backpack(g, s) -> None:
     """rules.md#take-artifact: not on entry but as a room action; one without a Backpack."""
     lay(g, s, "vault", 1, 0, 3)
     art = room(g, s, "vault:art")
-    turn(g, s, 0, room=art)
+    scenario(g, {"players[0]": {"hand": [], "room": art}}, state=s)
     assert legal(g, s, Take) == [Take(token="artifact-7")]
     s.players[0].held.add(s.artifacts.draw())
     assert legal(g, s, Take) == []
@@ -186,7 +206,9 @@ def test_left_seat_draws_four_and_game_end(g, s) -> None:
     an empty bag ends the game with the rest knocked out."""
     me = s.players[0]
     me.held.add(s.artifacts.draw())
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
+    )
     act(g, s, next(m for m in legal(g, s, Move) if m.to == g.graph(s).start))
     assert me.status == "escaped"
     s.bag.cubes = {"dragon": 3}

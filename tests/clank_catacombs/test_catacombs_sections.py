@@ -33,6 +33,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
 from clank_build import to_row
 
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Attacked,
     EndTurn,
@@ -182,8 +183,14 @@ def test_resources_pool_is_lost_and_gold_kept(g, s) -> None:
     """rules.md#resources: Skill, swords and boots end with the turn; gold stays; the next
     hand of five reshuffles the discard pile when the deck runs short."""
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=4, swords=2, boots=3)
-    me.gold = 5
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": crypt(g, s), "gold": 5},
+            "pool": {"skill": 4, "swords": 2, "boots": 3},
+        },
+        state=s,
+    )
     # Two cards left in the deck, five in the discard pile: the new hand reshuffles.
     while len(me.deck) > 2:
         put(s, me.discard, me.deck.cards[-1])
@@ -197,7 +204,7 @@ def test_clank_from_the_supply_and_back(g, s) -> None:
     """rules.md#clank: clank takes cubes from the supply (no more than it holds); negative
     clank takes own cubes back and banks the rest against later clank this turn."""
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     events: list = []
     me.supply = 2
     g.make_clank(s, 0, 3, events)
@@ -213,7 +220,7 @@ def test_device_gold_and_lockpick_prices(g, s) -> None:
     Trunk also takes a Lockpick (back to the bank), Wishing Well 3 gold; without them, no use."""
     to_row(s, "locked-trunk", "wishing-well")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=10)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.skill": 10}, state=s)
     picks = list(g.lockpicks(me))
     for tid in picks:
         me.held.remove(tid)
@@ -236,7 +243,7 @@ def test_fight_goblin_again_and_depths_monster(g, s) -> None:
     fought only from a room in the depths."""
     to_row(s, "the-warden")
     lay(g, s, "blank", 1, 1, 2)  # a lighter tile: not the depths
-    turn(g, s, 0, room=crypt(g, s), swords=8)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.swords": 8}, state=s)
     fights = {f.card for f in legal(g, s, Fight)}
     assert "the-warden" not in fights
     act(g, s, Fight(card="goblin"))
@@ -252,8 +259,11 @@ def test_health_no_move_that_fills_the_meter(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
     a, w = room(g, s, "hall:a"), room(g, s, "hall:w")
-    turn(g, s, 0, room=a, boots=2)
-    me.damage, me.supply = 9, 20
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}, "pool.boots": 2},
+        state=s,
+    )
     assert moves_to(g, s, w) == []
     s.pool.swords = 1
     assert [m.swords for m in moves_to(g, s, w)] == [1]
@@ -298,7 +308,7 @@ def test_left_cubes_two_seats_draw_six_and_set_aside(g, s) -> None:
     s.bag.cubes = {}
     s.dragon_aside = 24
     s.rage = 6
-    turn(g, s, 1)
+    scenario(g, {"players[1]": {"hand": []}}, state=s, to_move=1)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
@@ -338,7 +348,7 @@ def test_arrows_one_way_half_and_opposing_arrows(g, s) -> None:
     two opposing arrows close the tunnel both ways."""
     lay(g, s, "oneway", 1, 0)  # its arrow out faces west: out of it into the start
     o, w = room(g, s, "oneway:o"), shrine(g, s)
-    turn(g, s, 0, room=o, boots=2)
+    scenario(g, {"players[0]": {"hand": [], "room": o}, "pool.boots": 2}, state=s)
     assert moves_to(g, s, w)
     s.players[0].room = w
     assert moves_to(g, s, o) == []
@@ -380,7 +390,9 @@ def test_walls_a_half_against_a_side_without_one(g, s) -> None:
     graph = g.graph(s)
     assert b not in {e.to for e in graph.exits.get(c, ())}
     assert all((o.place, o.half) != (0, 1) for o in graph.opens.get(c, []))
-    turn(g, s, 0, room=c, boots=3, teleports=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": c}, "pool": {"boots": 3, "teleports": 1}}, state=s
+    )
     assert not [e for e in legal(g, s, Explore) if (e.place, e.half) == (0, 1)]
     assert not [t for t in legal(g, s, Teleport) if t.to == b]
 
@@ -396,7 +408,9 @@ def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
     me = s.players[0]
     to_row(s, "marble-guardian")
     top = list(s.tile_stack.cards)
-    turn(g, s, 0, room=room(g, s, "hall:a"), swords=3)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}, "pool.swords": 3}, state=s
+    )
     assert g.free_cells(s, 0) == []
     act(g, s, Fight(card="marble-guardian"))
     assert Pick(option=0) not in g.legal_actions(s)
@@ -411,7 +425,7 @@ def test_teleport_discovery_off_an_edge(g, s) -> None:
     rotation is offered without boots or swords, and no damage follows."""
     on_top(s, "vault")
     me = s.players[0]
-    turn(g, s, 0, room=shrine(g, s), teleports=1)
+    scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.teleports": 1}, state=s)
     act(g, s, Explore(place=0, half=0, teleport=True))
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 3}
     act(g, s, Rotate(turn=3))
@@ -425,7 +439,11 @@ def test_paused_discovery_holds_the_map_still(g, s) -> None:
     lay(g, s, "cave", 2, 0)  # haunted: ``teleport-to haunted-tile`` would offer its rooms
     s.players[1].room = room(g, s, "hall:a")
     on_top(s, "vault")
-    turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=1)
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": room(g, s, "start-a:crypt")}, "pool.boots": 1},
+        state=s,
+    )
     act(g, s, Explore(place=0, half=1))
     stack, tiles_, top = list(s.stack), list(s.tiles), list(s.tile_stack.cards)
     card = g.cat.card["sudden-movement-1"]
@@ -447,7 +465,9 @@ def test_room_ids_in_placement_order_and_kept(g, s) -> None:
     assert names == ["start-a:crypt", "start-a:w", "hall:a", "hall:w", "cave:c", "cave:p"]
     s.tiles[2] = Placed("cave", 1, 1, 3)
     assert g.graph(s).names == names
-    turn(g, s, 0, room=room(g, s, "hall:a"), boots=5)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}, "pool.boots": 5}, state=s
+    )
     text = g.describe_action(s, moves_to(g, s, room(g, s, "hall:w"))[0])
     assert "hall:w" in text and "3" in text
 
@@ -460,7 +480,7 @@ def test_idols_one_per_visit_never_a_room_action(g, s) -> None:
     me = s.players[0]
     s_room = room(g, s, "shrine:s")
     assert len(s.rooms[s_room]) == 3
-    turn(g, s, 0, room=shrine(g, s), boots=3)
+    scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.boots": 3}, state=s)
     act(g, s, moves_to(g, s, s_room)[0])
     assert g.holds(me, "idol") == 1 and len(s.rooms[s_room]) == 2
     assert not legal(g, s, Take)
@@ -478,7 +498,9 @@ def test_condition_kinds_place_now_or_later_counts_whole_turn(g, s) -> None:
     (``made-2-clank``) holds whether the clank came before or after the card."""
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
-    turn(g, s, 0, hand=("waystone",), room=shrine(g, s), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": ["waystone"], "room": shrine(g, s)}, "pool.boots": 1}, state=s
+    )
     act(g, s, moves_to(g, s, room(g, s, "hall:a"))[0])
     act(g, s, Play(card="waystone"))
     assert not isinstance(s.stack[-1], Offer)

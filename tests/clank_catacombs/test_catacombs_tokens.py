@@ -13,6 +13,7 @@ import pytest
 from catacombs_build import act, crypt, game, lay, legal, put, room, started, tile_set, turn
 
 from meeple.core.state import Event
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import Move, UseToken
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
@@ -157,7 +158,7 @@ def test_puzzle_box_at_a_wayshrine_for_a_major_secret(g, s) -> None:
     me = s.players[0]
     put(s, me.held, "puzzle-box-1")
     put(s, s.majors, "chalice-1")
-    turn(g, s, 0, room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     assert UseToken(token="puzzle-box-1") not in g.legal_actions(s)
     me.room = room(g, s, "start-a:w")
     act(g, s, UseToken(token="puzzle-box-1"))
@@ -173,7 +174,9 @@ def test_catacombs_map_walks_against_the_arrow(g, s) -> None:
     lay(g, s, "oneway", 1, 0)  # its room's arrow points into the Wayshrine room
     me = s.players[0]
     o = room(g, s, "oneway:o")
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
+    )
     assert [m for m in legal(g, s, Move) if m.to == o] == []
     put(s, me.held, "catacombs-map-1")
     act(g, s, next(m for m in legal(g, s, Move) if m.to == o))
@@ -185,7 +188,9 @@ def test_catacombs_map_explores_against_the_arrow(g, s) -> None:
     walked out of, discovering a tile."""
     lay(g, s, "into", 1, 0, 2)  # turned: its arrow-in half is now the open edge east
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "into:i"), boots=2)
+    scenario(
+        g, {"players[0]": {"hand": [], "room": room(g, s, "into:i")}, "pool.boots": 2}, state=s
+    )
     assert legal(g, s, Explore) == []
     put(s, me.held, "catacombs-map-1")
     assert legal(g, s, Explore)

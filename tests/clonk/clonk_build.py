@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from importlib import resources
-from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -41,44 +40,41 @@ def build(
     game: Clonk,
     seats: int = 2,
     *,
-    cards: Mapping[str, Sequence[str]] = {},
+    fields: Mapping[str, object] = {},
     current: int = 0,
     round: int = 2,
     stack: Sequence[Frame] | None = None,
-    fields: Mapping[str, object] = {},
     **more: Any,
 ) -> ClonkState:
     """Seat ``current``'s turn in ``round``: digging unless ``stack`` says otherwise
     (``stack=[]``: the game is over, every task tile shown).
 
-    Every hand, shaft and gallery is empty but for the ``cards`` named, so only they
-    matter. Each seat holds a colour and a type task tile (the first ones no seat is
+    Every hand, shaft and gallery is empty but for the cards ``fields`` names, so only
+    they matter. Each seat holds a colour and a type task tile (the first ones no seat is
     given), its colour tile shown; a seat that has had a turn (rules.md#fill-cart) and
-    whose cart is not named holds one Treasure card in it.
-    ``cards``, ``fields`` and ``more`` are :func:`meeple.core.testing.scenario`'s.
+    whose cart is not named holds one Treasure card in it. ``fields`` and ``more`` are
+    :func:`meeple.core.testing.scenario`'s.
     """
-    named = set(chain(*cards.values(), *more.get("top", {}).values()))
+    lists = [*fields.values(), *more.get("top", {}).values()]
+    named = {c for v in lists if isinstance(v, list | tuple) for c in v if isinstance(c, str)}
     order = Turns.start(seats).order
     c = game.content
     spare = (t for t in c.treasures if t not in named)
     carts = {
         f"carts[{s}]": [next(spare)]
         for s in range(seats)
-        if (round > 1 or order.index(s) < order.index(current)) and f"carts[{s}]" not in cards
+        if (round > 1 or order.index(s) < order.index(current)) and f"carts[{s}]" not in fields
     }
     free = [[t for t in tiles if t not in named] for tiles in (c.colour_tasks, c.type_tasks)]
-    tasks = {f"tasks[{s}]": [free[0][s], free[1][s]] for s in range(seats)}
     over = stack is not None and not stack
+    tasks = {f"tasks[{s}]": [free[0][s], free[1][s]] for s in range(seats)}
+    shown = {f"tasks[{s}].up": [True, over] for s in range(seats)}
+    quiet = {"hands[*]": [], "shafts[*]": [], "galleries[*]": []}
+    turns = {"turns": {"round": round, "over": over}}
     return scenario(
         game,
-        seats,
-        cards={"hands[*]": [], "shafts[*]": [], "galleries[*]": [], **carts, **tasks, **cards},
-        fields={
-            "turns.round": round,
-            "turns.over": over,
-            **{f"tasks[{s}].up": [True, over] for s in range(seats)},
-            **fields,
-        },
+        {**quiet, **carts, **tasks, **shown, **turns, **fields},
+        seats=seats,
         to_move=current,
         stack=[Unearth(seat=current)] if stack is None else stack,
         **more,

@@ -46,7 +46,7 @@ def test_a_later_turn_runs_phase_one_two_three_in_order() -> None:
     """rules.md#turn: the cart is filled, then digging, then the rubble, then the next seat."""
     state = build(
         GAME,
-        cards={
+        fields={
             "carts[0]": ["red-hammer-1"],
             "carts[1]": ["blue-chain-1"],
             "galleries[0]": ["red-crown-1"],
@@ -83,7 +83,7 @@ def test_a_first_round_turn_starts_with_a_hand_card() -> None:
     """rules.md#turn and rules.md#fill-cart: in round 1 Phase I is a choice, then Phase II."""
     state = build(
         GAME,
-        cards={"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
+        fields={"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
         round=1,
         stack=[FirstCart(seat=0)],
     )
@@ -104,7 +104,7 @@ def test_phase_two_offers_exactly_the_open_moves() -> None:
         GAME,
         seats=3,
         # Nothing on offer matches seat 2's white necklace.
-        cards={
+        fields={
             "carts[0]": ["red-hammer-1"],
             "carts[1]": ["blue-chain-1"],
             "carts[2]": ["white-necklace-1"],
@@ -155,7 +155,7 @@ def test_sift_gives_exactly_the_cards_for_the_empty_spaces(
     then the feed."""
     hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"][:placed]
     draw = ["white-crown-3", "white-crown-2", "white-crown-1", "white-chain-1"]  # last on top
-    state = build(GAME, cards={"carts[0]": ["red-hammer-1"], "hands[0]": hand}, top={"draw": draw})
+    state = build(GAME, fields={"carts[0]": ["red-hammer-1"], "hands[0]": hand}, top={"draw": draw})
     events = run(GAME, state, *(Dig(source=c) for c in hand), *([Stop()] if placed < 4 else []))
     drawn = ["white-chain-1", "white-crown-1", "white-crown-2"][:draws]
     rubble = [*(Took(seat=0, card=c) for c in taken), *(Drew(seat=0, card=c) for c in drawn)]
@@ -181,7 +181,7 @@ def test_scored_cards_and_coins(tmp_path) -> None:
     game = clonk(cards=table(tmp_path / "t.json", values))
     seat0, seat1 = scored(
         game,
-        cards={
+        fields={
             # one Snore card (3 eyes, no coin) under seat 0's cart
             "carts[0]": ["snore-8", "red-sword-1"],
             "carts[1]": ["red-crown-1"],
@@ -203,8 +203,8 @@ def test_a_kablooey_card_is_worth_what_the_table_says(tmp_path) -> None:
     path = table(tmp_path / "t.json", kablooey={"count": 9, "coins": 2})
     held = {"kablooeys[0]": ["kablooey-1", "kablooey-2", "kablooey-3"]}
     both = {**held, "kablooeys[1]": ["kablooey-4"]}
-    assert [s.parts["coins"] for s in scored(clonk(cards=path), cards=both)] == [6, 2]
-    with_cards = [s.parts["coins"] for s in scored(GAME, cards=held)]
+    assert [s.parts["coins"] for s in scored(clonk(cards=path), fields=both)] == [6, 2]
+    with_cards = [s.parts["coins"] for s in scored(GAME, fields=held)]
     without = [s.parts["coins"] for s in scored(GAME)]  # the cart cards' coins
     assert [a - b for a, b in zip(with_cards, without, strict=True)] == [3, 0]
 
@@ -230,7 +230,7 @@ def test_eye_penalty(tmp_path, cart0: int, gallery0: int, cart1: int, penalties:
     }
     scores = scored(
         clonk(cards=table(tmp_path / "t.json", values)),
-        cards={
+        fields={
             "carts[0]": ["red-sword-1"],
             "carts[1]": ["blue-chain-1"],
             "galleries[0]": ["red-sword-2"],
