@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from catacombs_build import (
     act,
+    arrow_tile,
     clear_clank,
     crypt,
     game,
@@ -65,24 +66,9 @@ from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 def tiles() -> list[Tile]:
     return [
         *tile_set(),
-        Tile(
-            id="oneway",
-            back="darker",
-            rooms=[TileRoom(id="o")],
-            edges=[Half(room="o", side="w", arrow="out"), Half(room="o", side="e")],
-        ),
-        Tile(
-            id="twin",
-            back="darker",
-            rooms=[TileRoom(id="t")],
-            edges=[Half(room="t", side="w", arrow="out"), Half(room="t", side="e")],
-        ),
-        Tile(
-            id="into",
-            back="lighter",
-            rooms=[TileRoom(id="i")],
-            edges=[Half(room="i", side="w", arrow="in"), Half(room="i", side="e")],
-        ),
+        arrow_tile("oneway", "out"),
+        arrow_tile("twin", "out"),
+        arrow_tile("into", "in"),
         Tile(
             id="shrine",
             back="darker",

@@ -10,7 +10,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from catacombs_build import act, crypt, game, lay, legal, put, room, started, tile_set, turn
+from catacombs_build import (
+    act,
+    arrow_tile,
+    crypt,
+    game,
+    lay,
+    legal,
+    put,
+    room,
+    started,
+    tile_set,
+)
 
 from meeple.core.state import Event
 from meeple.core.testing import scenario
@@ -18,25 +29,11 @@ from meeple.plugins.clank.state import Move, UseToken
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, Explore, PickLock
-from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+from meeple.plugins.clank_catacombs.tiles import Tile
 
 
 def tiles() -> list[Tile]:
-    return [
-        *tile_set(),
-        Tile(
-            id="oneway",
-            back="darker",
-            rooms=[TileRoom(id="o")],
-            edges=[Half(room="o", side="w", arrow="out"), Half(room="o", side="e")],
-        ),
-        Tile(
-            id="into",
-            back="lighter",
-            rooms=[TileRoom(id="i")],
-            edges=[Half(room="i", side="w", arrow="in"), Half(room="i", side="e")],
-        ),
-    ]
+    return [*tile_set(), arrow_tile("oneway", "out"), arrow_tile("into", "in")]
 
 
 @pytest.fixture
@@ -52,8 +49,8 @@ def s(g: CatacombsGame) -> Any:
 def free(g: CatacombsGame, s: Any, prisoner: str) -> None:
     """Seat 0 picks the cave's Prison, freeing a Peasant and ``prisoner``."""
     lay(g, s, "cave", 1, 0)
-    put(s, s.prisoners, "peasant-1", prisoner)
-    turn(g, s, 0, room=room(g, s, "cave:p"))
+    me = {"hand": [], "room": room(g, s, "cave:p")}
+    scenario(g, {"players[0]": me}, state=s, top={"prisoners": ["peasant-1", prisoner]})
     act(g, s, PickLock())
 
 
