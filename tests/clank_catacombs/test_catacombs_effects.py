@@ -108,11 +108,7 @@ def test_portal_trip_costs_one_boot_and_both_tunnels_icons(g, s) -> None:
     lay(g, s, "gate-b", 0, -1)  # touches nothing by a tunnel
     p, q, r = (room(g, s, f"gate-{n}") for n in ("a:p", "b:q", "b:r"))
     me = s.players[0]
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool": {"boots": 2, "swords": 1}},
-        state=s,
-    )
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=1)
     targets = {m.to for m in legal(g, s, Move)}
     assert r in targets and not {p, q} & targets
     assert {m.swords for m in legal(g, s, Move) if m.to == r} == {0, 1}  # 2 monsters
@@ -128,11 +124,7 @@ def test_portal_trip_needs_a_lockpick_for_the_second_tunnel(g, s) -> None:
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "gate-b", 0, -1)
     put(s, s.bank, *g.lockpicks(s.players[0]))
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool": {"boots": 2, "swords": 2}},
-        state=s,
-    )
+    turn(g, s, 0, room=crypt(g, s), boots=2, swords=2)
     assert room(g, s, "gate-b:r") not in {m.to for m in legal(g, s, Move)}
 
 
@@ -144,11 +136,7 @@ def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
     lay(g, s, "gate-b", 0, -1)
     r = room(g, s, "gate-b:r")
     to_row(s, "animated-wall-1")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool": {"teleports": 1, "swords": 2}},
-        state=s,
-    )
+    turn(g, s, 0, room=crypt(g, s), teleports=1, swords=2)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == r))
     assert s.players[0].room == r and s.players[0].damage == 0
     act(g, s, Fight(card="animated-wall-1"))
@@ -185,11 +173,7 @@ def test_ogre_merchant_free_item_if_defeated_in_a_market_room(g, s) -> None:
     to_row(s, "ogre-merchant-1", "ogre-merchant-2")
     shop = room(g, s, "shop:m")
     me = s.players[0]
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool": {"swords": 8, "boots": 1}},
-        state=s,
-    )
+    turn(g, s, 0, room=crypt(g, s), swords=8, boots=1)
     act(g, s, Fight(card="ogre-merchant-1"))
     assert legal(g, s, Pick) == [Pick(option=0)]  # 5 gold; no free item outside a market
     act(g, s, Pick(option=0))
@@ -326,11 +310,7 @@ def test_lute_gold_per_cube_added(g, s) -> None:
     """rules.md#conditions, rules.md#counts-now: Lute's gold counts the cubes added so far, its own
     included; cubes added after it pay nothing more."""
     me = s.players[0]
-    scenario(
-        g,
-        {"players[0]": {"hand": ["stumble-s0-1", "lute", "stumble-s0-2"], "room": crypt(g, s)}},
-        state=s,
-    )
+    turn(g, s, 0, hand=("stumble-s0-1", "lute", "stumble-s0-2"), room=crypt(g, s))
     act(g, s, Play(card="stumble-s0-1"))
     act(g, s, Play(card="lute"))
     assert me.gold == 2 and me.clank == 2
@@ -371,9 +351,7 @@ def test_spectral_rider_to_another_haunted_tile(g, s) -> None:
     """rules.md#teleport: from a haunted tile to a room of another haunted tile, optional."""
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "cave", 2, 1)
-    scenario(
-        g, {"players[0]": {"hand": ["spectral-rider"], "room": room(g, s, "gate-a:p")}}, state=s
-    )
+    turn(g, s, 0, hand=("spectral-rider",), room=room(g, s, "gate-a:p"))
     act(g, s, Play(card="spectral-rider"))
     frame = s.stack[-1]
     assert type(frame) is ChooseRoom
@@ -528,11 +506,7 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
     me = s.players[0]
     s.marks[0].append(shrines[0])
     me.supply -= 1
-    scenario(
-        g,
-        {"players[0]": {"hand": ["astral-projection"], "room": crypt(g, s)}, "pool.skill": 4},
-        state=s,
-    )
+    turn(g, s, 0, hand=("astral-projection",), room=crypt(g, s), skill=4)
     s.pool.skill_gained = 4
     act(g, s, Play(card="astral-projection"))
     assert g.legal_actions(s) == [GoTo(room=shrines[1])]

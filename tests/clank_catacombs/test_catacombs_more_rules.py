@@ -159,9 +159,7 @@ def test_discovery_against_the_tile_being_left(g, s) -> None:
     its halves to face the tunnel."""
     cave = lay(g, s, "cave", 1, 1)
     put(s, s.tile_stack, "shop")
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "cave:c")}, "pool.teleports": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "cave:c"), teleports=1)
     act(g, s, Explore(place=cave, half=0, teleport=True))  # the cave's north half
     # The shop's halves (west and east) face south after 3 or 1 quarter turns.
     assert {a.turn for a in legal(g, s, Rotate)} == {1, 3}
@@ -175,14 +173,7 @@ def test_discovery_pause_to_fight_for_the_boots(g, s) -> None:
     on_top(s, "vault")
     put(s, s.row, "animated-wall-1")
     put(s, s.dungeon_discard, s.row.cards[0])
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
-            "pool": {"boots": 1, "swords": 2},
-        },
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, swords=2)
     act(g, s, Explore(place=0, half=0))
     # Footprints (turn 0) need 2 boots: only the north half (turn 3) is payable now.
     assert {a.turn for a in legal(g, s, Rotate)} == {3}
@@ -198,9 +189,7 @@ def test_discovery_rotation_must_pay_the_new_half_lock(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     put(s, s.tile_stack, "door")
     hall = 1
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "hall:w"), boots=1)
     drop_lockpicks(g, s, 0, keep=1)
     act(g, s, Explore(place=hall, half=1))  # the hall's own lock takes the only Lockpick
     # The door's locked west half is the only one that can face the tunnel (turn 0) or its
@@ -233,9 +222,7 @@ def test_teleport_ignores_locks(g, s) -> None:
     """rules.md#teleport: a teleport needs no Lockpick."""
     lay(g, s, "hall", 1, 0)
     lay(g, s, "door", 2, 0)
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:w")}, "pool.teleports": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "hall:w"), teleports=1)
     drop_lockpicks(g, s, 0)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == room(g, s, "door:d")))
     assert s.picked == []
@@ -278,14 +265,7 @@ def test_artifact_short_stack_gives_the_most_valuable(g, s) -> None:
 def test_crystal_cave_exhausts_after_a_teleport(g, s) -> None:
     """rules.md#crystal-cave: a teleport into a cave exhausts too; teleports stay open."""
     lay(g, s, "cave", 1, 1)
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": room(g, s, "start-a:crypt")},
-            "pool": {"boots": 3, "teleports": 2},
-        },
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=3, teleports=2)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == room(g, s, "cave:c")))
     assert s.pool.exhausted and legal(g, s, Move) == []
     assert all(a.teleport for a in legal(g, s, Explore)) and legal(g, s, Teleport)
@@ -462,14 +442,7 @@ def test_escape_scores_and_takes_mastery(g, s) -> None:
 
 def test_without_an_artifact_the_crypt_is_closed(g, s) -> None:
     """rules.md#escape: a seat without an artifact cannot enter the Crypt."""
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
-            "pool": {"boots": 1, "teleports": 1},
-        },
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, teleports=1)
     crypt = room(g, s, "start-a:crypt")
     assert crypt not in {a.to for a in (*legal(g, s, Move), *legal(g, s, Teleport))}
 

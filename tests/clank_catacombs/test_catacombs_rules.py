@@ -52,9 +52,7 @@ def test_discovery_completes_the_tunnel(g, s) -> None:
     """rules.md#discovery: the tile goes into the empty cell; only rotations completing the
     tunnel whose icons the mover can pay are offered."""
     on_top(s, "vault")
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     act(g, s, Explore(place=0, half=0))
     assert s.drawn.cards == ["vault"]
     # Footprints on the vault's west half: 2 boots; one boot cannot pay; the north half (turn
@@ -69,9 +67,7 @@ def test_discovery_completes_the_tunnel(g, s) -> None:
 def test_no_fit_places_and_stays(g, s) -> None:
     """rules.md#no-fit: with no rotation payable the mover places the tile and stays."""
     on_top(s, "vault")
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9  # no 2 monsters
     act(g, s, Explore(place=0, half=0))
     assert all(not a.enter for a in legal(g, s, Rotate))
@@ -84,9 +80,7 @@ def test_no_fit_discard_option() -> None:
     g = game(start_side="a", no_fit="discard")
     s = g.setup(2, 4)
     on_top(s, "vault")
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9
     act(g, s, Explore(place=0, half=0))
     act(g, s, Skip())
@@ -96,11 +90,7 @@ def test_no_fit_discard_option() -> None:
 def test_teleport_discovers_ignoring_icons(g, s) -> None:
     """rules.md#teleport, #teleport-discovery: any completing rotation, no boots, no damage."""
     on_top(s, "vault")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.teleports": 1},
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), teleports=1)
     act(g, s, Explore(place=0, half=0, teleport=True))
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 3}
     act(g, s, Rotate(turn=0))
@@ -111,14 +101,7 @@ def test_empty_stack_no_discovery(g, s) -> None:
     """rules.md#discovery: with an empty stack nothing is discovered."""
     s.tile_stack.cards.clear()
     s.tile_box.cards.extend(["hall", "vault", "cave"])
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": room(g, s, "start-a:w")},
-            "pool": {"boots": 3, "teleports": 1},
-        },
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=3, teleports=1)
     assert legal(g, s, Explore) == []
 
 
@@ -164,9 +147,7 @@ def test_reward_once_per_turn_and_crystal_cave(g, s) -> None:
     lay(g, s, "cave", 2, 1)
     chest, cave = room(g, s, "shop:k"), room(g, s, "cave:c")
     me = s.players[0]
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "shop:m")}, "pool.boots": 4}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "shop:m"), boots=4)
     act(g, s, next(m for m in legal(g, s, Move) if m.to == chest))
     assert me.gold == 2
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "shop:m")))
@@ -206,9 +187,7 @@ def test_left_seat_draws_four_and_game_end(g, s) -> None:
     an empty bag ends the game with the rest knocked out."""
     me = s.players[0]
     me.held.add(s.artifacts.draw())
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     act(g, s, next(m for m in legal(g, s, Move) if m.to == g.graph(s).start))
     assert me.status == "escaped"
     s.bag.cubes = {"dragon": 3}

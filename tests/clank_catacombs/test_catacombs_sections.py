@@ -376,9 +376,7 @@ def test_walls_a_half_against_a_side_without_one(g, s) -> None:
     graph = g.graph(s)
     assert b not in {e.to for e in graph.exits.get(c, ())}
     assert all((o.place, o.half) != (0, 1) for o in graph.opens.get(c, []))
-    scenario(
-        g, {"players[0]": {"hand": [], "room": c}, "pool": {"boots": 3, "teleports": 1}}, state=s
-    )
+    turn(g, s, 0, room=c, boots=3, teleports=1)
     assert not [e for e in legal(g, s, Explore) if (e.place, e.half) == (0, 1)]
     assert not [t for t in legal(g, s, Teleport) if t.to == b]
 
@@ -394,9 +392,7 @@ def test_no_space_place_tile_without_an_empty_cell(g, s) -> None:
     me = s.players[0]
     to_row(s, "marble-guardian")
     top = list(s.tile_stack.cards)
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}, "pool.swords": 3}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "hall:a"), swords=3)
     assert g.free_cells(s, 0) == []
     act(g, s, Fight(card="marble-guardian"))
     assert Pick(option=0) not in g.legal_actions(s)
@@ -425,11 +421,7 @@ def test_paused_discovery_holds_the_map_still(g, s) -> None:
     lay(g, s, "cave", 2, 0)  # haunted: ``teleport-to haunted-tile`` would offer its rooms
     s.players[1].room = room(g, s, "hall:a")
     on_top(s, "vault")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": room(g, s, "start-a:crypt")}, "pool.boots": 1},
-        state=s,
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=1)
     act(g, s, Explore(place=0, half=1))
     stack, tiles_, top = list(s.stack), list(s.tiles), list(s.tile_stack.cards)
     card = g.cat.card["sudden-movement-1"]
@@ -451,9 +443,7 @@ def test_room_ids_in_placement_order_and_kept(g, s) -> None:
     assert names == ["start-a:crypt", "start-a:w", "hall:a", "hall:w", "cave:c", "cave:p"]
     s.tiles[2] = Placed("cave", 1, 1, 3)
     assert g.graph(s).names == names
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}, "pool.boots": 5}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "hall:a"), boots=5)
     text = g.describe_action(s, moves_to(g, s, room(g, s, "hall:w"))[0])
     assert "hall:w" in text and "3" in text
 
@@ -484,9 +474,7 @@ def test_condition_kinds_place_now_or_later_counts_whole_turn(g, s) -> None:
     (``made-2-clank``) holds whether the clank came before or after the card."""
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
-    scenario(
-        g, {"players[0]": {"hand": ["waystone"], "room": shrine(g, s)}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, hand=("waystone",), room=shrine(g, s), boots=1)
     act(g, s, moves_to(g, s, room(g, s, "hall:a"))[0])
     act(g, s, Play(card="waystone"))
     assert not isinstance(s.stack[-1], Offer)

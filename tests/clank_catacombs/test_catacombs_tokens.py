@@ -21,6 +21,7 @@ from catacombs_build import (
     room,
     started,
     tile_set,
+    turn,
 )
 
 from meeple.core.state import Event
@@ -171,9 +172,7 @@ def test_catacombs_map_walks_against_the_arrow(g, s) -> None:
     lay(g, s, "oneway", 1, 0)  # its room's arrow points into the Wayshrine room
     me = s.players[0]
     o = room(g, s, "oneway:o")
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}, "pool.boots": 1}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     assert [m for m in legal(g, s, Move) if m.to == o] == []
     put(s, me.held, "catacombs-map-1")
     act(g, s, next(m for m in legal(g, s, Move) if m.to == o))
@@ -185,9 +184,7 @@ def test_catacombs_map_explores_against_the_arrow(g, s) -> None:
     walked out of, discovering a tile."""
     lay(g, s, "into", 1, 0, 2)  # turned: its arrow-in half is now the open edge east
     me = s.players[0]
-    scenario(
-        g, {"players[0]": {"hand": [], "room": room(g, s, "into:i")}, "pool.boots": 2}, state=s
-    )
+    turn(g, s, 0, room=room(g, s, "into:i"), boots=2)
     assert legal(g, s, Explore) == []
     put(s, me.held, "catacombs-map-1")
     assert legal(g, s, Explore)
