@@ -109,14 +109,14 @@ def test_left_seats_cubes_are_set_aside(g, state) -> None:
 def test_seats_out_make_no_clank(g, state) -> None:
     """rules.md#clank: effects on other seats skip the seats that are out."""
     out = {"players[2].status": "escaped", "turns.left": [2]}
-    scenario(g, {"players[0].hand": ["tattle-1"], **out}, state=state, to_move=0)
+    scenario(g, {"players[0].hand": ["tattle-1"], **out}, state=state)
     act(g, state, Play(card="tattle-1"))
     assert [p.clank for p in state.players] == [0, 1, 0, 1]
 
 
 def test_mister_whiskers_attacks_now(g, state) -> None:
     """rules.md#whiskers: a full attack during the turn."""
-    scenario(g, {"players[0].hand": ["mister-whiskers"]}, state=state, to_move=0)
+    scenario(g, {"players[0].hand": ["mister-whiskers"]}, state=state)
     act(g, state, Play(card="mister-whiskers"))
     events = act(g, state, Pick(option=0))
     assert any(isinstance(e, Attacked) for e in events)
@@ -147,13 +147,8 @@ def test_countdown_track(g, state) -> None:
     """rules.md#countdown: attacks with 1, 2, 3 extra cubes, then everyone still in is out."""
     g2 = game()
     rescued = {"players[1]": {"room": 2, "status": "rescued", "held": ["artifact-5"]}}
-    state = scenario(
-        g2,
-        {**rescued, "row": QUIET_ROW, "countdown_seat": 1, "countdown": 1, "rage": 0},
-        seats=2,
-        seed=3,
-        edit=clear_clank,
-    )
+    fields = {**rescued, "row": QUIET_ROW, "countdown_seat": 1, "countdown": 1, "rage": 0}
+    state = scenario(g2, fields, seats=2, seed=3, edit=clear_clank)
     drawn = []
     for space in (2, 3, 4, 5):
         turn(g2, state, 0)
@@ -172,14 +167,8 @@ def test_countdown_track(g, state) -> None:
 
 def test_escaped_seat_finishes_its_turn(g) -> None:
     """rules.md#escape, #first-leaver: the escaper's next turn is its first countdown step."""
-    state = scenario(
-        g,
-        {"players[0]": {"hand": [], "held": ["artifact-5"], "room": 2}, "pool.boots": 1},
-        seats=2,
-        seed=4,
-        edit=clear_clank,
-        to_move=0,
-    )
+    fields = {"players[0]": {"hand": [], "held": ["artifact-5"], "room": 2}, "pool.boots": 1}
+    state = scenario(g, fields, seats=2, seed=4, edit=clear_clank)
     p = state.players[0]
     act(g, state, Move(tunnel=0, to=1))
     assert p.status == "escaped" and isinstance(state.stack[-1], Turn)

@@ -121,7 +121,7 @@ def test_full_meter_sets_further_cubes_aside(g, state) -> None:
 def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
     """rules.md#rage-top, #rage: an artifact taken on the top space moves the marker no more."""
     fields = {"players[0].room": 5, "pool.boots": 1, "rage": rage}
-    scenario(tg, fields, state=tiny, to_move=0)
+    scenario(tg, fields, state=tiny)
     act(tg, tiny, Move(tunnel=5, to=6))
     act(tg, tiny, Skip())  # the idols offered on entry
     events = act(tg, tiny, Take(token="artifact-20"))
@@ -133,7 +133,7 @@ def test_dragon_egg_raises_rage(tg, tiny) -> None:
     """rules.md#rage: a revealed Dragon Egg moves the marker up one, like an artifact."""
     room5 = {f"rooms[{tg.cat.graph.index[5]}]": ["dragon-egg-1"]}
     fields = {"players[0].room": 6, "pool.boots": 1}
-    scenario(tg, fields, state=tiny, top=room5, down={"dragon-egg-1"}, to_move=0)
+    scenario(tg, fields, state=tiny, top=room5, down={"dragon-egg-1"})
     rage = tiny.rage
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token="dragon-egg-1"))
@@ -182,19 +182,9 @@ def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
 def test_countdown_first_space_does_nothing(g) -> None:
     """rules.md#countdown-first: the pawn's first space brings no attack; space 2 draws one
     extra cube."""
-    state = scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "held": ["artifact-5"], "room": 2},
-            "pool.boots": 1,
-            "row": QUIET_ROW,
-            "rage": 0,  # the track says 2
-        },
-        seats=2,
-        seed=4,
-        edit=clear_clank,
-        to_move=0,
-    )
+    me = {"hand": [], "held": ["artifact-5"], "room": 2}
+    fields = {"players[0]": me, "pool.boots": 1, "row": QUIET_ROW, "rage": 0}  # the track says 2
+    state = scenario(g, fields, seats=2, seed=4, edit=clear_clank)
     events = act(g, state, Move(tunnel=0, to=1)) + act(g, state, EndTurn())
     assert state.countdown == 1 and drawn(events) == 0 and len(state.bag) == 24
     turn(g, state, 1)
@@ -205,18 +195,9 @@ def test_countdown_first_space_does_nothing(g) -> None:
 def test_own_knock_out_ends_the_turn_at_once(g, state) -> None:
     """rules.md#own-knock-out: knocked out by Mister Whiskers' attack, the seat stops: hand
     and play area to its discard pile, the row refilled, the next seat to play."""
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": ["mister-whiskers", "burgle-s0-1"], "damage": 9, "supply": 16},
-            "bag.cubes": {"seat-0": 5},
-            **BAG,
-            **GAP_IN_ROW,
-        },
-        state=state,
-        top={"dungeon": ["search-1"]},  # refills the row
-        to_move=0,
-    )
+    me = {"hand": ["mister-whiskers", "burgle-s0-1"], "damage": 9, "supply": 16}
+    fields = {"players[0]": me, "bag.cubes": {"seat-0": 5}, **BAG, **GAP_IN_ROW}
+    scenario(g, fields, state=state, top={"dungeon": ["search-1"]})  # refills the row
     p = state.players[0]
     act(g, state, Play(card="mister-whiskers"))
     act(g, state, Pick(option=0))
@@ -270,7 +251,7 @@ def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
     """rules.md#arrive-seat: a Watcher refilled at the end of seat 0's turn makes clank for
     every seat in the dungeon, seat 0 included; the escaped seat makes none."""
     fields = {"players[0].hand": [], "players[2].status": "escaped", "turns.left": [2]}
-    scenario(g, {**fields, **GAP_IN_ROW}, state=state, top={"dungeon": ["watcher-1"]}, to_move=0)
+    scenario(g, {**fields, **GAP_IN_ROW}, state=state, top={"dungeon": ["watcher-1"]})
     events = act(g, state, EndTurn())
     assert "watcher-1" in state.row.cards
     assert {e.seat for e in events if isinstance(e, Clanked)} == {0, 1, 3}
@@ -284,7 +265,7 @@ def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
     """rules.md#token-offer: the offer comes with the entry; once declined, no take until
     the seat enters again (but the artifact's, a turn action, rules.md#take-artifact)."""
     fields = {"players[0].room": 6, "pool": {"boots": 1, "teleports": 2}}
-    scenario(tg, fields, state=tiny, to_move=0)
+    scenario(tg, fields, state=tiny)
     act(tg, tiny, Move(tunnel=5, to=5))
     assert legal(tg, tiny, Take)
     act(tg, tiny, Skip())
@@ -302,14 +283,8 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     one under Search's gold-bonus-1 (for a take before Search, when Search is played); the
     token itself is spent."""
     room5 = f"rooms[{tg.cat.graph.index[5]}]"
-    scenario(
-        tg,
-        {"players[0]": {"hand": ["search-1"], "room": 6}, "pool.boots": 2},
-        state=tiny,
-        top={room5: [secret]},
-        down={secret},
-        to_move=0,
-    )
+    fields = {"players[0]": {"hand": ["search-1"], "room": 6}, "pool.boots": 2}
+    scenario(tg, fields, state=tiny, top={room5: [secret]}, down={secret})
     p = tiny.players[0]
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token=secret))
@@ -370,7 +345,7 @@ def test_every_payable_sword_split(
     voluntary damage never fills the meter."""
     cubes = {"room": 2, "damage": damage, "clank": 30 - damage - supply, "supply": supply}
     fields = {"players[0]": cubes, "pool": {"boots": 2, "swords": swords}}
-    scenario(tg, fields, state=tiny, to_move=0)
+    scenario(tg, fields, state=tiny)
     p = tiny.players[0]
     assert sword_splits(tg, tiny) == splits
     for s in splits:
@@ -384,7 +359,7 @@ def test_conditional_fires_once(g, state) -> None:
     """rules.md#conditions-once: an Archaeologist's idol bonus comes once, however many
     idols follow."""
     me = {"hand": ["archaeologist-1"], "held": ["monkey-idol-1"]}
-    scenario(g, {"players[0]": me, "pool.swords": 2}, state=state, to_move=0)
+    scenario(g, {"players[0]": me, "pool.swords": 2}, state=state)
     p = state.players[0]
     act(g, state, Play(card="archaeologist-1"))
     assert state.pool.skill == 2
@@ -460,19 +435,9 @@ def test_no_option_is_passed_over(g, state) -> None:
 def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
     """rules.md#escaped-turn: after room 1 the seat plays, acquires, fights and drinks a
     potion, but makes no clank, moves and teleports nowhere."""
-    scenario(
-        g,
-        {
-            "players[0]": {
-                "hand": ["stumble-s0-1", "burgle-s0-1"],
-                "held": ["artifact-5", "potion-of-strength-1"],
-                "room": 2,
-            },
-            "pool": {"boots": 2, "teleports": 1},
-        },
-        state=state,
-        to_move=0,
-    )
+    hand, held = ["stumble-s0-1", "burgle-s0-1"], ["artifact-5", "potion-of-strength-1"]
+    pool = {"boots": 2, "teleports": 1}
+    scenario(g, {"players[0]": {"hand": hand, "held": held, "room": 2}, "pool": pool}, state=state)
     p = state.players[0]
     act(g, state, Move(tunnel=next(e.tunnel for e in g.cat.graph.exits[2] if e.to == 1), to=1))
     assert p.status == "escaped"
@@ -491,7 +456,7 @@ def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
 
 def test_gold_has_no_bank_limit(g, state) -> None:
     """rules.md#gold-supply: gold is unlimited; a rich seat still gains."""
-    scenario(g, {"players[*].gold": 500, "pool.swords": 2}, state=state, to_move=0)
+    scenario(g, {"players[*].gold": 500, "pool.swords": 2}, state=state)
     act(g, state, Fight(card="goblin"))
     assert state.players[0].gold == 501
 

@@ -82,16 +82,8 @@ def test_acquire_effects_and_reserve(g, state) -> None:
 
 def test_location_limits(g, state) -> None:
     """rules.md#acquire, #fight: Dragon's Eye only in the Depths, Crystal Golem in a cave."""
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": 2},
-            "pool": {"skill": 10, "swords": 10},
-            "row": [*QUIET_ROW[:4], "dragons-eye", "crystal-golem-1"],
-        },
-        state=state,
-        to_move=0,
-    )
+    row, pool = [*QUIET_ROW[:4], "dragons-eye", "crystal-golem-1"], {"skill": 10, "swords": 10}
+    scenario(g, {"players[0]": {"hand": [], "room": 2}, "pool": pool, "row": row}, state=state)
     acts = g.legal_actions(state)
     assert Acquire(card="dragons-eye") not in acts
     assert Fight(card="crystal-golem-1") not in acts
@@ -134,7 +126,7 @@ def test_negative_clank_is_banked_then_lost(g, state) -> None:
 def test_clank_from_an_empty_supply(g, state) -> None:
     """rules.md#clank: with no cubes in the supply, nothing is added."""
     me = {"hand": ["stumble-s0-1"], "clank": 30, "supply": 0}
-    scenario(g, {"players[0]": me}, state=state, to_move=0)
+    scenario(g, {"players[0]": me}, state=state)
     p = state.players[0]
     act(g, state, Play(card="stumble-s0-1"))
     assert p.clank == 30 and p.supply == 0
@@ -247,7 +239,7 @@ def test_master_burglar_trashes_a_burgle(g, state) -> None:
     """rules.md#trash: from the play area or discard pile, limited by name."""
     hand = ["burgle-s0-1", "master-burglar-1"]
     cards = {"players[0].hand": hand, "players[0].discard": ["stumble-s0-1"]}
-    scenario(g, cards, state=state, to_move=0)
+    scenario(g, cards, state=state)
     act(g, state, Play(card="burgle-s0-1"))
     act(g, state, Play(card="master-burglar-1"))
     assert g.legal_actions(state) == [TrashCard(card="burgle-s0-1")]
@@ -267,17 +259,8 @@ def test_discard_then(g, state) -> None:
 
 def test_replace_row_card_makes_no_attack(g, state) -> None:
     """rules.md#arrive: Treasure Hunter's new card shows a symbol, but no attack follows."""
-    scenario(
-        g,
-        {
-            "players[0].hand": ["treasure-hunter-1"],
-            "players[1]": {"clank": 5, "supply": 25},
-            "row": QUIET_ROW,
-        },
-        state=state,
-        top={"dungeon": ["ogre-1"]},
-        to_move=0,
-    )
+    fields = {"players[0].hand": ["treasure-hunter-1"], "players[1]": {"clank": 5, "supply": 25}}
+    scenario(g, {**fields, "row": QUIET_ROW}, state=state, top={"dungeon": ["ogre-1"]})
     act(g, state, Play(card="treasure-hunter-1"))
     act(g, state, Replace(card="ladder-1"))
     assert "ogre-1" in state.row.cards and "ladder-1" in state.dungeon_discard.cards
@@ -330,7 +313,7 @@ def test_market_and_crowns(g, state) -> None:
 def test_potion_is_spent_on_the_turn(g, state) -> None:
     """rules.md#tokens: a potion is kept, then used once."""
     cards = {"players[0].hand": [], "players[0].held": ["potion-of-strength-1"]}
-    scenario(g, cards, state=state, to_move=0)
+    scenario(g, cards, state=state)
     act(g, state, UseToken(token="potion-of-strength-1"))
     assert state.pool.swords == 2 and "potion-of-strength-1" in state.spent.cards
 
@@ -338,7 +321,7 @@ def test_potion_is_spent_on_the_turn(g, state) -> None:
 def test_magic_spring_trashes_at_end_of_turn(g, state) -> None:
     """rules.md#end-of-turn step 1: Magic Spring's trash is mandatory, that turn."""
     cards = {"players[0].hand": ["burgle-s0-1"], "players[0].held": ["magic-spring-1"]}
-    scenario(g, cards, state=state, to_move=0)
+    scenario(g, cards, state=state)
     act(g, state, Play(card="burgle-s0-1"))
     act(g, state, EndTurn())
     assert state.to_move == 0 and Skip() not in g.legal_actions(state)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from meeple.core import Frame
+from meeple.core.scoring import Score
 from meeple.core.testing import scenario
 from meeple.core.turns import Turns
 from meeple.plugins.clonk.rules import Clonk
@@ -38,9 +39,10 @@ def table(path: Path, values: Mapping[str, tuple[int, int]] = {}, **changes: obj
 
 def build(
     game: Clonk,
-    seats: int = 2,
-    *,
     fields: Mapping[str, object] = {},
+    /,
+    *,
+    seats: int = 2,
     current: int = 0,
     round: int = 2,
     stack: Sequence[Frame] | None = None,
@@ -94,6 +96,6 @@ def play(game, state, *actions):
     return events
 
 
-def scored(game, **kw):
+def scored(game: Clonk, fields: Mapping[str, object] = {}, /, **kw: Any) -> list[Score]:
     """The scores of a finished game's table (see :func:`build`)."""
-    return game.scores(build(game, stack=[], **kw))
+    return game.scores(build(game, fields, stack=[], **kw))

@@ -14,7 +14,7 @@ def test_unearthing_chain_example() -> None:
     thomas, andrea = 0, 1
     state = build(
         game,
-        fields={
+        {
             f"hands[{thomas}]": ["white-statue-1", "red-necklace-1"],
             f"carts[{thomas}]": ["green-necklace-1"],
             f"carts[{andrea}]": ["red-hammer-1"],
@@ -70,7 +70,7 @@ def test_scoring_example(tmp_path) -> None:
     andrea = list(andrea_cards)
     t, a = scored(
         game,
-        fields={
+        {
             "carts[0]": thomas[:5],
             "carts[1]": andrea[:5],  # the red hammer tops the cart: the red gallery matches it
             "galleries[0]": thomas[5:],

@@ -46,7 +46,7 @@ def test_a_later_turn_runs_phase_one_two_three_in_order() -> None:
     """rules.md#turn: the cart is filled, then digging, then the rubble, then the next seat."""
     state = build(
         GAME,
-        fields={
+        {
             "carts[0]": ["red-hammer-1"],
             "carts[1]": ["blue-chain-1"],
             "galleries[0]": ["red-crown-1"],
@@ -83,7 +83,7 @@ def test_a_first_round_turn_starts_with_a_hand_card() -> None:
     """rules.md#turn and rules.md#fill-cart: in round 1 Phase I is a choice, then Phase II."""
     state = build(
         GAME,
-        fields={"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
+        {"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
         round=1,
         stack=[FirstCart(seat=0)],
     )
@@ -102,18 +102,17 @@ def test_phase_two_offers_exactly_the_open_moves() -> None:
     """rules.md#unearth: digs from hand and shaft tops, gifts, blasts and stopping, no more."""
     state = build(
         GAME,
-        seats=3,
-        # Nothing on offer matches seat 2's white necklace.
-        fields={
+        {
             "carts[0]": ["red-hammer-1"],
             "carts[1]": ["blue-chain-1"],
-            "carts[2]": ["white-necklace-1"],
+            "carts[2]": ["white-necklace-1"],  # nothing on offer matches this white necklace
             "hands[0]": ["red-crown-1", "green-hammer-1", "blue-sword-1", "pink-statue-1"],
             "shafts[0]": ["white-statue-1", "yellow-hammer-1"],
             "shafts[1]": ["green-crown-1", "blue-statue-1"],
             "shafts[2]": ["white-chain-1", "pink-crown-1"],
             "kablooeys[0]": ["kablooey-1"],
         },
+        seats=3,
         down={"white-statue-1", "green-crown-1", "white-chain-1"},
     )
     legal = GAME.legal_actions(state)
@@ -155,7 +154,7 @@ def test_sift_gives_exactly_the_cards_for_the_empty_spaces(
     then the feed."""
     hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"][:placed]
     draw = ["white-crown-3", "white-crown-2", "white-crown-1", "white-chain-1"]  # last on top
-    state = build(GAME, fields={"carts[0]": ["red-hammer-1"], "hands[0]": hand}, top={"draw": draw})
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "hands[0]": hand}, top={"draw": draw})
     events = run(GAME, state, *(Dig(source=c) for c in hand), *([Stop()] if placed < 4 else []))
     drawn = ["white-chain-1", "white-crown-1", "white-crown-2"][:draws]
     rubble = [*(Took(seat=0, card=c) for c in taken), *(Drew(seat=0, card=c) for c in drawn)]
@@ -181,7 +180,7 @@ def test_scored_cards_and_coins(tmp_path) -> None:
     game = clonk(cards=table(tmp_path / "t.json", values))
     seat0, seat1 = scored(
         game,
-        fields={
+        {
             # one Snore card (3 eyes, no coin) under seat 0's cart
             "carts[0]": ["snore-8", "red-sword-1"],
             "carts[1]": ["red-crown-1"],
@@ -203,8 +202,8 @@ def test_a_kablooey_card_is_worth_what_the_table_says(tmp_path) -> None:
     path = table(tmp_path / "t.json", kablooey={"count": 9, "coins": 2})
     held = {"kablooeys[0]": ["kablooey-1", "kablooey-2", "kablooey-3"]}
     both = {**held, "kablooeys[1]": ["kablooey-4"]}
-    assert [s.parts["coins"] for s in scored(clonk(cards=path), fields=both)] == [6, 2]
-    with_cards = [s.parts["coins"] for s in scored(GAME, fields=held)]
+    assert [s.parts["coins"] for s in scored(clonk(cards=path), both)] == [6, 2]
+    with_cards = [s.parts["coins"] for s in scored(GAME, held)]
     without = [s.parts["coins"] for s in scored(GAME)]  # the cart cards' coins
     assert [a - b for a, b in zip(with_cards, without, strict=True)] == [3, 0]
 
@@ -230,7 +229,7 @@ def test_eye_penalty(tmp_path, cart0: int, gallery0: int, cart1: int, penalties:
     }
     scores = scored(
         clonk(cards=table(tmp_path / "t.json", values)),
-        fields={
+        {
             "carts[0]": ["red-sword-1"],
             "carts[1]": ["blue-chain-1"],
             "galleries[0]": ["red-sword-2"],
