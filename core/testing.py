@@ -462,6 +462,11 @@ _STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+|\*)\]")
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:\d+|\*)\])*")
 
 
+_Places = list[tuple[str, Any, str | int, Any]]
+"""Places a path reaches: each one's path, the struct or list holding it, its field or
+index there, and its value."""
+
+
 def _resolve(
     state: State,
     key: str,
@@ -478,10 +483,10 @@ def _resolve(
     if not _PATH.fullmatch(key):
         problems.append(f"{key!r} is not a path like 'players[0].gold'")
         return
-    found: list[tuple[str, Any, str | int, Any]] = [("", None, "", state)]
+    found: _Places = [("", None, "", state)]
     for field, index in _STEP.findall(key):
         step: str | int = field or ("*" if index == "*" else int(index))
-        reached = []
+        reached: _Places = []
         for path, _, _, here in found:
             if step == "*" and isinstance(here, list):
                 reached += [(f"{path}[{i}]", here, i, item) for i, item in enumerate(here)]
