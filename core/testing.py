@@ -414,28 +414,7 @@ def scenario(
                 f"card {card!r} is named {n} times, but {game.title} has {copies[card]}"
             )
     _raise_value(problems)
-    for card, n in wanted.items():  # take each named card from wherever it lies
-        for zone in iter_zones(state):
-            while n and card in zone.cards:
-                zone.remove(card)
-                n -= 1
-    for name in exact:
-        for card in zones[name].take():
-            spare = game.displaced(state, zones[name], card)
-            if spare is None or any(spare is zones[other] for other in exact):
-                problems.append(
-                    f"card {card!r} lay in {name}, which must hold only the named cards, and "
-                    f"{game.title}'s displaced() gives it "
-                    + ("no zone to go to" if spare is None else "a zone that must hold only them")
-                    + "; name where it lies instead"
-                )
-            else:
-                spare.put_under(card, up=False)
-    _raise_value(problems)
-    for name, named, at in placed:
-        zone = zones[name]
-        for card in named if at != "bottom" else reversed(named):
-            (zone.put_under if at == "bottom" else zone.add)(card, card not in down)
+    _raise_value(_lay(game, state, zones, placed, down))
     for name, (parent, step, value) in values.items():
         if name not in zones:
             if isinstance(step, int):
@@ -456,6 +435,42 @@ def scenario(
         raise ConformanceError(f"the scenario's state does not decode: {exc}") from None
     check_state(game, state, hooks if hooks is not None else Hooks(None), "the scenario")
     return state
+
+
+def _lay(
+    game: Game[S, Any],
+    state: S,
+    zones: Mapping[str, Zone],
+    placed: Sequence[tuple[str, Sequence[str], str]],
+    down: Collection[str],
+) -> list[str]:
+    """Move each named card from wherever it lies to where ``placed`` puts it (``exact``:
+    the zone's only cards, the others displaced; ``top``; ``bottom``); the problems found."""
+    for card, n in Counter(card for _, named, _ in placed for card in named).items():
+        for zone in iter_zones(state):
+            while n and card in zone.cards:
+                zone.remove(card)
+                n -= 1
+    exact = [zones[name] for name, _, at in placed if at == "exact"]
+    problems = []
+    for name, _, at in placed:
+        for card in zones[name].take() if at == "exact" else ():
+            spare = game.displaced(state, zones[name], card)
+            if spare is None or any(spare is zone for zone in exact):
+                problems.append(
+                    f"card {card!r} lay in {name}, which must hold only the named cards, and "
+                    f"{game.title}'s displaced() gives it "
+                    + ("no zone to go to" if spare is None else "a zone that must hold only them")
+                    + "; name where it lies instead"
+                )
+            else:
+                spare.put_under(card, up=False)
+    if not problems:
+        for name, named, at in placed:
+            zone = zones[name]
+            for card in named if at != "bottom" else reversed(named):
+                (zone.put_under if at == "bottom" else zone.add)(card, card not in down)
+    return problems
 
 
 _STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+|\*)\]")
