@@ -103,9 +103,7 @@ def test_emptied_shaft_is_laid_anew() -> None:
     """rules.md#empty-shaft: one face-down and two face-up cards from the draw pile."""
     draw = ["blue-chain-3", "blue-chain-2", "blue-chain-1"]  # the last is drawn first
     state = build(
-        GAME,
-        {"carts[0]": ["red-hammer-1"], "shafts[0]": ["red-crown-1"]},
-        top={"draw": draw},
+        GAME, {"carts[0]": ["red-hammer-1"], "shafts[0]": ["red-crown-1"]}, top={"draw": draw}
     )
     events = play(GAME, state, Dig(source=0))
     assert state.shafts[0].cards == ["blue-chain-1", "blue-chain-2", "blue-chain-3"]
