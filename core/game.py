@@ -351,6 +351,15 @@ class Game(Generic[S, A]):
             )
         return layout
 
+    def displaced(self, state: S, zone: _zones.Zone, card: str) -> _zones.Zone | None:
+        """Where ``card`` goes when a test scenario makes ``zone`` hold only named cards.
+
+        :func:`meeple.core.testing.scenario` slides it under the zone returned: a
+        pile where it changes nothing the scenario is about (a deck, a supply).
+        ``None``, the default, makes such a scenario an error naming the card.
+        """
+        return None
+
     def validate_state(self, state: S) -> list[str]:
         """The game's own semantic checks (counters in range, coherent decisions).
 

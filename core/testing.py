@@ -26,13 +26,17 @@ a valid state that the seat cannot tell from the view.
 A failure raises :class:`ConformanceError` (an ``AssertionError``) naming
 the game, seats, seed and step, so ``Case(seats, seed)`` reproduces it.
 pytest is not needed to use this module.
+
+:func:`scenario` builds the exact situation a rule's test starts from.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -41,8 +45,10 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile
 from meeple.core.game import Game
 from meeple.core.rng import Stream
-from meeple.core.state import State
-from meeple.core.zones import iter_zones, sees
+from meeple.core.state import Frame, State
+from meeple.core.zones import Survey, Zone, iter_zones, json_path, place_of, sees
+
+S = TypeVar("S", bound=State)
 
 MAX_STEPS = 100_000
 """Decisions after which a random playthrough counts as a game that does not end."""
@@ -320,3 +326,223 @@ def _zone_of(state: State, card: str) -> str:
 def _describe_zone(zone: Any) -> str:
     owner = f" of seat {zone.owner}" if zone.owner is not None else ""
     return f"zone {zone.kind!r}{owner}"
+
+
+def scenario(
+    game: Game[S, Any],
+    fields: Mapping[str, object] = {},
+    /,
+    *,
+    seats: int = 2,
+    seed: int = 1,
+    state: S | None = None,
+    top: Mapping[str, Sequence[str]] = {},
+    bottom: Mapping[str, Sequence[str]] = {},
+    down: Collection[str] = (),
+    edit: Callable[[S], object] | None = None,
+    to_move: int | None = None,
+    stack: Sequence[Frame] | None = None,
+    hooks: Hooks | None = None,
+) -> S:
+    """An exact situation of ``game``: a real set-up (or ``state``, changed in place) with
+    the named cards where a test wants them, some values set and the decision pending.
+
+    Example, for the game ``meeple new race`` writes::
+
+        state = testing.scenario(
+            game,
+            {"hands[0]": ["c6a"], "turns.round": 3},  # seat 0 holds just a 6
+            top={"deck": ["c1a"]},  # and draws a 1 next
+            to_move=0,
+        )
+
+    - ``fields`` sets values by their path in the state, as ``meeple validate`` names
+      them (``"players[1].gold"``; ``$.`` may lead). A zone's value is exactly the cards
+      it holds, bottom first; each card it held that is not named goes under the pile
+      the game's :meth:`~meeple.core.game.Game.displaced` names. A mapping sets the
+      fields of a struct (``{"players[1]": {"hand": [], "gold": 3}}``), and ``[*]``
+      stands for every index of a list (``"hands[*]"``), which a path naming one index
+      overrides.
+    - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's own.
+    - Every named card is taken from wherever it lay, so each card still lies in exactly
+      one zone; the cards in ``down`` lie face down (in a zone that has facing).
+    - ``edit`` may then change the state in any way.
+    - ``to_move`` makes it that seat's turn: ``turns.current``, and the pending decision
+      passed to it unless ``stack`` gives the pending decisions, bottom first.
+
+    The state must then pass :meth:`~meeple.core.game.Game.check_state` and the
+    ``meeple_validate_state`` hooks of ``hooks``: if not, :class:`ConformanceError` lists
+    the problems, each with its path. A path that leads nowhere, a card that is not the
+    game's or is named more often than it has copies, or a card with nowhere to go raises
+    :class:`ValueError` naming each.
+    """
+    if state is None:
+        state = game.setup(seats, seed)
+    zones = {json_path(path)[2:]: zone for path, zone in Survey(state).zones}
+    problems: list[str] = []
+    values: dict[str, tuple[Any, str | int, object]] = {}
+    for key, value in sorted(fields.items(), key=lambda item: "[*]" not in item[0]):
+        _resolve(state, key, value, values, problems)
+    exact: dict[str, Sequence[str]] = {}
+    for name, (_, _, value) in values.items():
+        if name not in zones:
+            continue
+        if isinstance(value, Sequence) and not isinstance(value, str):
+            exact[name] = value
+        else:
+            problems.append(f"{name!r} is a zone: give it a list of cards, not {value!r}")
+    placed = [
+        *((name, named, "exact") for name, named in exact.items()),
+        *(
+            (name, named, "top")
+            for key, named in top.items()
+            for name in _zone(key, zones, problems)
+        ),
+        *(
+            (name, named, "bottom")
+            for key, named in bottom.items()
+            for name in _zone(key, zones, problems)
+        ),
+    ]
+    copies = Counter(game.cards(state))
+    wanted = Counter(card for _, named, _ in placed for card in named)
+    for card, n in sorted(wanted.items()):
+        if card not in copies:
+            problems.append(f"card {card!r} is not a card of {game.title}")
+        elif n > copies[card]:
+            problems.append(
+                f"card {card!r} is named {n} times, but {game.title} has {copies[card]}"
+            )
+    _raise_value(problems)
+    _raise_value(_lay(game, state, zones, placed, down))
+    for name, (parent, step, value) in values.items():
+        if name not in zones:
+            if isinstance(step, int):
+                parent[step] = value
+            else:
+                setattr(parent, step, value)
+    if edit is not None:
+        edit(state)
+    if to_move is not None:
+        state.turns.current = to_move
+        if stack is None and state.stack:
+            state.stack[-1] = msgspec.structs.replace(state.stack[-1], seat=to_move)
+    if stack is not None:
+        state.stack = list(stack)
+    try:
+        msgspec.json.decode(msgspec.json.encode(state), type=type(state))
+    except msgspec.ValidationError as exc:
+        raise ConformanceError(f"the scenario's state does not decode: {exc}") from None
+    check_state(game, state, hooks if hooks is not None else Hooks(None), "the scenario")
+    return state
+
+
+def _lay(
+    game: Game[S, Any],
+    state: S,
+    zones: Mapping[str, Zone],
+    placed: Sequence[tuple[str, Sequence[str], str]],
+    down: Collection[str],
+) -> list[str]:
+    """Move each named card from wherever it lies to where ``placed`` puts it (``exact``:
+    the zone's only cards, the others displaced; ``top``; ``bottom``); the problems found."""
+    for card, n in Counter(card for _, named, _ in placed for card in named).items():
+        for zone in iter_zones(state):
+            while n and card in zone.cards:
+                zone.remove(card)
+                n -= 1
+    exact = [zones[name] for name, _, at in placed if at == "exact"]
+    problems = []
+    for name, _, at in placed:
+        for card in zones[name].take() if at == "exact" else ():
+            spare = game.displaced(state, zones[name], card)
+            if spare is None or any(spare is zone for zone in exact):
+                problems.append(
+                    f"card {card!r} lay in {name}, which must hold only the named cards, and "
+                    f"{game.title}'s displaced() gives it "
+                    + ("no zone to go to" if spare is None else "a zone that must hold only them")
+                    + "; name where it lies instead"
+                )
+            else:
+                spare.put_under(card, up=False)
+    if not problems:
+        for name, named, at in placed:
+            zone = zones[name]
+            for card in named if at != "bottom" else reversed(named):
+                (zone.put_under if at == "bottom" else zone.add)(card, card not in down)
+    return problems
+
+
+_STEP = re.compile(r"\.?([A-Za-z_]\w*)|\[(\d+|\*)\]")
+_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[(?:\d+|\*)\])*")
+
+
+_Places = list[tuple[str, Any, str | int, Any]]
+"""Places a path reaches: each one's path, the struct or list holding it, its field or
+index there, and its value."""
+
+
+def _resolve(
+    state: State,
+    key: str,
+    value: object,
+    into: dict[str, tuple[Any, str | int, object]],
+    problems: list[str],
+) -> None:
+    """Add to ``into`` what ``key`` names -- by its concrete path: the struct or list
+    holding it, its field or index, and ``value`` -- or a problem naming the step missing.
+
+    A ``[*]`` step stands for every index; a mapping set on a struct sets its fields.
+    """
+    key = key.removeprefix("$").removeprefix(".")
+    if not _PATH.fullmatch(key):
+        problems.append(f"{key!r} is not a path like 'players[0].gold'")
+        return
+    found: _Places = [("", None, "", state)]
+    for field, index in _STEP.findall(key):
+        step: str | int = field or ("*" if index == "*" else int(index))
+        reached: _Places = []
+        for path, _, _, here in found:
+            if step == "*" and isinstance(here, list):
+                reached += [(f"{path}[{i}]", here, i, item) for i, item in enumerate(here)]
+            elif isinstance(step, int) and isinstance(here, list) and 0 <= step < len(here):
+                reached.append((f"{path}[{step}]", here, step, here[step]))
+            elif isinstance(step, str) and step in getattr(type(here), "__struct_fields__", ()):
+                reached.append((f"{path}.{step}".lstrip("."), here, step, getattr(here, step)))
+            else:
+                names = getattr(type(here), "__struct_fields__", None)
+                known = f" (its fields: {', '.join(names)})" if names else ""
+                problems.append(f"{key!r}: {path or 'the state'} has no {step!r}{known}")
+                return
+        found = reached
+    for path, parent, step, here in found:
+        if (
+            isinstance(value, Mapping)
+            and isinstance(here, msgspec.Struct)
+            and not isinstance(here, Zone)
+        ):
+            for name, item in value.items():
+                _resolve(state, f"{path}.{name}", item, into, problems)
+        else:
+            into[path] = (parent, step, value)
+
+
+def _zone(key: str, zones: Mapping[str, Zone], problems: list[str]) -> list[str]:
+    """The names of the zones ``key`` names (``[*]``: any index), or a problem saying so."""
+    key = key.removeprefix("$").removeprefix(".")
+    pattern = re.compile(re.escape(key).replace(r"\[\*\]", r"\[\d+\]"))
+    found = [name for name in zones if pattern.fullmatch(name)]
+    if not found:
+        kinds = dict.fromkeys(json_path(place_of(_steps(name)))[2:] for name in zones)
+        problems.append(f"no zone {key!r} in the state (its zones: {', '.join(kinds)})")
+    return found
+
+
+def _steps(name: str) -> tuple[str | int, ...]:
+    """``"players[1].hand"`` -> ``("players", 1, "hand")``."""
+    return tuple(field or int(index) for field, index in _STEP.findall(name))
+
+
+def _raise_value(problems: list[str]) -> None:
+    if problems:
+        raise ValueError("the scenario names what is not there: " + "; ".join(problems))

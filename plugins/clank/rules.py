@@ -684,6 +684,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     def back(self, card: str) -> str:
         return self.cat.back.get(card, "")
 
+    def displaced(self, state: S, zone: Zone, card: str) -> Zone:
+        """A seat's card goes back into its deck, any other piece into the box."""
+        if zone.owner is not None and card in self.cat.card:
+            return state.players[zone.owner].deck
+        return state.box
+
     def validate_state(self, state: S) -> list[str]:
         return checks.check(self, state)
 

@@ -539,6 +539,16 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def back(self, card: str) -> str:
         return self.content.back.get(card, "")
 
+    def displaced(self, state: ClonkState, zone: Zone, card: str) -> Zone:
+        """Snore and Kablooey cards go to their supplies, task tiles to their piles and
+        Treasure cards under the draw pile."""
+        return {
+            "snore": state.snore_supply,
+            "kablooey": state.kablooey_supply,
+            "task-colour": state.task_piles[0],
+            "task-type": state.task_piles[1],
+        }.get(self.content.back.get(card, ""), state.draw)
+
     def validate_state(self, state: ClonkState) -> list[str]:
         return checks.check(self, state)
 

@@ -17,6 +17,9 @@ from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import ClankOptions, ClankState, Turn
 
+QUIET_ROW = ("ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
+"""Six row cards with neither the danger nor the dragon-attack symbol."""
+
 
 def tiny_board() -> Board:
     """Seven rooms: 1 start; 2 plain; 3 crystal cave; 4 Depths market with healing;

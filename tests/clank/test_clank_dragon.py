@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from clank_build import act, clear_clank, game, put, started, to_row, turn
+from clank_build import QUIET_ROW, act, clear_clank, game, started, to_row, turn
 
 from meeple.core.bag import Bag
 from meeple.core.scoring import rank
+from meeple.core.testing import scenario
 from meeple.plugins.clank.effects import AllClank
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import Attacked, ClankOptions, EndTurn, Move, Pick, Play, Turn
@@ -33,6 +34,10 @@ def only_cubes(state, **cubes: int) -> None:
         if colour.startswith("seat-"):
             state.players[int(colour[-1])].supply -= n
     state.dragon_aside = 24 - cubes.get("dragon", 0)
+
+
+EMPTY_BAG = {"bag.cubes": {}, "dragon_aside": 24}
+"""Every dragon cube set aside, none in the bag."""
 
 
 def test_setup(g) -> None:
@@ -76,10 +81,8 @@ def test_back_board_sets_up() -> None:
 
 def test_attack_draw_count_with_danger(g, state) -> None:
     """rules.md#dragon-attack, #danger: rage number plus one per danger card in the row."""
-    state.rage = 0
-    to_row(state, "kobold-1", "kobold-2")
+    scenario(g, {"row": [*QUIET_ROW[:4], "kobold-1", "kobold-2"], "rage": 0}, state=state)
     n_danger = sum(g.cat.card[c].danger for c in state.row.cards)
-    only_cubes(state, dragon=24)
     events: list = []
     g.attack(state, events)
     assert len(events[0].cubes) == 2 + n_danger
@@ -88,37 +91,32 @@ def test_attack_draw_count_with_danger(g, state) -> None:
 
 def test_attack_puts_clank_area_into_the_bag(g, state) -> None:
     """rules.md#dragon-attack: every cube of the Clank! area goes in; undrawn ones stay."""
-    only_cubes(state)
+    fields = {"players[2]": {"clank": 5, "supply": 25}, "row": QUIET_ROW, "rage": 0}
+    scenario(g, {**fields, **EMPTY_BAG}, state=state)
     p = state.players[2]
-    p.clank, p.supply = 5, 25
-    to_row(state, "ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
-    state.rage = 0
     g.attack(state, [])
     assert p.clank == 0 and p.damage == 2 and state.bag.cubes == {"seat-2": 3}
 
 
 def test_left_seats_cubes_are_set_aside(g, state) -> None:
     """rules.md#left-cubes: a cube of a seat that left does no damage."""
-    only_cubes(state, seat_1=2)
-    state.players[1].status = "escaped"
-    state.turns.leave(1)
+    out = {"players[1]": {"status": "escaped", "supply": 28}, "turns.left": [1]}
+    scenario(g, {**EMPTY_BAG, "bag.cubes": {"seat-1": 2}, **out}, state=state)
     g.attack(state, [])
     assert state.players[1].damage == 0 and state.players[1].aside == 2
 
 
 def test_seats_out_make_no_clank(g, state) -> None:
     """rules.md#clank: effects on other seats skip the seats that are out."""
-    turn(g, state, 0, ("tattle-1",))
-    state.players[2].status = "escaped"
-    state.turns.leave(2)
+    out = {"players[2].status": "escaped", "turns.left": [2]}
+    scenario(g, {"players[0].hand": ["tattle-1"], **out}, state=state)
     act(g, state, Play(card="tattle-1"))
     assert [p.clank for p in state.players] == [0, 1, 0, 1]
 
 
 def test_mister_whiskers_attacks_now(g, state) -> None:
     """rules.md#whiskers: a full attack during the turn."""
-    turn(g, state, 0, ("mister-whiskers",))
-    only_cubes(state, dragon=24)
+    scenario(g, {"players[0].hand": ["mister-whiskers"]}, state=state)
     act(g, state, Play(card="mister-whiskers"))
     events = act(g, state, Pick(option=0))
     assert any(isinstance(e, Attacked) for e in events)
@@ -126,15 +124,20 @@ def test_mister_whiskers_attacks_now(g, state) -> None:
 
 def test_knocked_out_rescued_or_eliminated(g, state) -> None:
     """rules.md#knocked-out: an artifact outside the Depths is rescued, otherwise eliminated."""
-    for seat, room, artifact in ((1, 3, True), (2, 30, True), (3, 3, False)):
-        p = state.players[seat]
-        p.room = room
-        if artifact:
-            put(state, p.held, f"artifact-{[5, 7, 10][seat - 1]}")
-        p.damage, p.supply = 9, 20
-    only_cubes(state, seat_1=1, seat_2=1, seat_3=1)
-    state.rage = 6  # draws 5: all three cubes
-    to_row(state, "ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
+    hurt = ((1, 3), (2, 30), (3, 3))  # seats and their rooms
+    scenario(
+        g,
+        {
+            **{f"players[{s}]": {"room": room, "damage": 9, "supply": 20} for s, room in hurt},
+            "players[1].held": ["artifact-5"],
+            "players[2].held": ["artifact-7"],
+            "row": QUIET_ROW,
+            **EMPTY_BAG,
+            "bag.cubes": {"seat-1": 1, "seat-2": 1, "seat-3": 1},
+            "rage": 6,  # draws 5: all three cubes
+        },
+        state=state,
+    )
     g.attack(state, [])
     assert [p.status for p in state.players] == ["in", "rescued", "eliminated", "eliminated"]
     assert state.countdown_seat == 1 and state.turns.left == [2, 3]
@@ -143,14 +146,9 @@ def test_knocked_out_rescued_or_eliminated(g, state) -> None:
 def test_countdown_track(g, state) -> None:
     """rules.md#countdown: attacks with 1, 2, 3 extra cubes, then everyone still in is out."""
     g2 = game()
-    state = g2.setup(2, 3)
-    clear_clank(state)
-    put(state, state.players[1].held, "artifact-5")
-    state.players[1].room = 2
-    state.players[1].status = "rescued"
-    state.countdown_seat, state.countdown = 1, 1
-    to_row(state, "ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
-    state.rage = 0
+    rescued = {"players[1]": {"room": 2, "status": "rescued", "held": ["artifact-5"]}}
+    fields = {**rescued, "row": QUIET_ROW, "countdown_seat": 1, "countdown": 1, "rage": 0}
+    state = scenario(g2, fields, seats=2, seed=3, edit=clear_clank)
     drawn = []
     for space in (2, 3, 4, 5):
         turn(g2, state, 0)
@@ -169,13 +167,9 @@ def test_countdown_track(g, state) -> None:
 
 def test_escaped_seat_finishes_its_turn(g) -> None:
     """rules.md#escape, #first-leaver: the escaper's next turn is its first countdown step."""
-    state = g.setup(2, 4)
-    clear_clank(state)
-    turn(g, state, 0)
+    fields = {"players[0]": {"hand": [], "held": ["artifact-5"], "room": 2}, "pool.boots": 1}
+    state = scenario(g, fields, seats=2, seed=4, edit=clear_clank)
     p = state.players[0]
-    put(state, p.held, "artifact-5")
-    p.room = 2
-    state.pool.boots = 1
     act(g, state, Move(tunnel=0, to=1))
     assert p.status == "escaped" and isinstance(state.stack[-1], Turn)
     act(g, state, EndTurn())
@@ -187,14 +181,22 @@ def test_escaped_seat_finishes_its_turn(g) -> None:
 
 def test_scoring_and_tiebreak(g) -> None:
     """rules.md#scoring: artifact, tokens, gold, cards with bonuses; eliminated ranks last."""
-    state = g.setup(3, 2)
-    a, b, c = state.players
-    put(state, a.held, "artifact-20", "mastery-1", "chalice-1", "dragon-egg-1")
-    put(state, a.discard, "dwarven-peddler", "the-duke", "dragons-eye")
-    a.gold = 11
-    a.status, b.status, c.status = "escaped", "rescued", "eliminated"
-    put(state, b.held, "artifact-25")
-    b.gold = 20
+    state = scenario(
+        g,
+        {
+            "players[0]": {"gold": 11, "status": "escaped"},
+            "players[1]": {"gold": 20, "status": "rescued"},
+            "players[2]": {"status": "eliminated"},
+        },
+        seats=3,
+        seed=2,
+        top={
+            "players[0].held": ["artifact-20", "mastery-1", "chalice-1", "dragon-egg-1"],
+            "players[0].discard": ["dwarven-peddler", "the-duke", "dragons-eye"],
+            "players[1].held": ["artifact-25"],
+        },
+    )
+    b = state.players[1]
     scores = g.scores(state)
     cards_a = 4 + 2 + 10  # Peddler's two-of, The Duke's 2 fives, Dragon's Eye with Mastery
     assert scores[0].parts == {"artifact": 20, "tokens": 20 + 7 + 3, "gold": 11, "cards": cards_a}

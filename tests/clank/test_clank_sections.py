@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 from clank_build import (
+    QUIET_ROW,
     act,
     clear_clank,
     game,
@@ -22,6 +23,7 @@ from clank_build import (
 
 from meeple.core.bag import Bag
 from meeple.core.scoring import rank
+from meeple.core.testing import scenario
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank.effects import Buy as BuyCards
 from meeple.plugins.clank.state import (
@@ -42,9 +44,6 @@ from meeple.plugins.clank.state import (
     TrashCard,
     UseToken,
 )
-
-QUIET_ROW = ("ladder-1", "ladder-2", "pickaxe-1", "pickaxe-2", "sneak-1", "sneak-2")
-"""Six row cards with neither the danger nor the dragon-attack symbol."""
 
 
 @pytest.fixture
@@ -85,11 +84,10 @@ def drawn(events) -> int:
     return sum(len(e.cubes) for e in events if isinstance(e, Attacked))
 
 
-def gap_in_row(state, top: str) -> None:
-    """One slot of the (quiet) row empty, ``top`` the next Dungeon Deck card."""
-    to_row(state, *QUIET_ROW)
-    put(state, state.dungeon_discard, QUIET_ROW[0])
-    put(state, state.dungeon, top)
+GAP_IN_ROW = {"row": QUIET_ROW[1:], "dungeon_discard": QUIET_ROW[:1]}
+"""A quiet row with one slot empty."""
+BAG = {"dragon_aside": 24}
+"""Every dragon cube set aside, none in the bag."""
 
 
 # -- the dragon ------------------------------------------------------------------
@@ -97,8 +95,7 @@ def gap_in_row(state, top: str) -> None:
 
 def test_each_danger_card_adds_a_cube(g, state) -> None:
     """rules.md#danger: every danger card in the row adds one cube to the draw."""
-    state.rage = 0  # the track says 2
-    to_row(state, *QUIET_ROW)
+    scenario(g, {"row": QUIET_ROW, "rage": 0}, state=state)  # the track says 2
     for n, card in enumerate(("", "kobold-1", "dragon-shrine-1", "kobold-2")):
         if card:
             put(state, state.dungeon_discard, next(c for c in state.row.cards if c in QUIET_ROW))
@@ -111,11 +108,9 @@ def test_each_danger_card_adds_a_cube(g, state) -> None:
 
 def test_full_meter_sets_further_cubes_aside(g, state) -> None:
     """rules.md#full-meter: once the meter is full, the seat's other drawn cubes go aside."""
+    cubes = {"players[1]": {"damage": 9, "supply": 18}, "bag.cubes": {"seat-1": 3}, **BAG}
+    scenario(g, {**cubes, "row": QUIET_ROW, "rage": 2}, state=state)  # draws 3
     p = state.players[1]
-    p.damage, p.supply = 9, 21
-    bag_of(state, seat_1=3)
-    to_row(state, *QUIET_ROW)
-    state.rage = 2  # draws 3: all three cubes
     g.attack(state, [])
     assert (p.damage, p.aside, len(state.bag)) == (10, 2, 0)
     assert p.status == "eliminated"
@@ -125,8 +120,8 @@ def test_full_meter_sets_further_cubes_aside(g, state) -> None:
 @pytest.mark.parametrize("rage, after", [(5, 6), (6, 6)])
 def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
     """rules.md#rage-top, #rage: an artifact taken on the top space moves the marker no more."""
-    turn(tg, tiny, 0, room=5, boots=1)
-    tiny.rage = rage
+    fields = {"players[0].room": 5, "pool.boots": 1, "rage": rage}
+    scenario(tg, fields, state=tiny)
     act(tg, tiny, Move(tunnel=5, to=6))
     act(tg, tiny, Skip())  # the idols offered on entry
     events = act(tg, tiny, Take(token="artifact-20"))
@@ -136,8 +131,9 @@ def test_rage_stays_on_the_last_space(tg, tiny, rage: int, after: int) -> None:
 
 def test_dragon_egg_raises_rage(tg, tiny) -> None:
     """rules.md#rage: a revealed Dragon Egg moves the marker up one, like an artifact."""
-    turn(tg, tiny, 0, room=6, boots=1)
-    put(tiny, tiny.rooms[tg.cat.graph.index[5]], "dragon-egg-1", up=False)
+    room5 = {f"rooms[{tg.cat.graph.index[5]}]": ["dragon-egg-1"]}
+    fields = {"players[0].room": 6, "pool.boots": 1}
+    scenario(tg, fields, state=tiny, top=room5, down={"dragon-egg-1"})
     rage = tiny.rage
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token="dragon-egg-1"))
@@ -174,11 +170,9 @@ def test_empty_bag(option: str) -> None:
 def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
     """rules.md#first-leaver: seats 1 and 3 go out in one attack on seat 2's turn: seat 3
     is first in turn order from seat 2, so it takes the countdown track."""
-    turn(g, state, 2)
-    for seat in (1, 3):
-        state.players[seat].damage, state.players[seat].supply = 9, 20
-    bag_of(state, seat_1=1, seat_3=1)
-    to_row(state, *QUIET_ROW)
+    hurt = {f"players[{s}]": {"damage": 9, "supply": 20} for s in (1, 3)}
+    cubes = {**hurt, "bag.cubes": {"seat-1": 1, "seat-3": 1}, **BAG}
+    scenario(g, {**cubes, "players[2].hand": [], "row": QUIET_ROW}, state=state, to_move=2)
     g.attack(state, [])
     assert [p.status for p in state.players] == ["in", "eliminated", "in", "eliminated"]
     assert state.countdown_seat == 3 and state.countdown == 1
@@ -188,15 +182,9 @@ def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
 def test_countdown_first_space_does_nothing(g) -> None:
     """rules.md#countdown-first: the pawn's first space brings no attack; space 2 draws one
     extra cube."""
-    state = g.setup(2, 4)
-    clear_clank(state)
-    to_row(state, *QUIET_ROW)
-    state.rage = 0  # the track says 2
-    turn(g, state, 0)
-    p = state.players[0]
-    put(state, p.held, "artifact-5")
-    p.room, state.pool.boots = 2, 1
-    bag_of(state, dragon=24)
+    me = {"hand": [], "held": ["artifact-5"], "room": 2}
+    fields = {"players[0]": me, "pool.boots": 1, "row": QUIET_ROW, "rage": 0}  # the track says 2
+    state = scenario(g, fields, seats=2, seed=4, edit=clear_clank)
     events = act(g, state, Move(tunnel=0, to=1)) + act(g, state, EndTurn())
     assert state.countdown == 1 and drawn(events) == 0 and len(state.bag) == 24
     turn(g, state, 1)
@@ -207,12 +195,10 @@ def test_countdown_first_space_does_nothing(g) -> None:
 def test_own_knock_out_ends_the_turn_at_once(g, state) -> None:
     """rules.md#own-knock-out: knocked out by Mister Whiskers' attack, the seat stops: hand
     and play area to its discard pile, the row refilled, the next seat to play."""
-    turn(g, state, 0, ("mister-whiskers", "burgle-s0-1"))
+    me = {"hand": ["mister-whiskers", "burgle-s0-1"], "damage": 9, "supply": 16}
+    fields = {"players[0]": me, "bag.cubes": {"seat-0": 5}, **BAG, **GAP_IN_ROW}
+    scenario(g, fields, state=state, top={"dungeon": ["search-1"]})  # refills the row
     p = state.players[0]
-    p.damage, p.supply = 9, 21
-    gap_in_row(state, "search-1")
-    bag_of(state, seat_0=5)
-    state.rage = 0
     act(g, state, Play(card="mister-whiskers"))
     act(g, state, Pick(option=0))
     assert p.status == "eliminated" and not p.hand.cards and not p.play.cards
@@ -264,10 +250,8 @@ def test_empty_dungeon_and_discard_leave_the_row_short(g) -> None:
 def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
     """rules.md#arrive-seat: a Watcher refilled at the end of seat 0's turn makes clank for
     every seat in the dungeon, seat 0 included; the escaped seat makes none."""
-    state.players[2].status = "escaped"
-    state.turns.leave(2)
-    gap_in_row(state, "watcher-1")
-    turn(g, state, 0)
+    fields = {"players[0].hand": [], "players[2].status": "escaped", "turns.left": [2]}
+    scenario(g, {**fields, **GAP_IN_ROW}, state=state, top={"dungeon": ["watcher-1"]})
     events = act(g, state, EndTurn())
     assert "watcher-1" in state.row.cards
     assert {e.seat for e in events if isinstance(e, Clanked)} == {0, 1, 3}
@@ -280,7 +264,8 @@ def test_arrive_clank_hits_the_seat_ending_its_turn(g, state) -> None:
 def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
     """rules.md#token-offer: the offer comes with the entry; once declined, no take until
     the seat enters again (but the artifact's, a turn action, rules.md#take-artifact)."""
-    turn(tg, tiny, 0, room=6, boots=1, teleports=2)
+    fields = {"players[0].room": 6, "pool": {"boots": 1, "teleports": 2}}
+    scenario(tg, fields, state=tiny)
     act(tg, tiny, Move(tunnel=5, to=5))
     assert legal(tg, tiny, Take)
     act(tg, tiny, Skip())
@@ -297,8 +282,9 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     """rules.md#treasure-secrets, #search: the gold comes the moment the secret is taken, plus
     one under Search's gold-bonus-1 (for a take before Search, when Search is played); the
     token itself is spent."""
-    turn(tg, tiny, 0, ("search-1",), room=6, boots=2)
-    put(tiny, tiny.rooms[tg.cat.graph.index[5]], secret, up=False)
+    room5 = f"rooms[{tg.cat.graph.index[5]}]"
+    fields = {"players[0]": {"hand": ["search-1"], "room": 6}, "pool.boots": 2}
+    scenario(tg, fields, state=tiny, top={room5: [secret]}, down={secret})
     p = tiny.players[0]
     act(tg, tiny, Move(tunnel=5, to=5))
     act(tg, tiny, Take(token=secret))
@@ -357,9 +343,10 @@ def test_every_payable_sword_split(
 ) -> None:
     """rules.md#tunnel-swords: each split of swords leaving bearable damage is offered, and
     voluntary damage never fills the meter."""
-    turn(tg, tiny, 0, room=2, boots=2, swords=swords)
+    cubes = {"room": 2, "damage": damage, "clank": 30 - damage - supply, "supply": supply}
+    fields = {"players[0]": cubes, "pool": {"boots": 2, "swords": swords}}
+    scenario(tg, fields, state=tiny)
     p = tiny.players[0]
-    p.damage, p.clank, p.supply = damage, 30 - damage - supply, supply
     assert sword_splits(tg, tiny) == splits
     for s in splits:
         assert p.damage + (2 - s) < tg.cat.health
@@ -371,9 +358,9 @@ def test_every_payable_sword_split(
 def test_conditional_fires_once(g, state) -> None:
     """rules.md#conditions-once: an Archaeologist's idol bonus comes once, however many
     idols follow."""
-    turn(g, state, 0, ("archaeologist-1",), swords=2)
+    me = {"hand": ["archaeologist-1"], "held": ["monkey-idol-1"]}
+    scenario(g, {"players[0]": me, "pool.swords": 2}, state=state)
     p = state.players[0]
-    put(state, p.held, "monkey-idol-1")
     act(g, state, Play(card="archaeologist-1"))
     assert state.pool.skill == 2
     put(state, p.held, "monkey-idol-2")
@@ -448,9 +435,10 @@ def test_no_option_is_passed_over(g, state) -> None:
 def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
     """rules.md#escaped-turn: after room 1 the seat plays, acquires, fights and drinks a
     potion, but makes no clank, moves and teleports nowhere."""
-    turn(g, state, 0, ("stumble-s0-1", "burgle-s0-1"), room=2, boots=2, teleports=1)
+    hand, held = ["stumble-s0-1", "burgle-s0-1"], ["artifact-5", "potion-of-strength-1"]
+    pool = {"boots": 2, "teleports": 1}
+    scenario(g, {"players[0]": {"hand": hand, "held": held, "room": 2}, "pool": pool}, state=state)
     p = state.players[0]
-    put(state, p.held, "artifact-5", "potion-of-strength-1")
     act(g, state, Move(tunnel=next(e.tunnel for e in g.cat.graph.exits[2] if e.to == 1), to=1))
     assert p.status == "escaped"
     assert legal(g, state, Move) == [] and legal(g, state, Teleport) == []
@@ -468,9 +456,7 @@ def test_escaped_seat_finishes_its_turn_without_moving(g, state) -> None:
 
 def test_gold_has_no_bank_limit(g, state) -> None:
     """rules.md#gold-supply: gold is unlimited; a rich seat still gains."""
-    for p in state.players:
-        p.gold = 500
-    turn(g, state, 0, swords=2)
+    scenario(g, {"players[*].gold": 500, "pool.swords": 2}, state=state)
     act(g, state, Fight(card="goblin"))
     assert state.players[0].gold == 501
 

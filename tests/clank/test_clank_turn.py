@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from clank_build import (
+    QUIET_ROW,
     act,
     game,
     legal,
@@ -16,6 +17,7 @@ from clank_build import (
 )
 
 from meeple.core.errors import IllegalAction
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Acquire,
     Buy,
@@ -80,8 +82,8 @@ def test_acquire_effects_and_reserve(g, state) -> None:
 
 def test_location_limits(g, state) -> None:
     """rules.md#acquire, #fight: Dragon's Eye only in the Depths, Crystal Golem in a cave."""
-    turn(g, state, 0, skill=10, swords=10, room=2)
-    to_row(state, "dragons-eye", "crystal-golem-1")
+    row, pool = [*QUIET_ROW[:4], "dragons-eye", "crystal-golem-1"], {"skill": 10, "swords": 10}
+    scenario(g, {"players[0]": {"hand": [], "room": 2}, "pool": pool, "row": row}, state=state)
     acts = g.legal_actions(state)
     assert Acquire(card="dragons-eye") not in acts
     assert Fight(card="crystal-golem-1") not in acts
@@ -123,9 +125,9 @@ def test_negative_clank_is_banked_then_lost(g, state) -> None:
 
 def test_clank_from_an_empty_supply(g, state) -> None:
     """rules.md#clank: with no cubes in the supply, nothing is added."""
-    turn(g, state, 0, ("stumble-s0-1",))
+    me = {"hand": ["stumble-s0-1"], "clank": 30, "supply": 0}
+    scenario(g, {"players[0]": me}, state=state)
     p = state.players[0]
-    p.clank, p.supply = p.supply, 0
     act(g, state, Play(card="stumble-s0-1"))
     assert p.clank == 30 and p.supply == 0
 
@@ -235,8 +237,9 @@ def test_an_option_that_would_do_nothing_is_not_offered(g, state) -> None:
 
 def test_master_burglar_trashes_a_burgle(g, state) -> None:
     """rules.md#trash: from the play area or discard pile, limited by name."""
-    turn(g, state, 0, ("burgle-s0-1", "master-burglar-1"))
-    put(state, state.players[0].discard, "stumble-s0-1")
+    hand = ["burgle-s0-1", "master-burglar-1"]
+    cards = {"players[0].hand": hand, "players[0].discard": ["stumble-s0-1"]}
+    scenario(g, cards, state=state)
     act(g, state, Play(card="burgle-s0-1"))
     act(g, state, Play(card="master-burglar-1"))
     assert g.legal_actions(state) == [TrashCard(card="burgle-s0-1")]
@@ -256,11 +259,8 @@ def test_discard_then(g, state) -> None:
 
 def test_replace_row_card_makes_no_attack(g, state) -> None:
     """rules.md#arrive: Treasure Hunter's new card shows a symbol, but no attack follows."""
-    turn(g, state, 0, ("treasure-hunter-1",))
-    to_row(state, "ladder-1")
-    put(state, state.dungeon, "ogre-1")
-    state.players[1].clank = 5
-    state.players[1].supply -= 5
+    fields = {"players[0].hand": ["treasure-hunter-1"], "players[1]": {"clank": 5, "supply": 25}}
+    scenario(g, {**fields, "row": QUIET_ROW}, state=state, top={"dungeon": ["ogre-1"]})
     act(g, state, Play(card="treasure-hunter-1"))
     act(g, state, Replace(card="ladder-1"))
     assert "ogre-1" in state.row.cards and "ladder-1" in state.dungeon_discard.cards
@@ -312,17 +312,16 @@ def test_market_and_crowns(g, state) -> None:
 
 def test_potion_is_spent_on_the_turn(g, state) -> None:
     """rules.md#tokens: a potion is kept, then used once."""
-    turn(g, state, 0)
-    p = state.players[0]
-    put(state, p.held, "potion-of-strength-1")
+    cards = {"players[0].hand": [], "players[0].held": ["potion-of-strength-1"]}
+    scenario(g, cards, state=state)
     act(g, state, UseToken(token="potion-of-strength-1"))
     assert state.pool.swords == 2 and "potion-of-strength-1" in state.spent.cards
 
 
 def test_magic_spring_trashes_at_end_of_turn(g, state) -> None:
     """rules.md#end-of-turn step 1: Magic Spring's trash is mandatory, that turn."""
-    turn(g, state, 0, ("burgle-s0-1",))
-    put(state, state.players[0].held, "magic-spring-1")
+    cards = {"players[0].hand": ["burgle-s0-1"], "players[0].held": ["magic-spring-1"]}
+    scenario(g, cards, state=state)
     act(g, state, Play(card="burgle-s0-1"))
     act(g, state, EndTurn())
     assert state.to_move == 0 and Skip() not in g.legal_actions(state)

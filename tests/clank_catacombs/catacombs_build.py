@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
@@ -83,6 +83,17 @@ def tile_set() -> list[Tile]:
             edges=[Half(room="m", side="w"), Half(room="k", side="e")],
         ),
     ]
+
+
+def arrow_tile(id: str, arrow: Literal["out", "in"]) -> Tile:
+    """A one-room tile (the room is ``id[0]``) whose west half carries an arrow ``out`` of the
+    room (a darker tile) or ``in`` (a lighter one), its east half plain."""
+    return Tile(
+        id=id,
+        back="darker" if arrow == "out" else "lighter",
+        rooms=[TileRoom(id=id[0])],
+        edges=[Half(room=id[0], side="w", arrow=arrow), Half(room=id[0], side="e")],
+    )
 
 
 def game(tiles: list[Tile] | None = None, **options: Any) -> CatacombsGame:

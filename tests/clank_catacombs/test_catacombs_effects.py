@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
 from clank_build import to_row
 
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Acquire,
     EndTurn,
@@ -148,8 +149,11 @@ def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
 def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
     """rules.md#market, #offers: Golden Flute's offer, 5 gold from any room, one item."""
     me = s.players[0]
-    me.gold = 5
-    turn(g, s, 0, hand=("golden-flute",), room=room(g, s, "start-a:w"))
+    scenario(
+        g,
+        {"players[0]": {"hand": ["golden-flute"], "room": room(g, s, "start-a:w"), "gold": 5}},
+        state=s,
+    )
     assert legal(g, s, Claim) == []
     act(g, s, Play(card="golden-flute"))
     assert me.gold == 6 and me.clank == 1
@@ -193,8 +197,7 @@ def test_discount_coupon_from_a_prison(g, s) -> None:
     lay(g, s, "cave", 2, 1)
     put(s, s.prisoners, "peasant-1", "discount-coupon")
     me = s.players[0]
-    me.gold = 2
-    turn(g, s, 0, room=room(g, s, "cave:p"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "cave:p"), "gold": 2}}, state=s)
     act(g, s, PickLock())
     assert {"discount-coupon", "peasant-1"} <= set(me.held.cards) and me.gold == 2
     assert g.holds(me, "prisoner") == 1 and s.pool.offer is None
@@ -217,7 +220,7 @@ def test_grand_theft_pays_a_lockpick_for_a_free_row_card(g, s) -> None:
     to_row(s, "curator", "wishing-well", "ogre-merchant-1")
     me = s.players[0]
     bank = len(s.bank)
-    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
     act(g, s, Pick(option=1))
     assert type(s.stack[-1]) is Offer
@@ -234,8 +237,7 @@ def test_grand_theft_device_still_costs_its_gold(g, s) -> None:
     """rules.md#grand-theft: Wishing Well used for free still takes its 3 gold."""
     to_row(s, "wishing-well")
     me = s.players[0]
-    me.gold = 3
-    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s), "gold": 3}}, state=s)
     act(g, s, Play(card="grand-theft"))
     act(g, s, Pick(option=1))
     act(g, s, Accept())
@@ -247,7 +249,7 @@ def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
     """rules.md#locks, #no-empty-option: ``pay-lockpicks`` is offered only to a seat holding
     enough."""
     me = s.players[0]
-    turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["imp-familiar"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="imp-familiar"))
     act(g, s, Pick(option=1))
     act(g, s, Skip())
@@ -265,7 +267,7 @@ def test_black_market_picks_two_different(g, s) -> None:
     """rules.md#conditions: ``choose-some`` picks ``n`` different options."""
     to_row(s, "black-market")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=5)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.skill": 5}, state=s)
     me.discard.add(me.deck.draw())  # something to trash, so every option does something
     act(g, s, UseDevice(card="black-market"))
     assert type(s.stack[-1]) is PickSome
@@ -284,7 +286,7 @@ def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
     if holds:
         artifact(s)
     me.supply, me.clank = me.supply - 2, 2
-    turn(g, s, 0, hand=("empurror",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["empurror"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="empurror"))
     if holds:
         assert me.clank == 0 and me.gold == 1 and "no-crystal-exhaust" in s.pool.mods
@@ -299,7 +301,7 @@ def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
     """rules.md#conditions, rules.md#counts-now: Curator draws one card per artifact held."""
     me = s.players[0]
     artifact(s, 0, artifacts)
-    turn(g, s, 0, hand=("curator",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["curator"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="curator"))
     assert len(me.hand) == artifacts and s.pool.boots == 1
 
@@ -325,7 +327,7 @@ def test_waystone_offered_once_in_a_wayshrine(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     shrine, hall_shrine, a = (room(g, s, n) for n in ("start-a:w", "hall:w", "hall:a"))
     me = s.players[0]
-    turn(g, s, 0, hand=("waystone",), room=a, boots=3)
+    scenario(g, {"players[0]": {"hand": ["waystone"], "room": a}, "pool.boots": 3}, state=s)
     act(g, s, Play(card="waystone"))
     assert type(s.stack[-1]) is not Offer and s.pool.boots == 4
     act(g, s, next(m for m in legal(g, s, Move) if m.to == shrine))
@@ -340,7 +342,7 @@ def test_waystone_offered_once_in_a_wayshrine(g, s) -> None:
 def test_payoff_trashes_itself(g, s) -> None:
     """rules.md#trash: Payoff gives 3 Skill and leaves the game."""
     me = s.players[0]
-    turn(g, s, 0, hand=("payoff-1",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["payoff-1"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="payoff-1"))
     assert s.pool.skill == 3 and "payoff-1" in s.trash.cards and not me.play.cards
 
@@ -362,7 +364,7 @@ def test_spectral_rider_to_another_haunted_tile(g, s) -> None:
 def test_spectral_rider_off_a_haunted_tile_does_nothing(g, s) -> None:
     """rules.md#conditions: ``on-haunted-tile`` holds only where the seat stands."""
     lay(g, s, "cave", 1, 1)
-    turn(g, s, 0, hand=("spectral-rider",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["spectral-rider"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="spectral-rider"))
     assert type(s.stack[-1]) is not ChooseRoom
 
@@ -374,7 +376,7 @@ def test_blink_spell_to_a_seat_in_the_depths(g, s, where: str) -> None:
     lay(g, s, "shop", 1, 1)
     lay(g, s, "cave", 2, 1)
     s.players[1].room = room(g, s, where)
-    turn(g, s, 0, hand=("blink-spell",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["blink-spell"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="blink-spell"))
     if where == "shop:m":  # no room to go to: the option would do nothing, so is not offered
         assert Pick(option=1) not in g.legal_actions(s)
@@ -389,7 +391,7 @@ def test_marble_guardian_places_a_tile_to_teleport_onto(g, s) -> None:
     me = s.players[0]
     to_row(s, "marble-guardian")
     top = s.tile_stack.cards[-1]
-    turn(g, s, 0, room=crypt(g, s), swords=3)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.swords": 3}, state=s)
     act(g, s, Fight(card="marble-guardian"))
     cells = {(a.x, a.y) for a in legal(g, s, PlaceTile)}
     assert cells == {(0, -1), (1, 0), (1, 1), (0, 2), (-1, 0), (-1, 1)}
@@ -415,7 +417,7 @@ def test_may_top_deck(g, s, accept: bool) -> None:
     """rules.md#acquire: ``may-top-deck`` puts the acquired card on the deck, if wished."""
     to_row(s, "lie-in-wait-1")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=3)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.skill": 3}, state=s)
     act(g, s, Acquire(card="lie-in-wait-1"))
     assert type(s.stack[-1]) is Offer
     act(g, s, Accept() if accept else Skip())
@@ -444,7 +446,7 @@ def test_sudden_movement_each_seat_alone_turns_its_tile(g, s) -> None:
     cave = lay(g, s, "cave", 1, 1)
     s.players[0].room = room(g, s, "hall:a")
     s.players[1].room = room(g, s, "cave:c")
-    turn(g, s, 0, room=room(g, s, "hall:a"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
     events = arrive_at_refill(g, s, "sudden-movement-1")
     assert not any(isinstance(e, Turned) for e in events)
     assert [(f.seat, f.places) for f in s.stack[1:]] == [(1, [cave]), (0, [hall])]
@@ -462,7 +464,7 @@ def test_sudden_movement_skips_a_tile_with_two_pawns(g, s) -> None:
     hall = lay(g, s, "hall", 1, 0)
     for p in s.players:
         p.room = room(g, s, "hall:a")
-    turn(g, s, 0, room=room(g, s, "hall:a"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
     events = arrive_at_refill(g, s, "sudden-movement-1")
     assert not any(isinstance(e, Turned) for e in events) and s.tiles[hall].turn == 0
 
@@ -474,7 +476,7 @@ def test_animated_wall_half_turn_unless_it_cuts_off(g, s) -> None:
     vault = lay(g, s, "vault", 1, 1, 3)  # its north half (turned west) meets the Crypt
     s.players[0].room = room(g, s, "hall:a")
     s.players[1].room = room(g, s, "vault:art")
-    turn(g, s, 0, room=room(g, s, "hall:a"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
     arrive_at_refill(g, s, "animated-wall-1")
     assert s.tiles[hall].turn == 2 and s.tiles[vault].turn == 3
     assert s.players[0].room == room(g, s, "hall:a")
@@ -486,7 +488,7 @@ def test_sudden_movement_during_a_turn_asks_the_seat_on_the_tile(g, s) -> None:
     hall = lay(g, s, "hall", 1, 0)
     s.players[1].room = room(g, s, "hall:a")
     to_row(s, "sudden-movement-1")
-    turn(g, s, 0, room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     g.rotate_tiles(s, 0, g.cat.card["sudden-movement-1"].arrive[0], "sudden-movement-1", [])
     assert s.stack[-1].seat == 1 and set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
     act(g, s, TurnTile(turn=2))
@@ -517,7 +519,7 @@ def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
     nothing, so it is not offered."""
     me = s.players[0]
     put(s, s.players[1].held, *s.bank.cards)
-    turn(g, s, 0, hand=("grand-theft",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
     # The option would give nothing, so it is not offered.
     assert Pick(option=0) not in g.legal_actions(s) and len(g.lockpicks(me)) == 3
@@ -527,7 +529,7 @@ def test_ghost_ward_waits_for_the_seat(g, s) -> None:
     """rules.md#ghosts, #ghost-ward: a Ghost does not hurt a seat holding a ward card at once:
     the seat is asked; discarding the card stops the damage and draws a card."""
     me, other = s.players
-    turn(g, s, 0, hand=("white-tourmaline-1",), room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": ["white-tourmaline-1"], "room": crypt(g, s)}}, state=s)
     hit: list[int] = []
     g.hit(s, "ghost", hit)
     assert hit == [1] and me.damage == 0 and other.damage == 1 and s.ghost_hits == [1, 0]

@@ -25,6 +25,7 @@ from catacombs_build import (
 )
 
 from meeple.core.scoring import rank
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Attacked,
     Buy,
@@ -143,7 +144,7 @@ def test_discovery_lines_up_with_the_starting_tiles_halves(g, s, half, cell) -> 
     """rules.md#discovery: beside the starting tile's long side a square tile lines up with
     its top or its bottom half, the one the tunnel leaves."""
     on_top(s, "cave")
-    turn(g, s, 0, room=room(g, s, half), boots=1)
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, half)}, "pool.boots": 1}, state=s)
     act(g, s, legal(g, s, Explore)[0])
     # The cave has a half on every side: each of the four rotations completes the tunnel.
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 1, 2, 3}
@@ -207,7 +208,7 @@ def test_two_locks_across_two_tiles_need_two_lockpicks(g, s) -> None:
     lay(g, s, "door", 2, 0)
     way, d = room(g, s, "hall:w"), room(g, s, "door:d")
     me = s.players[0]
-    turn(g, s, 0, room=way, boots=1)
+    scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 1}, state=s)
     drop_lockpicks(g, s, 0, keep=1)
     assert d not in {m.to for m in legal(g, s, Move)}
     me.held.add(s.bank.draw())
@@ -276,7 +277,7 @@ def test_reward_once_per_turn_by_teleport_too(g, s) -> None:
     lay(g, s, "shop", 1, 1)
     chest, market = room(g, s, "shop:k"), room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=market, teleports=2)
+    scenario(g, {"players[0]": {"hand": [], "room": market}, "pool.teleports": 2}, state=s)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == chest))
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == market))
     assert me.gold == 2
@@ -316,7 +317,7 @@ def test_backpack_carries_a_second_artifact(g, s) -> None:
     lay(g, s, "plain", 1, 1)
     me = s.players[0]
     put(s, me.held, "artifact-20")
-    turn(g, s, 0, room=room(g, s, "plain:art"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "plain:art")}}, state=s)
     assert legal(g, s, Take) == []
     put(s, me.held, "backpack-1")
     act(g, s, Take(token="artifact-5"))
@@ -328,8 +329,7 @@ def test_market_blood_amulet_and_crowns(g, s) -> None:
     the most valuable Crown left."""
     lay(g, s, "shop", 1, 1)
     me = s.players[0]
-    me.gold = 21
-    turn(g, s, 0, room=room(g, s, "shop:m"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "shop:m"), "gold": 21}}, state=s)
     assert Buy(item="blood-amulet") not in g.legal_actions(s)
     hurt(me, 5)
     act(g, s, Buy(item="blood-amulet"))
@@ -352,7 +352,7 @@ def test_library_gives_a_secret_tome(g, s) -> None:
     s = g.setup(2, 4)
     lay(g, s, "lib", 1, 1)
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "lib:l"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "lib:l")}}, state=s)
     pile = g.reserve_pile(s, "secret-tome")
     top = pile.cards[-1]
     act(g, s, PickLock())
@@ -371,7 +371,7 @@ def test_prison_frees_two_or_the_last(g, s, left: int) -> None:
     keep = ["peasant-1", "peasant-2", "golden-monkey-bot"][:left]
     put(s, s.box, *[t for t in s.prisoners.cards if t not in keep])
     me = s.players[0]
-    turn(g, s, 0, room=room(g, s, "cave:p"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "cave:p")}}, state=s)
     if not left:
         assert PickLock() not in g.legal_actions(s)
         return
@@ -384,7 +384,7 @@ def test_wayshrine_not_with_an_empty_supply(g, s) -> None:
     """rules.md#wayshrine: no mark without a cube in the supply."""
     me = s.players[0]
     me.aside, me.supply = me.supply, 0
-    turn(g, s, 0, room=room(g, s, "start-a:w"))
+    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "start-a:w")}}, state=s)
     assert Mark() not in g.legal_actions(s)
 
 
@@ -416,7 +416,7 @@ def test_left_seat_draws_four_with_three_seats(g) -> None:
     me = s.players[0]
     put(s, me.held, "artifact-20")
     s.players[0].status = "escaped"
-    turn(g, s, 2)
+    scenario(g, {"players[2]": {"hand": []}}, state=s, to_move=2)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     attack = next(e for e in events if isinstance(e, Attacked))
@@ -429,8 +429,11 @@ def test_escape_scores_and_takes_mastery(g, s) -> None:
     token; the score counts it, the artifact, gold and every card owned."""
     me = s.players[0]
     put(s, me.held, "artifact-10")
-    me.gold = 3
-    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": room(g, s, "start-a:w"), "gold": 3}, "pool.boots": 1},
+        state=s,
+    )
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "start-a:crypt")))
     assert me.status == "escaped" and any(t.startswith("mastery") for t in me.held.cards)
     parts = g.scores(s)[0].parts
@@ -466,7 +469,7 @@ def test_row_that_cannot_be_refilled_ends_the_game(g, s) -> None:
     other.room = room(g, s, "shop:m")
     put(s, s.box, *s.dungeon.cards)
     put(s, s.dungeon_discard, s.row.cards[0])
-    turn(g, s, 0)
+    scenario(g, {"players[0]": {"hand": []}}, state=s)
     act(g, s, EndTurn())
     assert g.is_over(s)
     assert me.status == "eliminated" and other.status == "rescued"

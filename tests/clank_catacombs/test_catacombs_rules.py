@@ -6,6 +6,7 @@ import pytest
 from catacombs_build import act, game, lay, legal, on_top, room, started, turn
 
 from meeple.core.rng import Rng, stream
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
 from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
@@ -110,7 +111,7 @@ def test_locks_need_a_lockpick_each_and_stay_open(g, s) -> None:
     lay(g, s, "shop", 2, 0)  # its west half meets the hall's locked east half
     way, market = room(g, s, "hall:w"), room(g, s, "shop:m")
     me = s.players[0]
-    turn(g, s, 0, room=way, boots=2)
+    scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 2}, state=s)
     for tid in g.lockpicks(me):
         me.held.remove(tid)
         s.bank.add(tid)
@@ -161,7 +162,7 @@ def test_chest_and_wayshrine(g, s) -> None:
     lay(g, s, "shop", 1, 1)
     chest = room(g, s, "shop:k")
     me = s.players[0]
-    turn(g, s, 0, room=chest)
+    scenario(g, {"players[0]": {"hand": [], "room": chest}}, state=s)
     majors = len(s.majors)
     act(g, s, PickLock())
     assert len(s.majors) == majors - 1 and f"room {chest}" in s.picked
@@ -175,7 +176,7 @@ def test_artifact_taken_later_and_backpack(g, s) -> None:
     """rules.md#take-artifact: not on entry but as a room action; one without a Backpack."""
     lay(g, s, "vault", 1, 0, 3)
     art = room(g, s, "vault:art")
-    turn(g, s, 0, room=art)
+    scenario(g, {"players[0]": {"hand": [], "room": art}}, state=s)
     assert legal(g, s, Take) == [Take(token="artifact-7")]
     s.players[0].held.add(s.artifacts.draw())
     assert legal(g, s, Take) == []

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from catacombs_build import (
     act,
+    arrow_tile,
     clear_clank,
     crypt,
     game,
@@ -33,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
 from clank_build import to_row
 
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import (
     Attacked,
     EndTurn,
@@ -64,24 +66,9 @@ from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 def tiles() -> list[Tile]:
     return [
         *tile_set(),
-        Tile(
-            id="oneway",
-            back="darker",
-            rooms=[TileRoom(id="o")],
-            edges=[Half(room="o", side="w", arrow="out"), Half(room="o", side="e")],
-        ),
-        Tile(
-            id="twin",
-            back="darker",
-            rooms=[TileRoom(id="t")],
-            edges=[Half(room="t", side="w", arrow="out"), Half(room="t", side="e")],
-        ),
-        Tile(
-            id="into",
-            back="lighter",
-            rooms=[TileRoom(id="i")],
-            edges=[Half(room="i", side="w", arrow="in"), Half(room="i", side="e")],
-        ),
+        arrow_tile("oneway", "out"),
+        arrow_tile("twin", "out"),
+        arrow_tile("into", "in"),
         Tile(
             id="shrine",
             back="darker",
@@ -182,8 +169,14 @@ def test_resources_pool_is_lost_and_gold_kept(g, s) -> None:
     """rules.md#resources: Skill, swords and boots end with the turn; gold stays; the next
     hand of five reshuffles the discard pile when the deck runs short."""
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=4, swords=2, boots=3)
-    me.gold = 5
+    scenario(
+        g,
+        {
+            "players[0]": {"hand": [], "room": crypt(g, s), "gold": 5},
+            "pool": {"skill": 4, "swords": 2, "boots": 3},
+        },
+        state=s,
+    )
     # Two cards left in the deck, five in the discard pile: the new hand reshuffles.
     while len(me.deck) > 2:
         put(s, me.discard, me.deck.cards[-1])
@@ -197,7 +190,7 @@ def test_clank_from_the_supply_and_back(g, s) -> None:
     """rules.md#clank: clank takes cubes from the supply (no more than it holds); negative
     clank takes own cubes back and banks the rest against later clank this turn."""
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     events: list = []
     me.supply = 2
     g.make_clank(s, 0, 3, events)
@@ -213,7 +206,7 @@ def test_device_gold_and_lockpick_prices(g, s) -> None:
     Trunk also takes a Lockpick (back to the bank), Wishing Well 3 gold; without them, no use."""
     to_row(s, "locked-trunk", "wishing-well")
     me = s.players[0]
-    turn(g, s, 0, room=crypt(g, s), skill=10)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.skill": 10}, state=s)
     picks = list(g.lockpicks(me))
     for tid in picks:
         me.held.remove(tid)
@@ -236,7 +229,7 @@ def test_fight_goblin_again_and_depths_monster(g, s) -> None:
     fought only from a room in the depths."""
     to_row(s, "the-warden")
     lay(g, s, "blank", 1, 1, 2)  # a lighter tile: not the depths
-    turn(g, s, 0, room=crypt(g, s), swords=8)
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.swords": 8}, state=s)
     fights = {f.card for f in legal(g, s, Fight)}
     assert "the-warden" not in fights
     act(g, s, Fight(card="goblin"))
@@ -252,8 +245,11 @@ def test_health_no_move_that_fills_the_meter(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
     a, w = room(g, s, "hall:a"), room(g, s, "hall:w")
-    turn(g, s, 0, room=a, boots=2)
-    me.damage, me.supply = 9, 20
+    scenario(
+        g,
+        {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}, "pool.boots": 2},
+        state=s,
+    )
     assert moves_to(g, s, w) == []
     s.pool.swords = 1
     assert [m.swords for m in moves_to(g, s, w)] == [1]
@@ -298,7 +294,7 @@ def test_left_cubes_two_seats_draw_six_and_set_aside(g, s) -> None:
     s.bag.cubes = {}
     s.dragon_aside = 24
     s.rage = 6
-    turn(g, s, 1)
+    scenario(g, {"players[1]": {"hand": []}}, state=s, to_move=1)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
@@ -338,7 +334,7 @@ def test_arrows_one_way_half_and_opposing_arrows(g, s) -> None:
     two opposing arrows close the tunnel both ways."""
     lay(g, s, "oneway", 1, 0)  # its arrow out faces west: out of it into the start
     o, w = room(g, s, "oneway:o"), shrine(g, s)
-    turn(g, s, 0, room=o, boots=2)
+    scenario(g, {"players[0]": {"hand": [], "room": o}, "pool.boots": 2}, state=s)
     assert moves_to(g, s, w)
     s.players[0].room = w
     assert moves_to(g, s, o) == []
@@ -411,7 +407,7 @@ def test_teleport_discovery_off_an_edge(g, s) -> None:
     rotation is offered without boots or swords, and no damage follows."""
     on_top(s, "vault")
     me = s.players[0]
-    turn(g, s, 0, room=shrine(g, s), teleports=1)
+    scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.teleports": 1}, state=s)
     act(g, s, Explore(place=0, half=0, teleport=True))
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 3}
     act(g, s, Rotate(turn=3))
@@ -460,7 +456,7 @@ def test_idols_one_per_visit_never_a_room_action(g, s) -> None:
     me = s.players[0]
     s_room = room(g, s, "shrine:s")
     assert len(s.rooms[s_room]) == 3
-    turn(g, s, 0, room=shrine(g, s), boots=3)
+    scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.boots": 3}, state=s)
     act(g, s, moves_to(g, s, s_room)[0])
     assert g.holds(me, "idol") == 1 and len(s.rooms[s_room]) == 2
     assert not legal(g, s, Take)

@@ -10,32 +10,31 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from catacombs_build import act, crypt, game, lay, legal, put, room, started, tile_set, turn
+from catacombs_build import (
+    act,
+    arrow_tile,
+    crypt,
+    game,
+    lay,
+    legal,
+    put,
+    room,
+    started,
+    tile_set,
+    turn,
+)
 
 from meeple.core.state import Event
+from meeple.core.testing import scenario
 from meeple.plugins.clank.state import Move, UseToken
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, Explore, PickLock
-from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+from meeple.plugins.clank_catacombs.tiles import Tile
 
 
 def tiles() -> list[Tile]:
-    return [
-        *tile_set(),
-        Tile(
-            id="oneway",
-            back="darker",
-            rooms=[TileRoom(id="o")],
-            edges=[Half(room="o", side="w", arrow="out"), Half(room="o", side="e")],
-        ),
-        Tile(
-            id="into",
-            back="lighter",
-            rooms=[TileRoom(id="i")],
-            edges=[Half(room="i", side="w", arrow="in"), Half(room="i", side="e")],
-        ),
-    ]
+    return [*tile_set(), arrow_tile("oneway", "out"), arrow_tile("into", "in")]
 
 
 @pytest.fixture
@@ -51,8 +50,8 @@ def s(g: CatacombsGame) -> Any:
 def free(g: CatacombsGame, s: Any, prisoner: str) -> None:
     """Seat 0 picks the cave's Prison, freeing a Peasant and ``prisoner``."""
     lay(g, s, "cave", 1, 0)
-    put(s, s.prisoners, "peasant-1", prisoner)
-    turn(g, s, 0, room=room(g, s, "cave:p"))
+    me = {"hand": [], "room": room(g, s, "cave:p")}
+    scenario(g, {"players[0]": me}, state=s, top={"prisoners": ["peasant-1", prisoner]})
     act(g, s, PickLock())
 
 
@@ -157,7 +156,7 @@ def test_puzzle_box_at_a_wayshrine_for_a_major_secret(g, s) -> None:
     me = s.players[0]
     put(s, me.held, "puzzle-box-1")
     put(s, s.majors, "chalice-1")
-    turn(g, s, 0, room=crypt(g, s))
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     assert UseToken(token="puzzle-box-1") not in g.legal_actions(s)
     me.room = room(g, s, "start-a:w")
     act(g, s, UseToken(token="puzzle-box-1"))

@@ -87,6 +87,22 @@ def test_the_new_game_plays(race):
     assert "seat 0: hand [? ?]" in drawing and "seat 1 (you)" in drawing
 
 
+def test_the_new_packages_scenario_tests_pass(race, monkeypatch):
+    """The scenario tests ``meeple new`` writes (the guide shows them) pass as written."""
+    tests = Path(sys.modules[race.__module__].__file__).parents[1] / "tests"
+    monkeypatch.syspath_prepend(str(tests))
+    monkeypatch.delitem(sys.modules, "test_meeple_race", raising=False)
+    module = importlib.import_module("test_meeple_race")
+    scenarios = [
+        f
+        for name, f in vars(module).items()
+        if name.startswith("test_") and name != "test_conformance"
+    ]
+    assert len(scenarios) == 2
+    for test in scenarios:
+        test()
+
+
 def test_a_bad_option_is_refused_by_the_option_parser(race):
     with pytest.raises(MeepleError, match=r"goal=2.*>= 5.*The pile total"):
         parse_options(race, ["goal=2"])

@@ -1,22 +1,22 @@
-"""Builders for exact Clonk! situations: states, custom card tables, short drivers.
+"""Exact Clonk! situations: a quiet table mid-game, custom card tables, short drivers.
 
-``build`` lays out named cards where a test wants them; every other card
-goes where it harms nothing (Treasure cards to the bottom of the draw pile,
-Snore and Kablooey cards to their supplies), so the state passes
-``check_state`` and the test reads like the rulebook's scenario.
+``build`` is :func:`meeple.core.testing.scenario` on a table where only the cards a
+test names are on offer: every other card lies where it harms nothing (Treasure cards
+under the draw pile, Snore and Kablooey cards in their supplies).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
-from meeple.core.rng import Rng
+from meeple.core import Frame
+from meeple.core.scoring import Score
+from meeple.core.testing import scenario
 from meeple.core.turns import Turns
-from meeple.core.zones import Zone
-from meeple.plugins.clonk.content import AWAKENING
 from meeple.plugins.clonk.rules import Clonk
 from meeple.plugins.clonk.state import ClonkOptions, ClonkState, Unearth
 
@@ -37,105 +37,49 @@ def table(path: Path, values: Mapping[str, tuple[int, int]] = {}, **changes: obj
     return str(path)
 
 
-def shaft(cards: Iterable[str]) -> Zone:
-    """A shaft from bottom to top; a ``~`` prefix lays a card face down."""
-    cards = list(cards)
-    return Zone(
-        kind="shaft",
-        cards=[c.lstrip("~") for c in cards],
-        up=[not c.startswith("~") for c in cards],
-    )
-
-
 def build(
     game: Clonk,
-    seats: int = 2,
+    fields: Mapping[str, object] = {},
+    /,
     *,
-    hands: Mapping[int, Sequence[str]] = {},
-    carts: Mapping[int, Sequence[str]] = {},
-    galleries: Mapping[int, Sequence[str]] = {},
-    kablooeys: Mapping[int, int] = {},
-    shafts: Sequence[Sequence[str]] = (),
-    draw: Sequence[str] = (),
-    tasks: Mapping[int, tuple[str, str]] = {},
-    discard: Sequence[str] = (),
-    snores: int | None = None,
-    frame: object = None,
+    seats: int = 2,
     current: int = 0,
     round: int = 2,
-    awakening: str = "draw",
+    stack: Sequence[Frame] | None = None,
+    **more: Any,
 ) -> ClonkState:
-    """A state with the named cards in place, ``current`` to move in ``frame`` (default: digging).
+    """Seat ``current``'s turn in ``round``: digging unless ``stack`` says otherwise
+    (``stack=[]``: the game is over, every task tile shown).
 
-    Seats that have had a turn and whose cart is not named get one card in it.
-
-    ``draw`` lists the cards on top of the draw pile, bottom first (the last
-    is drawn first); ``awakening`` is ``"draw"`` (at the bottom of the pile),
-    ``"top"`` (drawn next) or ``"aside"`` (already drawn: the last round).
-    ``snores`` is how many Snore cards are left in the supply (default all).
+    Every hand, shaft and gallery is empty but for the cards ``fields`` names, so only
+    they matter. Each seat holds a colour and a type task tile (the first ones no seat is
+    given), its colour tile shown; a seat that has had a turn (rules.md#fill-cart) and
+    whose cart is not named holds one Treasure card in it. ``fields`` and ``more`` are
+    :func:`meeple.core.testing.scenario`'s.
     """
-    c = game.content
-    used = [
-        *(x for v in (hands, carts, galleries) for cards in v.values() for x in cards),
-        *(x.lstrip("~") for s in shafts for x in s),
-        *draw,
-        *discard,
-    ]
-    rest = [x for x in c.treasures if x not in set(used)]
-    # rules.md#fill-cart: a seat that has had a turn has a cart; unless the test names one,
-    # it holds a card from the bottom of the draw pile.
+    lists = [*fields.values(), *more.get("top", {}).values()]
+    named = {c for v in lists if isinstance(v, list | tuple) for c in v if isinstance(c, str)}
     order = Turns.start(seats).order
-    had_turn = [round > 1 or order.index(s) < order.index(current) for s in range(seats)]
-    cart_cards = [
-        list(carts[s]) if s in carts else [rest.pop(0)] if had_turn[s] else [] for s in range(seats)
-    ]
-    pile = [*rest, *draw]
-    if awakening == "draw":
-        pile.insert(0, AWAKENING)
-    elif awakening == "top":
-        pile.append(AWAKENING)
-    snore_pile = list(c.snores)
-    kablooey_pile = list(c.kablooeys)
-    held = [[kablooey_pile.pop() for _ in range(kablooeys.get(s, 0))] for s in range(seats)]
-    snore_left = len(snore_pile) if snores is None else snores
-    spare_snores, snore_pile = snore_pile[snore_left:], snore_pile[:snore_left]
-    if spare_snores:  # Snore cards gone from the supply lie under seat 0's cart.
-        cart_cards[0][:0] = spare_snores
-    tiles = [
-        tasks.get(s, (f"task-colour-{c.colours[s]}", f"task-type-{c.types[s]}"))
+    c = game.content
+    spare = (t for t in c.treasures if t not in named)
+    carts = {
+        f"carts[{s}]": [next(spare)]
         for s in range(seats)
-    ]
-    dealt = {t for pair in tiles for t in pair}
-    turns = Turns.start(seats)
-    turns.current, turns.round = current, round
-    turns.last_round = awakening == "aside"
-    shaft_zones = [shaft(s) for s in shafts]
-    shaft_zones += [Zone(kind="shaft", up=[]) for _ in range(5 - len(shaft_zones))]
-    return ClonkState(
+        if (round > 1 or order.index(s) < order.index(current)) and f"carts[{s}]" not in fields
+    }
+    free = [[t for t in tiles if t not in named] for tiles in (c.colour_tasks, c.type_tasks)]
+    over = stack is not None and not stack
+    tasks = {f"tasks[{s}]": [free[0][s], free[1][s]] for s in range(seats)}
+    shown = {f"tasks[{s}].up": [True, over] for s in range(seats)}
+    quiet = {"hands[*]": [], "shafts[*]": [], "galleries[*]": []}
+    turns = {"turns": {"round": round, "over": over}}
+    return scenario(
+        game,
+        {**quiet, **carts, **tasks, **shown, **turns, **fields},
         seats=seats,
-        rng=Rng(seed=7),
-        turns=turns,
-        stack=[frame if frame is not None else Unearth(seat=current)],  # type: ignore[list-item]
-        draw=Zone(kind="draw", cards=pile),
-        shafts=shaft_zones,
-        hands=[Zone(kind="hand", owner=s, cards=list(hands.get(s, ()))) for s in range(seats)],
-        galleries=[
-            Zone(kind="gallery", owner=s, cards=list(galleries.get(s, ()))) for s in range(seats)
-        ],
-        carts=[Zone(kind="cart", owner=s, cards=cart_cards[s]) for s in range(seats)],
-        tasks=[
-            Zone(kind="tasks", owner=s, cards=list(tiles[s]), up=[True, False])
-            for s in range(seats)
-        ],
-        kablooeys=[Zone(kind="kablooey", owner=s, cards=held[s]) for s in range(seats)],
-        task_piles=[
-            Zone(kind="task-pile", cards=[t for t in c.colour_tasks if t not in dealt]),
-            Zone(kind="task-pile", cards=[t for t in c.type_tasks if t not in dealt]),
-        ],
-        snore_supply=Zone(kind="snore-supply", cards=snore_pile),
-        kablooey_supply=Zone(kind="kablooey-supply", cards=kablooey_pile),
-        discard=Zone(kind="discard", cards=list(discard)),
-        aside=Zone(kind="aside", cards=[AWAKENING] if awakening == "aside" else []),
+        to_move=current,
+        stack=[Unearth(seat=current)] if stack is None else stack,
+        **more,
     )
 
 
@@ -152,8 +96,6 @@ def play(game, state, *actions):
     return events
 
 
-def scored(game, **kw):
-    """The scores of a built table whose game is over."""
-    state = build(game, **kw)
-    state.stack.clear()
-    return game.scores(state)
+def scored(game: Clonk, fields: Mapping[str, object] = {}, /, **kw: Any) -> list[Score]:
+    """The scores of a finished game's table (see :func:`build`)."""
+    return game.scores(build(game, fields, stack=[], **kw))

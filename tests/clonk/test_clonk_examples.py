@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clonk_build import build, clonk, table
+from clonk_build import build, clonk, scored, table
 
 from meeple.core.scoring import rank, winners
 from meeple.plugins.clonk.state import Dig, Feed, Gift, Revealed, Stop
@@ -14,14 +14,16 @@ def test_unearthing_chain_example() -> None:
     thomas, andrea = 0, 1
     state = build(
         game,
-        hands={thomas: ["white-statue-1", "red-necklace-1"]},
-        carts={thomas: ["green-necklace-1"], andrea: ["red-hammer-1"]},
-        shafts=[
-            ["red-chain-1", "white-necklace-1"],
-            ["~yellow-crown-1", "red-statue-1"],
-            ["~green-sword-1", "blue-statue-1"],
-            ["yellow-hammer-1", "pink-necklace-1"],
-        ],
+        {
+            f"hands[{thomas}]": ["white-statue-1", "red-necklace-1"],
+            f"carts[{thomas}]": ["green-necklace-1"],
+            f"carts[{andrea}]": ["red-hammer-1"],
+            "shafts[0]": ["red-chain-1", "white-necklace-1"],
+            "shafts[1]": ["yellow-crown-1", "red-statue-1"],
+            "shafts[2]": ["green-sword-1", "blue-statue-1"],
+            "shafts[3]": ["yellow-hammer-1", "pink-necklace-1"],
+        },
+        down={"yellow-crown-1", "green-sword-1"},
     )
     legal = game.legal_actions(state)
     # The white necklace matches the green necklace by type, as do the red and pink ones.
@@ -66,19 +68,18 @@ def test_scoring_example(tmp_path) -> None:
     game = clonk(cards=table(tmp_path / "cards.json", {**thomas_cards, **andrea_cards}))
     thomas = list(thomas_cards)
     andrea = list(andrea_cards)
-    state = build(
+    t, a = scored(
         game,
-        carts={0: thomas[:5], 1: andrea[:4]},
-        galleries={0: thomas[5:], 1: andrea[4:]},
-        tasks={
-            0: ("task-colour-green", "task-type-necklace"),
-            1: ("task-colour-red", "task-type-crown"),
+        {
+            "carts[0]": thomas[:5],
+            "carts[1]": andrea[:5],  # the red hammer tops the cart: the red gallery matches it
+            "galleries[0]": thomas[5:],
+            "galleries[1]": andrea[5:],
+            "tasks[0]": ["task-colour-green", "task-type-necklace"],
+            "tasks[1]": ["task-colour-red", "task-type-crown"],
+            "hands[1]": ["blue-chain-3"],
         },
-        hands={1: ["blue-chain-3"]},
     )
-    state.stack.clear()
-    state.turns.over = True
-    t, a = game.scores(state)
     assert t.parts == {"coins": 19, "task_colour": 6, "task_type": 6, "eyes_penalty": -8}
     assert t.total == 23 and t.tiebreak == [-15, 8]
     assert a.parts == {"coins": 14, "task_colour": 4, "task_type": 6, "eyes_penalty": 0}

@@ -46,12 +46,17 @@ def test_a_later_turn_runs_phase_one_two_three_in_order() -> None:
     """rules.md#turn: the cart is filled, then digging, then the rubble, then the next seat."""
     state = build(
         GAME,
-        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"]},
-        galleries={0: ["red-crown-1"], 1: ["blue-sword-1", "blue-statue-1"]},
-        hands={0: ["red-statue-1"], 1: ["pink-sword-1"]},
-        draw=["white-hammer-3", "white-hammer-2", "white-hammer-1"],
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["blue-chain-1"],
+            "galleries[0]": ["red-crown-1"],
+            "galleries[1]": ["blue-sword-1", "blue-statue-1"],
+            "hands[0]": ["red-statue-1"],
+            "hands[1]": ["pink-sword-1"],
+        },
+        top={"draw": ["white-hammer-3", "white-hammer-2", "white-hammer-1"]},
         current=1,
-        frame=Feed(seat=1),
+        stack=[Feed(seat=1)],
     )
     fed, dug, stopped, passed = run(
         GAME,
@@ -78,9 +83,9 @@ def test_a_first_round_turn_starts_with_a_hand_card() -> None:
     """rules.md#turn and rules.md#fill-cart: in round 1 Phase I is a choice, then Phase II."""
     state = build(
         GAME,
-        hands={0: ["red-hammer-1", "red-crown-1"], 1: ["blue-chain-1"]},
+        {"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
         round=1,
-        frame=FirstCart(seat=0),
+        stack=[FirstCart(seat=0)],
     )
     assert all(isinstance(a, Cart) for a in GAME.legal_actions(state))
     carted, stopped, fed = run(
@@ -97,16 +102,18 @@ def test_phase_two_offers_exactly_the_open_moves() -> None:
     """rules.md#unearth: digs from hand and shaft tops, gifts, blasts and stopping, no more."""
     state = build(
         GAME,
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["blue-chain-1"],
+            "carts[2]": ["white-necklace-1"],  # nothing on offer matches this white necklace
+            "hands[0]": ["red-crown-1", "green-hammer-1", "blue-sword-1", "pink-statue-1"],
+            "shafts[0]": ["white-statue-1", "yellow-hammer-1"],
+            "shafts[1]": ["green-crown-1", "blue-statue-1"],
+            "shafts[2]": ["white-chain-1", "pink-crown-1"],
+            "kablooeys[0]": ["kablooey-1"],
+        },
         seats=3,
-        # Nothing on offer matches seat 2's white necklace.
-        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"], 2: ["white-necklace-1"]},
-        hands={0: ["red-crown-1", "green-hammer-1", "blue-sword-1", "pink-statue-1"]},
-        shafts=[
-            ["~white-statue-1", "yellow-hammer-1"],
-            ["~green-crown-1", "blue-statue-1"],
-            ["~white-chain-1", "pink-crown-1"],
-        ],
-        kablooeys={0: 1},
+        down={"white-statue-1", "green-crown-1", "white-chain-1"},
     )
     legal = GAME.legal_actions(state)
     expected = {
@@ -147,7 +154,7 @@ def test_sift_gives_exactly_the_cards_for_the_empty_spaces(
     then the feed."""
     hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"][:placed]
     draw = ["white-crown-3", "white-crown-2", "white-crown-1", "white-chain-1"]  # last on top
-    state = build(GAME, carts={0: ["red-hammer-1"]}, hands={0: hand}, draw=draw)
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "hands[0]": hand}, top={"draw": draw})
     events = run(GAME, state, *(Dig(source=c) for c in hand), *([Stop()] if placed < 4 else []))
     drawn = ["white-chain-1", "white-crown-1", "white-crown-2"][:draws]
     rubble = [*(Took(seat=0, card=c) for c in taken), *(Drew(seat=0, card=c) for c in drawn)]
@@ -166,19 +173,23 @@ def test_scored_cards_and_coins(tmp_path) -> None:
     cart, gallery and held Kablooey cards score; hand cards and the supply do not."""
     values = {
         "red-sword-1": (3, 0),
-        "blue-chain-1": (2, 0),
+        "blue-sword-1": (2, 0),
         "pink-crown-1": (3, 4),
         "red-crown-1": (3, 0),
     }
     game = clonk(cards=table(tmp_path / "t.json", values))
     seat0, seat1 = scored(
         game,
-        carts={0: ["red-sword-1"], 1: ["red-crown-1"]},
-        galleries={0: ["blue-chain-1"]},
-        hands={0: ["pink-crown-1"]},  # coins, eyes and a crown: all worthless in hand
-        tasks={0: ("task-colour-red", "task-type-crown")},
-        kablooeys={0: 2, 1: 1},
-        snores=7,  # one Snore card (3 eyes, no coin) under seat 0's cart
+        {
+            # one Snore card (3 eyes, no coin) under seat 0's cart
+            "carts[0]": ["snore-8", "red-sword-1"],
+            "carts[1]": ["red-crown-1"],
+            "galleries[0]": ["blue-sword-1"],  # a sword on a sword
+            "hands[0]": ["pink-crown-1"],  # coins, eyes and a crown: all worthless in hand
+            "tasks[0]": ["task-colour-red", "task-type-crown"],
+            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
+            "kablooeys[1]": ["kablooey-3"],
+        },
     )
     assert seat0.parts == {"coins": 3 + 2 + 2, "task_colour": 1, "task_type": 0, "eyes_penalty": -2}
     assert seat0.total == 6 and seat0.tiebreak == [-3, 2]
@@ -189,8 +200,10 @@ def test_scored_cards_and_coins(tmp_path) -> None:
 def test_a_kablooey_card_is_worth_what_the_table_says(tmp_path) -> None:
     """rules.md#d-kablooey-coins: each held Kablooey card adds its coin value."""
     path = table(tmp_path / "t.json", kablooey={"count": 9, "coins": 2})
-    assert [s.parts["coins"] for s in scored(clonk(cards=path), kablooeys={0: 3, 1: 1})] == [6, 2]
-    with_cards = [s.parts["coins"] for s in scored(GAME, kablooeys={0: 3})]
+    held = {"kablooeys[0]": ["kablooey-1", "kablooey-2", "kablooey-3"]}
+    both = {**held, "kablooeys[1]": ["kablooey-4"]}
+    assert [s.parts["coins"] for s in scored(clonk(cards=path), both)] == [6, 2]
+    with_cards = [s.parts["coins"] for s in scored(GAME, held)]
     without = [s.parts["coins"] for s in scored(GAME)]  # the cart cards' coins
     assert [a - b for a, b in zip(with_cards, without, strict=True)] == [3, 0]
 
@@ -216,12 +229,13 @@ def test_eye_penalty(tmp_path, cart0: int, gallery0: int, cart1: int, penalties:
     }
     scores = scored(
         clonk(cards=table(tmp_path / "t.json", values)),
-        carts={0: ["red-sword-1"], 1: ["blue-chain-1"]},
-        galleries={0: ["red-sword-2"]},
-        hands={1: ["blue-chain-2"]},
-        tasks={
-            0: ("task-colour-white", "task-type-statue"),
-            1: ("task-colour-pink", "task-type-crown"),
+        {
+            "carts[0]": ["red-sword-1"],
+            "carts[1]": ["blue-chain-1"],
+            "galleries[0]": ["red-sword-2"],
+            "hands[1]": ["blue-chain-2"],
+            "tasks[0]": ["task-colour-white", "task-type-statue"],
+            "tasks[1]": ["task-colour-pink", "task-type-crown"],
         },
     )
     assert [s.parts["eyes_penalty"] for s in scores] == penalties

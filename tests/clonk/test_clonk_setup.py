@@ -63,7 +63,8 @@ def test_same_seed_same_game() -> None:
 def test_task_table(n: int, points: int) -> None:
     """rules.md#task-table: 1,2,4,6,9,12,16,20,25 for 9 or more."""
     reds = [f"red-{t}-{k}" for t in GAME.content.types for k in (1, 2, 3)][:n]
-    score = scored(GAME, carts={0: reds}, tasks={0: ("task-colour-red", "task-type-sword")})[0]
+    tasks = ["task-colour-red", "task-type-sword"]
+    score = scored(GAME, {"carts[0]": reds, "tasks[0]": tasks})[0]
     swords = sum(c.startswith("red-sword") for c in reds)
     assert score.parts["task_colour"] == points
     assert score.parts["task_type"] == [0, 1, 2, 4][swords]
@@ -75,10 +76,12 @@ def test_card_counts_for_both_tiles_and_hand_does_not_count(tmp_path) -> None:
     game = clonk(cards=table(tmp_path / "t.json", {"red-sword-1": (2, 0), "blue-chain-1": (3, 0)}))
     s = scored(
         game,
-        carts={0: ["red-sword-1"]},
-        hands={0: ["blue-chain-1"]},
-        tasks={0: ("task-colour-red", "task-type-sword")},
-        kablooeys={0: 2},
+        {
+            "carts[0]": ["red-sword-1"],
+            "hands[0]": ["blue-chain-1"],
+            "tasks[0]": ["task-colour-red", "task-type-sword"],
+            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
+        },
     )[0]
     assert s.parts == {"coins": 2 + 2, "task_colour": 1, "task_type": 1, "eyes_penalty": 0}
 
@@ -87,21 +90,18 @@ def test_eye_tie_option(tmp_path) -> None:
     """rules.md#d-eye-tie: by default every tied seat pays; with "none" nobody does."""
     path = table(tmp_path / "t.json", {"red-sword-1": (0, 3), "blue-chain-1": (0, 3)})
     for option, penalty in (("all", -2), ("none", 0)):
-        s = scored(
-            clonk(cards=path, eye_tie=option), carts={0: ["red-sword-1"], 1: ["blue-chain-1"]}
-        )
+        carts = {"carts[0]": ["red-sword-1"], "carts[1]": ["blue-chain-1"]}
+        s = scored(clonk(cards=path, eye_tie=option), carts)
         assert [x.parts["eyes_penalty"] for x in s] == [penalty, penalty]
 
 
 def test_snore_eyes_option(tmp_path) -> None:
     """rules.md#d-snore-penalty: Snore eyes pick the leader; the option drops them from the loss."""
     path = table(tmp_path / "t.json", {"red-sword-1": (0, 3), "blue-chain-1": (0, 4)})
-    kw = {
-        "carts": {0: ["red-sword-1"], 1: ["blue-chain-1"]},
-        "snores": 7,
-    }  # seat 0: 3 + 3 Snore eyes
-    assert [x.parts["eyes_penalty"] for x in scored(clonk(cards=path), **kw)] == [-3, 0]
-    off = scored(clonk(cards=path, snore_eyes_in_penalty=False), **kw)
+    carts = {"carts[0]": ["snore-8", "red-sword-1"], "carts[1]": ["blue-chain-1"]}
+    # seat 0: 3 + 3 Snore eyes
+    assert [x.parts["eyes_penalty"] for x in scored(clonk(cards=path), carts)] == [-3, 0]
+    off = scored(clonk(cards=path, snore_eyes_in_penalty=False), carts)
     assert [x.parts["eyes_penalty"] for x in off] == [-2, 0]
 
 
@@ -115,14 +115,15 @@ def test_tiebreaks(tmp_path) -> None:
     }
     game = clonk(cards=table(tmp_path / "t.json", values))
     tasks = {
-        0: ("task-colour-white", "task-type-hammer"),
-        1: ("task-colour-yellow", "task-type-statue"),
-        2: ("task-colour-blue", "task-type-necklace"),
+        "tasks[0]": ["task-colour-white", "task-type-hammer"],
+        "tasks[1]": ["task-colour-yellow", "task-type-statue"],
+        "tasks[2]": ["task-colour-blue", "task-type-necklace"],
     }
 
     def totals_and_ranks(seat0, seat1, kablooeys=0):
-        carts = {0: seat0, 1: seat1, 2: ["white-hammer-1"]}  # seat 2 has the most eyes
-        s = scored(game, seats=3, carts=carts, tasks=tasks, kablooeys={1: kablooeys})
+        carts = {"carts[0]": seat0, "carts[1]": seat1, "carts[2]": ["white-hammer-1"]}
+        held = {"kablooeys[1]": GAME.content.kablooeys[:kablooeys]}
+        s = scored(game, {**carts, **tasks, **held}, seats=3)  # seat 2 has the most eyes
         return [x.total for x in s[:2]], rank(s[:2])
 
     assert totals_and_ranks(["red-sword-1"], ["blue-chain-1"]) == ([2, 2], [1, 2])

@@ -32,7 +32,7 @@ GAME = clonk()
 def test_first_turn_puts_a_hand_card_in_the_cart() -> None:
     """rules.md#fill-cart: round 1 starts with a hand card of one's choice into the cart."""
     hand = ["red-hammer-1", "blue-chain-1"]
-    state = build(GAME, hands={0: hand}, round=1, frame=FirstCart(seat=0))
+    state = build(GAME, {"hands[0]": hand}, round=1, stack=[FirstCart(seat=0)])
     assert GAME.legal_actions(state) == [Cart(card=c) for c in hand]
     play(GAME, state, Cart(card="blue-chain-1"))
     assert state.carts[0].cards == ["blue-chain-1"] and state.hands[0].cards == ["red-hammer-1"]
@@ -44,10 +44,13 @@ def test_later_turns_load_the_gallery_rightmost_on_top() -> None:
     gallery = ["red-hammer-1", "green-hammer-1", "green-chain-1"]
     state = build(
         GAME,
-        carts={0: ["red-chain-1"], 1: ["red-hammer-2"]},
-        galleries={1: gallery},
-        hands={0: ["pink-sword-1"]},
-        frame=Feed(seat=0),
+        {
+            "carts[0]": ["red-chain-1"],
+            "carts[1]": ["red-hammer-2"],
+            "galleries[1]": gallery,
+            "hands[0]": ["pink-sword-1"],
+        },
+        stack=[Feed(seat=0)],
     )
     play(GAME, state, FeedShaft(card="pink-sword-1", shaft=0))
     assert state.turns.current == 1
@@ -59,9 +62,12 @@ def test_chain_must_match_colour_or_type() -> None:
     """rules.md#chain: each card shares colour or type with the card before it."""
     state = build(
         GAME,
-        carts={0: ["green-necklace-1"]},
-        hands={0: ["green-sword-1", "red-crown-1"]},
-        shafts=[["red-necklace-1"], ["blue-chain-1"]],
+        {
+            "carts[0]": ["green-necklace-1"],
+            "hands[0]": ["green-sword-1", "red-crown-1"],
+            "shafts[0]": ["red-necklace-1"],
+            "shafts[1]": ["blue-chain-1"],
+        },
     )
     digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
     assert digs == {"green-sword-1", 0}
@@ -75,7 +81,7 @@ def test_chain_must_match_colour_or_type() -> None:
 def test_fourth_card_ends_phase_two() -> None:
     """rules.md#chain and rules.md#d-full-gallery: a full gallery ends digging at once."""
     hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"]
-    state = build(GAME, carts={0: ["red-hammer-1"]}, hands={0: hand})
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "hands[0]": hand})
     play(GAME, state, *(Dig(source=c) for c in hand))
     assert state.galleries[0].cards == hand
     assert isinstance(state.stack[-1], Feed)
@@ -84,7 +90,11 @@ def test_fourth_card_ends_phase_two() -> None:
 
 def test_exposed_card_turns_face_up() -> None:
     """rules.md#reveal: the face-down card under a taken top turns face up."""
-    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["~blue-chain-1", "red-crown-1"]])
+    state = build(
+        GAME,
+        {"carts[0]": ["red-hammer-1"], "shafts[0]": ["blue-chain-1", "red-crown-1"]},
+        down={"blue-chain-1"},
+    )
     play(GAME, state, Dig(source=0))
     assert state.shafts[0].cards == ["blue-chain-1"] and state.shafts[0].up == [True]
 
@@ -92,7 +102,9 @@ def test_exposed_card_turns_face_up() -> None:
 def test_emptied_shaft_is_laid_anew() -> None:
     """rules.md#empty-shaft: one face-down and two face-up cards from the draw pile."""
     draw = ["blue-chain-3", "blue-chain-2", "blue-chain-1"]  # the last is drawn first
-    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["red-crown-1"]], draw=draw)
+    state = build(
+        GAME, {"carts[0]": ["red-hammer-1"], "shafts[0]": ["red-crown-1"]}, top={"draw": draw}
+    )
     events = play(GAME, state, Dig(source=0))
     assert state.shafts[0].cards == ["blue-chain-1", "blue-chain-2", "blue-chain-3"]
     assert state.shafts[0].up == [False, True, True]
@@ -104,16 +116,17 @@ def test_gift_rules() -> None:
     a full gallery or a seat with nothing to match."""
     state = build(
         GAME,
-        seats=4,
-        carts={
-            0: ["red-hammer-1"],
-            1: ["blue-chain-1"],
-            2: ["white-necklace-1"],
-            3: ["pink-sword-1"],
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["blue-chain-1"],
+            "carts[2]": ["white-necklace-1"],
+            "carts[3]": ["pink-sword-1"],
+            "galleries[3]": ["pink-crown-1", "pink-crown-2", "pink-crown-3", "pink-statue-1"],
+            "hands[0]": ["blue-crown-1", "green-hammer-1"],
+            "shafts[0]": ["white-statue-1", "yellow-chain-1"],
         },
-        galleries={3: ["pink-crown-1", "pink-crown-2", "pink-crown-3", "pink-statue-1"]},
-        hands={0: ["blue-crown-1", "green-hammer-1"]},
-        shafts=[["~white-statue-1", "yellow-chain-1"]],
+        seats=4,
+        down={"white-statue-1"},
     )
     gifts = {(a.source, a.target) for a in GAME.legal_actions(state) if isinstance(a, Gift)}
     # Seat 1 takes blue or chain cards; seat 2 white or necklace; seat 3's gallery is full.
@@ -128,9 +141,13 @@ def test_kablooey_blasts_a_shaft_top() -> None:
     """rules.md#kablooey and rules.md#d-blasted: the card goes to the discard pile."""
     state = build(
         GAME,
-        carts={0: ["red-hammer-1"]},
-        kablooeys={0: 2},
-        shafts=[["~blue-chain-1", "green-crown-1"], ["pink-sword-1"]],
+        {
+            "carts[0]": ["red-hammer-1"],
+            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
+            "shafts[0]": ["blue-chain-1", "green-crown-1"],
+            "shafts[1]": ["pink-sword-1"],
+        },
+        down={"blue-chain-1"},
     )
     assert {a.shaft for a in GAME.legal_actions(state) if isinstance(a, Blast)} == {0, 1}
     supply = len(state.kablooey_supply.cards)
@@ -144,14 +161,21 @@ def test_kablooey_blasts_a_shaft_top() -> None:
 def test_one_kablooey_per_turn_option() -> None:
     """rules.md#d-kablooey-count: with the option, a second blast is not offered."""
     game = clonk(one_kablooey_per_turn=True)
-    state = build(game, carts={0: ["red-hammer-1"]}, kablooeys={0: 2}, shafts=[["blue-chain-1"]])
+    state = build(
+        game,
+        {
+            "carts[0]": ["red-hammer-1"],
+            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
+            "shafts[0]": ["blue-chain-1"],
+        },
+    )
     play(game, state, Blast(shaft=0))
     assert not any(isinstance(a, Blast) for a in game.legal_actions(state))
 
 
 def test_no_blast_without_kablooey_and_stop_is_always_offered() -> None:
     """rules.md#stop and rules.md#kablooey: stopping is always a choice; blasting needs a card."""
-    state = build(GAME, carts={0: ["red-hammer-1"]}, shafts=[["blue-chain-1"]])
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "shafts[0]": ["blue-chain-1"]})
     assert GAME.legal_actions(state) == [Stop()]
 
 
@@ -162,7 +186,7 @@ def test_no_blast_without_kablooey_and_stop_is_always_offered() -> None:
 def test_empty_space_bonus(placed: int, snore: int, kablooey: int, draws: int) -> None:
     """rules.md#bonus and rules.md#draw: Snore, Kablooey, two draws, then one more draw."""
     hand = ["red-hammer-2", "red-hammer-3", "red-chain-1", "red-chain-2"][:placed]
-    state = build(GAME, carts={0: ["red-hammer-1"]}, hands={0: hand})
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "hands[0]": hand})
     events = play(GAME, state, *(Dig(source=c) for c in hand), *([Stop()] if placed < 4 else []))
     assert state.carts[0].cards[0].startswith("snore") == bool(snore)
     assert len(state.kablooeys[0].cards) == kablooey
@@ -171,7 +195,8 @@ def test_empty_space_bonus(placed: int, snore: int, kablooey: int, draws: int) -
 
 def test_empty_snore_supply_gives_nothing() -> None:
     """rules.md#d-empty-supply: no Snore card left, none taken."""
-    state = build(GAME, carts={0: ["red-hammer-1"]}, snores=0)
+    snores = [*GAME.content.snores, "red-hammer-1"]  # the Snore cards lie under a cart
+    state = build(GAME, {"carts[0]": snores, "snore_supply": []})
     before = list(state.carts[0].cards)
     play(GAME, state, Stop())
     assert state.carts[0].cards == before
@@ -181,18 +206,19 @@ def test_feed_is_mandatory_and_face_up() -> None:
     """rules.md#feed: any hand card onto any of the five shafts, face up on top."""
     state = build(
         GAME,
-        hands={0: ["red-hammer-1", "blue-chain-1"]},
-        carts={1: ["red-chain-1"]},
-        shafts=[["~pink-sword-1"]],
-        frame=Feed(seat=0),
+        {
+            "hands[0]": ["red-hammer-1", "blue-chain-1"],
+            "carts[1]": ["red-chain-1"],
+            "shafts[0]": ["pink-sword-1", "green-crown-1"],  # a shaft's top lies face up
+        },
+        down={"pink-sword-1"},
+        stack=[Feed(seat=0)],
     )
     legal = GAME.legal_actions(state)
     assert len(legal) == 10 and all(isinstance(a, FeedShaft) for a in legal)
     play(GAME, state, FeedShaft(card="blue-chain-1", shaft=0))
-    assert state.shafts[0].cards == ["pink-sword-1", "blue-chain-1"] and state.shafts[0].up == [
-        False,
-        True,
-    ]
+    assert state.shafts[0].cards == ["pink-sword-1", "green-crown-1", "blue-chain-1"]
+    assert state.shafts[0].up == [False, True, True]
 
 
 def test_hand_limit_discards_of_ones_choice() -> None:
@@ -207,7 +233,7 @@ def test_hand_limit_discards_of_ones_choice() -> None:
         "blue-chain-1",
         "blue-chain-2",
     ]
-    state = build(GAME, hands={0: hand}, carts={1: ["pink-sword-1"]}, frame=Feed(seat=0))
+    state = build(GAME, {"hands[0]": hand, "carts[1]": ["pink-sword-1"]}, stack=[Feed(seat=0)])
     play(GAME, state, FeedShaft(card="blue-chain-2", shaft=0))
     assert isinstance(state.stack[-1], Discard)
     assert GAME.legal_actions(state) == [DiscardCard(card=c) for c in hand[:7]]
@@ -219,11 +245,8 @@ def test_hand_limit_discards_of_ones_choice() -> None:
 def test_hand_limit_option() -> None:
     """rules.md#options: hand_limit changes the limit."""
     game = clonk(hand_limit=2)
-    state = build(
-        game,
-        hands={0: ["red-hammer-1", "red-hammer-2", "red-hammer-3", "red-chain-1"]},
-        frame=Feed(seat=0),
-    )
+    hand = ["red-hammer-1", "red-hammer-2", "red-hammer-3", "red-chain-1"]
+    state = build(game, {"hands[0]": hand}, stack=[Feed(seat=0)])
     play(game, state, FeedShaft(card="red-chain-1", shaft=0))
     assert isinstance(state.stack[-1], Discard)
 
@@ -232,13 +255,15 @@ def test_awakening_sets_up_the_last_round() -> None:
     """rules.md#end: set aside, replaced by the next card, the round is finished."""
     state = build(
         GAME,
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["red-hammer-2"],
+            "carts[2]": ["red-hammer-3"],
+            "hands[0]": ["blue-chain-1"],
+        },
         seats=3,
-        carts={0: ["red-hammer-1"], 1: ["red-hammer-2"], 2: ["red-hammer-3"]},
-        hands={0: ["blue-chain-1"]},
-        draw=["pink-sword-1", "pink-sword-2"],
-        awakening="top",
+        top={"draw": ["pink-sword-1", "pink-sword-2", AWAKENING]},
         current=1,
-        frame=Unearth(seat=1),
     )
     events = play(GAME, state, Stop())
     assert any(isinstance(e, Awakened) for e in events)
@@ -256,7 +281,15 @@ def test_awakening_sets_up_the_last_round() -> None:
 
 def test_exhausted_draw_pile_and_empty_hand() -> None:
     """rules.md#d-exhausted and rules.md#d-no-feed: nothing drawn, feeding skipped."""
-    state = build(GAME, carts={0: ["red-hammer-1"], 1: ["red-chain-1"]}, awakening="aside")
+    state = build(
+        GAME,
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["red-chain-1"],
+            "aside": [AWAKENING],
+            "turns.last_round": True,
+        },
+    )
     state.discard.cards.extend(state.draw.cards)
     state.draw.cards.clear()
     play(GAME, state, Stop())
@@ -267,8 +300,11 @@ def test_placed_is_placed() -> None:
     """rules.md#placed: a gift stays in the gallery until its owner's Phase I."""
     state = build(
         GAME,
-        carts={0: ["red-hammer-1"], 1: ["blue-chain-1"]},
-        hands={0: ["blue-crown-1", "pink-sword-1"]},
+        {
+            "carts[0]": ["red-hammer-1"],
+            "carts[1]": ["blue-chain-1"],
+            "hands[0]": ["blue-crown-1", "pink-sword-1"],
+        },
     )
     play(GAME, state, Gift(source="blue-crown-1", target=1), Stop())
     assert state.galleries[1].cards == ["blue-crown-1"]
@@ -280,9 +316,12 @@ def test_hidden_information_in_views() -> None:
     """rules.md#hidden: hands, face-down cards, others' carts below the top, the hidden task."""
     state = build(
         GAME,
-        carts={0: ["red-hammer-1", "red-chain-1"]},
-        hands={0: ["blue-chain-1"]},
-        shafts=[["~pink-sword-1", "green-crown-1"]],
+        {
+            "carts[0]": ["red-hammer-1", "red-chain-1"],
+            "hands[0]": ["blue-chain-1"],
+            "shafts[0]": ["pink-sword-1", "green-crown-1"],
+        },
+        down={"pink-sword-1"},
     )
     view = GAME.view(state, 1)
     assert view.hands[0].cards == [HIDDEN + "treasure"]
