@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.core.testing import scenario
 from meeple.core.zones import Zone, iter_zones
 from meeple.plugins.clank import content
 from meeple.plugins.clank.catalog import Catalog
@@ -81,17 +82,17 @@ def turn(
     room: int | None = None,
     **pool: Any,
 ) -> None:
-    """Make it ``seat``'s turn with exactly ``hand`` in hand (the rest back in its deck)."""
-    p = state.players[seat]
-    for c in list(p.hand.cards):
-        p.hand.remove(c)
-        p.deck.add(c)
-    put(state, p.hand, *hand)
-    if room is not None:
-        p.room = room
-    state.turns.current = seat
-    state.stack = [Turn(seat=seat)]
-    state.pool = type(state.pool)(**pool)
+    """Make it ``seat``'s turn, its pool holding just ``pool``, with exactly ``hand`` in hand
+    (the rest under its deck)."""
+    me = {"hand": hand} if room is None else {"hand": hand, "room": room}
+    fresh = type(state.pool)(**pool)
+    scenario(
+        g,
+        {f"players[{seat}]": me, "pool": fresh},
+        state=state,
+        to_move=seat,
+        stack=[Turn(seat=seat)],
+    )
 
 
 def clear_clank(state: ClankState) -> None:
