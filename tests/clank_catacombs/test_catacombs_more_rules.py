@@ -16,7 +16,6 @@ from catacombs_build import (
     game,
     lay,
     legal,
-    on_top,
     put,
     room,
     started,
@@ -80,7 +79,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def drop_lockpicks(g, s, seat: int, keep: int = 0) -> None:
@@ -143,7 +142,7 @@ def test_setup_lockpicks_conserved_in_the_bank(g) -> None:
 def test_discovery_lines_up_with_the_starting_tiles_halves(g, s, half, cell) -> None:
     """rules.md#discovery: beside the starting tile's long side a square tile lines up with
     its top or its bottom half, the one the tunnel leaves."""
-    on_top(s, "cave")
+    put(s, s.tile_stack, "cave")
     scenario(g, {"players[0]": {"hand": [], "room": room(g, s, half)}, "pool.boots": 1}, state=s)
     act(g, s, legal(g, s, Explore)[0])
     # The cave has a half on every side: each of the four rotations completes the tunnel.
@@ -170,7 +169,7 @@ def test_discovery_against_the_tile_being_left(g, s) -> None:
 
 def test_discovery_pause_to_fight_for_the_boots(g, s) -> None:
     """rules.md#discovery: the mover may fight while the tile waits, to pay a rotation."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     put(s, s.row, "animated-wall-1")
     put(s, s.dungeon_discard, s.row.cards[0])
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, swords=2)

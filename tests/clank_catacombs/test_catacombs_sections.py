@@ -21,7 +21,6 @@ from catacombs_build import (
     game,
     lay,
     legal,
-    on_top,
     put,
     room,
     start_tile,
@@ -91,7 +90,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def shrine(g, s) -> int:
@@ -405,7 +404,7 @@ def test_teleport_discovery_off_an_edge(g, s) -> None:
     """rules.md#teleport-discovery: a teleport along an open half discovers a tile; its icons
     (the vault's footprints and monster, or two monsters) are ignored: every completing
     rotation is offered without boots or swords, and no damage follows."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.teleports": 1}, state=s)
     act(g, s, Explore(place=0, half=0, teleport=True))
@@ -420,7 +419,7 @@ def test_paused_discovery_holds_the_map_still(g, s) -> None:
     hall = lay(g, s, "hall", 1, 0)
     lay(g, s, "cave", 2, 0)  # haunted: ``teleport-to haunted-tile`` would offer its rooms
     s.players[1].room = room(g, s, "hall:a")
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=1)
     act(g, s, Explore(place=0, half=1))
     stack, tiles_, top = list(s.stack), list(s.tiles), list(s.tile_stack.cards)

@@ -44,7 +44,7 @@ def g() -> CatacombsGame:
 
 @pytest.fixture
 def s(g: CatacombsGame) -> Any:
-    return started(g)
+    return started(g, 2, 4)
 
 
 def free(g: CatacombsGame, s: Any, prisoner: str) -> None:
