@@ -85,14 +85,8 @@ def turn(
     """Make it ``seat``'s turn, its pool holding just ``pool``, with exactly ``hand`` in hand
     (the rest under its deck)."""
     me = {"hand": hand} if room is None else {"hand": hand, "room": room}
-    fresh = type(state.pool)(**pool)
-    scenario(
-        g,
-        {f"players[{seat}]": me, "pool": fresh},
-        state=state,
-        to_move=seat,
-        stack=[Turn(seat=seat)],
-    )
+    fields = {f"players[{seat}]": me, "pool": type(state.pool)(**pool)}
+    scenario(g, fields, state=state, to_move=seat, stack=[Turn(seat=seat)])
 
 
 def clear_clank(state: ClankState) -> None:
