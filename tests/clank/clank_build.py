@@ -1,8 +1,9 @@
 """Building exact Clank! situations for scenario tests.
 
-Tests start from a real set-up (so every piece lies somewhere exactly once)
-and move named pieces where the scenario needs them with :func:`put`; a
-small hand-made board (:func:`tiny_board`) gives movement tests tunnels with
+Tests build their situation with :func:`meeple.core.testing.scenario`, from a
+real set-up, so every piece lies somewhere exactly once; :func:`turn` is the
+start of a seat's turn in it, and :func:`put` moves pieces once play has begun.
+A small hand-made board (:func:`tiny_board`) gives movement tests tunnels with
 exactly the icons they are about.
 """
 

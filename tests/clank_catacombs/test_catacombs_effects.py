@@ -149,11 +149,8 @@ def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
 def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
     """rules.md#market, #offers: Golden Flute's offer, 5 gold from any room, one item."""
     me = s.players[0]
-    scenario(
-        g,
-        {"players[0]": {"hand": ["golden-flute"], "room": room(g, s, "start-a:w"), "gold": 5}},
-        state=s,
-    )
+    flute = {"hand": ["golden-flute"], "room": room(g, s, "start-a:w"), "gold": 5}
+    scenario(g, {"players[0]": flute}, state=s)
     assert legal(g, s, Claim) == []
     act(g, s, Play(card="golden-flute"))
     assert me.gold == 6 and me.clank == 1

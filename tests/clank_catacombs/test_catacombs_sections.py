@@ -168,14 +168,8 @@ def test_resources_pool_is_lost_and_gold_kept(g, s) -> None:
     """rules.md#resources: Skill, swords and boots end with the turn; gold stays; the next
     hand of five reshuffles the discard pile when the deck runs short."""
     me = s.players[0]
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": crypt(g, s), "gold": 5},
-            "pool": {"skill": 4, "swords": 2, "boots": 3},
-        },
-        state=s,
-    )
+    fields = {"players[0]": {"hand": [], "room": crypt(g, s), "gold": 5}}
+    scenario(g, {**fields, "pool": {"skill": 4, "swords": 2, "boots": 3}}, state=s)
     # Two cards left in the deck, five in the discard pile: the new hand reshuffles.
     while len(me.deck) > 2:
         put(s, me.discard, me.deck.cards[-1])
@@ -244,11 +238,8 @@ def test_health_no_move_that_fills_the_meter(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
     a, w = room(g, s, "hall:a"), room(g, s, "hall:w")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}, "pool.boots": 2},
-        state=s,
-    )
+    hurt = {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}}
+    scenario(g, {**hurt, "pool.boots": 2}, state=s)
     assert moves_to(g, s, w) == []
     s.pool.swords = 1
     assert [m.swords for m in moves_to(g, s, w)] == [1]
