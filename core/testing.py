@@ -351,8 +351,8 @@ def scenario(
 
         state = testing.scenario(
             game,
-            {"hands[0]": ["c6a"], "turns.round": 3},  # seat 0 holds just a 6
-            top={"deck": ["c1a"]},  # and draws a 1 next
+            {"hands": {0: ["c6a"], 1: ["c2a", "c5b"]}, "turns.round": 3},  # a 6 against 2, 5
+            top={"deck": ["c1a"]},  # and seat 0 draws a 1 next
             to_move=0,
         )
 
