@@ -277,14 +277,9 @@ def test_left_cubes_two_seats_draw_six_and_set_aside(g, s) -> None:
     """rules.md#left-cubes, rules.md#left-seats: with 2 seats the turn of a seat that left
     draws exactly 6 cubes; its own drawn cubes are set aside, no damage to it."""
     me, other = s.players
-    put(s, me.held, "artifact-20")
-    me.status = "escaped"
-    me.supply -= 10
-    me.clank = 10
-    s.bag.cubes = {}
-    s.dragon_aside = 24
-    s.rage = 6
-    scenario(g, {"players[1]": {"hand": []}}, state=s, to_move=1)
+    seats = {0: {"status": "escaped", "supply": 20, "clank": 10}, 1: {"hand": []}}
+    fields = {"players": seats, "bag.cubes": {}, "dragon_aside": 24, "rage": 6}
+    scenario(g, fields, state=s, top={"players[0].held": ["artifact-20"]}, to_move=1)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
