@@ -351,8 +351,8 @@ def scenario(
 
         state = testing.scenario(
             game,
-            {"hands[0]": ["c6a"], "turns.round": 3},  # seat 0 holds just a 6
-            top={"deck": ["c1a"]},  # and draws a 1 next
+            {"hands": {0: ["c6a"], 1: ["c2a", "c5b"]}, "turns.round": 3},  # a 6 against 2, 5
+            top={"deck": ["c1a"]},  # and seat 0 draws a 1 next
             to_move=0,
         )
 
@@ -360,7 +360,8 @@ def scenario(
       them (``"players[1].gold"``; ``$.`` may lead). A zone's value is exactly the cards
       it holds, bottom first; each card it held that is not named goes under the pile
       the game's :meth:`~meeple.core.game.Game.displaced` names. A mapping sets the
-      fields of a struct (``{"players[1]": {"hand": [], "gold": 3}}``), and ``[*]``
+      fields of a struct (``{"players[1]": {"hand": [], "gold": 3}}``) or, keyed by
+      index, the items of a list (``{"hands": {0: [], 1: ["c2a"]}}``), and ``[*]``
       stands for every index of a list (``"hands[*]"``), which a path naming one index
       overrides.
     - ``top`` and ``bottom`` lay cards, bottom first, on or under a zone's own.
@@ -492,7 +493,8 @@ def _resolve(
     """Add to ``into`` what ``key`` names -- by its concrete path: the struct or list
     holding it, its field or index, and ``value`` -- or a problem naming the step missing.
 
-    A ``[*]`` step stands for every index; a mapping set on a struct sets its fields.
+    A ``[*]`` step stands for every index; a mapping set on a struct sets its fields,
+    one set on a list (keyed by index) its items.
     """
     key = key.removeprefix("$").removeprefix(".")
     if not _PATH.fullmatch(key):
@@ -516,7 +518,13 @@ def _resolve(
                 return
         found = reached
     for path, parent, step, here in found:
-        if (
+        if isinstance(value, Mapping) and isinstance(here, list):
+            for index, item in value.items():
+                if isinstance(index, int) and not isinstance(index, bool):
+                    _resolve(state, f"{path}[{index}]", item, into, problems)
+                else:
+                    problems.append(f"{key!r} is a list: key its mapping by index, not {index!r}")
+        elif (
             isinstance(value, Mapping)
             and isinstance(here, msgspec.Struct)
             and not isinstance(here, Zone)

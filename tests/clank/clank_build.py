@@ -1,8 +1,9 @@
 """Building exact Clank! situations for scenario tests.
 
-Tests start from a real set-up (so every piece lies somewhere exactly once)
-and move named pieces where the scenario needs them with :func:`put`; a
-small hand-made board (:func:`tiny_board`) gives movement tests tunnels with
+Tests build their situation with :func:`meeple.core.testing.scenario`, from a
+real set-up, so every piece lies somewhere exactly once; :func:`turn` is the
+start of a seat's turn in it, and :func:`put` moves pieces once play has begun.
+A small hand-made board (:func:`tiny_board`) gives movement tests tunnels with
 exactly the icons they are about.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeple.core.testing import scenario
 from meeple.core.zones import Zone, iter_zones
 from meeple.plugins.clank import content
 from meeple.plugins.clank.catalog import Catalog
@@ -81,17 +83,11 @@ def turn(
     room: int | None = None,
     **pool: Any,
 ) -> None:
-    """Make it ``seat``'s turn with exactly ``hand`` in hand (the rest back in its deck)."""
-    p = state.players[seat]
-    for c in list(p.hand.cards):
-        p.hand.remove(c)
-        p.deck.add(c)
-    put(state, p.hand, *hand)
-    if room is not None:
-        p.room = room
-    state.turns.current = seat
-    state.stack = [Turn(seat=seat)]
-    state.pool = type(state.pool)(**pool)
+    """Make it ``seat``'s turn, its pool holding just ``pool``, with exactly ``hand`` in hand
+    (the rest under its deck)."""
+    me = {"hand": hand} if room is None else {"hand": hand, "room": room}
+    fields = {f"players[{seat}]": me, "pool": type(state.pool)(**pool)}
+    scenario(g, fields, state=state, to_move=seat, stack=[Turn(seat=seat)])
 
 
 def clear_clank(state: ClankState) -> None:

@@ -124,11 +124,11 @@ def test_mister_whiskers_attacks_now(g, state) -> None:
 
 def test_knocked_out_rescued_or_eliminated(g, state) -> None:
     """rules.md#knocked-out: an artifact outside the Depths is rescued, otherwise eliminated."""
-    hurt = ((1, 3), (2, 30), (3, 3))  # seats and their rooms
+    rooms = {1: 3, 2: 30, 3: 3}
     scenario(
         g,
         {
-            **{f"players[{s}]": {"room": room, "damage": 9, "supply": 20} for s, room in hurt},
+            "players": {s: {"room": room, "damage": 9, "supply": 20} for s, room in rooms.items()},
             "players[1].held": ["artifact-5"],
             "players[2].held": ["artifact-7"],
             "row": QUIET_ROW,

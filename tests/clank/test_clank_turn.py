@@ -300,8 +300,7 @@ def test_reshuffle_when_the_deck_runs_out(g, state) -> None:
 
 def test_market_and_crowns(g, state) -> None:
     """rules.md#market: 7 gold in a market room; a Crown buyer gets the most valuable."""
-    turn(g, state, 0, room=2)
-    state.players[0].gold = 14
+    scenario(g, {"players[0]": {"hand": [], "room": 2, "gold": 14}}, state=state)
     assert legal(g, state, Buy) == []
     state.players[0].room = 19  # a market
     act(g, state, Buy(item="crown"))

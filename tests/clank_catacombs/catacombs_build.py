@@ -15,15 +15,14 @@ from typing import Any, Literal
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 
-from clank_build import act, clear_clank, find, legal, put, turn
-from clank_build import started as clank_started
+from clank_build import act, clear_clank, find, legal, put, started, turn
 
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs.rules import CatacombsGame, TileCatalog
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, CatacombsState
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
 
-__all__ = ["act", "clear_clank", "find", "legal", "put", "turn"]
+__all__ = ["act", "clear_clank", "find", "legal", "put", "started", "turn"]
 
 
 def start_tile() -> Tile:
@@ -113,20 +112,9 @@ def lay(g: CatacombsGame, state: CatacombsState, tile: str, x: int, y: int, turn
     return i
 
 
-def on_top(state: CatacombsState, tile: str) -> None:
-    """Put ``tile`` on top of the tile stack."""
-    state.tile_stack.remove(tile)
-    state.tile_stack.add(tile)
-
-
 def room(g: CatacombsGame, state: CatacombsState, name: str) -> int:
     """The room id of ``<tile>:<room>``."""
     return g.graph(state).names.index(name)
-
-
-def started(g: CatacombsGame, seats: int = 2, seed: int = 4) -> Any:
-    """A fresh two-seat table of ``g`` with an empty Clank! area (see clank_build.started)."""
-    return clank_started(g, seats, seed)
 
 
 def crypt(g: CatacombsGame, state: CatacombsState) -> int:

@@ -8,7 +8,7 @@ for one decision through a :class:`Prompt` of its seat, as the engine does.
 from __future__ import annotations
 
 import pytest
-from catacombs_build import act, clear_clank, game, lay, on_top, put, room, turn
+from catacombs_build import act, clear_clank, game, lay, put, room, turn
 
 from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
@@ -104,7 +104,7 @@ def s(g: CatacombsGame) -> CatacombsState:
 def test_chooses_a_payable_rotation_paid_with_swords(g: CatacombsGame, s: CatacombsState) -> None:
     """The vault's west half (footprints, a monster) or its north half (two monsters) may face
     the tunnel: with 2 boots and a sword, the west half paid with the sword costs no health."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=2, swords=1)
     act(g, s, Explore(place=0, half=0))
     assert decide(g, s) == Rotate(turn=0, swords=1)
@@ -112,7 +112,7 @@ def test_chooses_a_payable_rotation_paid_with_swords(g: CatacombsGame, s: Cataco
 
 def test_explores_when_no_artifact_is_known(g: CatacombsGame, s: CatacombsState) -> None:
     """Only the starting tile lies: from the Crypt it walks off the map at an open edge."""
-    on_top(s, "cave")
+    put(s, s.tile_stack, "cave")
     turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=1)
     action = decide(g, s)
     assert isinstance(action, Explore) and not action.teleport

@@ -88,7 +88,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def artifact(s, seat: int = 0, n: int = 1) -> None:
@@ -149,11 +149,8 @@ def test_portal_by_teleport_and_the_used_portal_condition(g, s) -> None:
 def test_golden_flute_buys_for_5_anywhere_once(g, s) -> None:
     """rules.md#market, #offers: Golden Flute's offer, 5 gold from any room, one item."""
     me = s.players[0]
-    scenario(
-        g,
-        {"players[0]": {"hand": ["golden-flute"], "room": room(g, s, "start-a:w"), "gold": 5}},
-        state=s,
-    )
+    flute = {"hand": ["golden-flute"], "room": room(g, s, "start-a:w"), "gold": 5}
+    scenario(g, {"players[0]": flute}, state=s)
     assert legal(g, s, Claim) == []
     act(g, s, Play(card="golden-flute"))
     assert me.gold == 6 and me.clank == 1
@@ -444,9 +441,8 @@ def test_sudden_movement_each_seat_alone_turns_its_tile(g, s) -> None:
     seat plays; the rotations offered keep a tunnel; the starting tile never turns."""
     hall = lay(g, s, "hall", 1, 0, 1)  # turned so that no half faces the starting tile
     cave = lay(g, s, "cave", 1, 1)
-    s.players[0].room = room(g, s, "hall:a")
-    s.players[1].room = room(g, s, "cave:c")
-    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
+    rooms = {"players[0].hand": [], "players[0].room": room(g, s, "hall:a")}
+    scenario(g, {**rooms, "players[1].room": room(g, s, "cave:c")}, state=s)
     events = arrive_at_refill(g, s, "sudden-movement-1")
     assert not any(isinstance(e, Turned) for e in events)
     assert [(f.seat, f.places) for f in s.stack[1:]] == [(1, [cave]), (0, [hall])]
@@ -462,9 +458,7 @@ def test_sudden_movement_each_seat_alone_turns_its_tile(g, s) -> None:
 def test_sudden_movement_skips_a_tile_with_two_pawns(g, s) -> None:
     """rules.md#rotation: exactly one pawn; with both pawns on it the tile stays."""
     hall = lay(g, s, "hall", 1, 0)
-    for p in s.players:
-        p.room = room(g, s, "hall:a")
-    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
+    scenario(g, {"players[*].room": room(g, s, "hall:a"), "players[0].hand": []}, state=s)
     events = arrive_at_refill(g, s, "sudden-movement-1")
     assert not any(isinstance(e, Turned) for e in events) and s.tiles[hall].turn == 0
 
@@ -474,9 +468,8 @@ def test_animated_wall_half_turn_unless_it_cuts_off(g, s) -> None:
     that would cut it off every neighbour."""
     hall = lay(g, s, "hall", 1, 0)
     vault = lay(g, s, "vault", 1, 1, 3)  # its north half (turned west) meets the Crypt
-    s.players[0].room = room(g, s, "hall:a")
-    s.players[1].room = room(g, s, "vault:art")
-    scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "hall:a")}}, state=s)
+    rooms = {"players[0].hand": [], "players[0].room": room(g, s, "hall:a")}
+    scenario(g, {**rooms, "players[1].room": room(g, s, "vault:art")}, state=s)
     arrive_at_refill(g, s, "animated-wall-1")
     assert s.tiles[hall].turn == 2 and s.tiles[vault].turn == 3
     assert s.players[0].room == room(g, s, "hall:a")
@@ -486,9 +479,9 @@ def test_sudden_movement_during_a_turn_asks_the_seat_on_the_tile(g, s) -> None:
     """rules.md#rotation, #rotation-rules: during seat 0's turn, seat 1, alone on its tile, picks
     the new rotation among those keeping a tunnel."""
     hall = lay(g, s, "hall", 1, 0)
-    s.players[1].room = room(g, s, "hall:a")
     to_row(s, "sudden-movement-1")
-    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
+    rooms = {"players[0].room": crypt(g, s), "players[1].room": room(g, s, "hall:a")}
+    scenario(g, {**rooms, "players[0].hand": []}, state=s)
     g.rotate_tiles(s, 0, g.cat.card["sudden-movement-1"].arrive[0], "sudden-movement-1", [])
     assert s.stack[-1].seat == 1 and set(legal(g, s, TurnTile)) == {TurnTile(turn=2)}
     act(g, s, TurnTile(turn=2))
@@ -506,8 +499,7 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
     me = s.players[0]
     s.marks[0].append(shrines[0])
     me.supply -= 1
-    turn(g, s, 0, hand=("astral-projection",), room=crypt(g, s), skill=4)
-    s.pool.skill_gained = 4
+    turn(g, s, 0, hand=("astral-projection",), room=crypt(g, s), skill=4, skill_gained=4)
     act(g, s, Play(card="astral-projection"))
     assert g.legal_actions(s) == [GoTo(room=shrines[1])]
     act(g, s, GoTo(room=shrines[1]))

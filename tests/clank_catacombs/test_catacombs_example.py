@@ -6,7 +6,7 @@ the player to its left is seat 1.
 
 from __future__ import annotations
 
-from catacombs_build import act, game, lay, legal, on_top, put, room, turn
+from catacombs_build import act, game, lay, legal, put, room, turn
 
 from meeple.plugins.clank.state import Acquire, Attacked, EndTurn, Move, Play, Take
 from meeple.plugins.clank_catacombs.rules import GHOST
@@ -18,7 +18,7 @@ def test_a_turn_played_out() -> None:
     s = g.setup(2, 11)
     cards = g.cat.card
     hall = lay(g, s, "hall", 1, 0)
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     here = room(g, s, "hall:a")
     # One cube of seat 0 and two of seat 1 in the Clank! area, and one Ghost (rules.md#ghosts).
     for p, n in zip(s.players, (1, 2), strict=True):

@@ -16,7 +16,6 @@ from catacombs_build import (
     game,
     lay,
     legal,
-    on_top,
     put,
     room,
     started,
@@ -80,7 +79,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def drop_lockpicks(g, s, seat: int, keep: int = 0) -> None:
@@ -143,7 +142,7 @@ def test_setup_lockpicks_conserved_in_the_bank(g) -> None:
 def test_discovery_lines_up_with_the_starting_tiles_halves(g, s, half, cell) -> None:
     """rules.md#discovery: beside the starting tile's long side a square tile lines up with
     its top or its bottom half, the one the tunnel leaves."""
-    on_top(s, "cave")
+    put(s, s.tile_stack, "cave")
     scenario(g, {"players[0]": {"hand": [], "room": room(g, s, half)}, "pool.boots": 1}, state=s)
     act(g, s, legal(g, s, Explore)[0])
     # The cave has a half on every side: each of the four rotations completes the tunnel.
@@ -170,7 +169,7 @@ def test_discovery_against_the_tile_being_left(g, s) -> None:
 
 def test_discovery_pause_to_fight_for_the_boots(g, s) -> None:
     """rules.md#discovery: the mover may fight while the tile waits, to pay a rotation."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     put(s, s.row, "animated-wall-1")
     put(s, s.dungeon_discard, s.row.cards[0])
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1, swords=2)
@@ -412,11 +411,9 @@ def test_left_seat_draws_four_with_three_seats(g) -> None:
     danger = [c for c in g.cat.dungeon if g.cat.card[c].danger]
     put(s, s.dungeon_discard, s.row.cards[0])
     put(s, s.row, danger[0])
-    s.rage = 6
     me = s.players[0]
-    put(s, me.held, "artifact-20")
-    s.players[0].status = "escaped"
-    scenario(g, {"players[2]": {"hand": []}}, state=s, to_move=2)
+    seats = {"players": {0: {"status": "escaped"}, 2: {"hand": []}}, "rage": 6}
+    scenario(g, seats, state=s, top={"players[0].held": ["artifact-20"]}, to_move=2)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     attack = next(e for e in events if isinstance(e, Attacked))
@@ -428,12 +425,8 @@ def test_escape_scores_and_takes_mastery(g, s) -> None:
     """rules.md#escape, #scoring: entering the Crypt with an artifact escapes with a Mastery
     token; the score counts it, the artifact, gold and every card owned."""
     me = s.players[0]
-    put(s, me.held, "artifact-10")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": room(g, s, "start-a:w"), "gold": 3}, "pool.boots": 1},
-        state=s,
-    )
+    fields = {"players[0]": {"hand": [], "room": room(g, s, "start-a:w"), "gold": 3}}
+    scenario(g, {**fields, "pool.boots": 1}, state=s, top={"players[0].held": ["artifact-10"]})
     act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "start-a:crypt")))
     assert me.status == "escaped" and any(t.startswith("mastery") for t in me.held.cards)
     parts = g.scores(s)[0].parts
@@ -465,11 +458,9 @@ def test_row_that_cannot_be_refilled_ends_the_game(g, s) -> None:
     """rules.md#game-end: an empty Dungeon Deck at the refill knocks out everyone left."""
     lay(g, s, "shop", 1, 1)
     me, other = s.players
-    put(s, other.held, "artifact-10")
-    other.room = room(g, s, "shop:m")
-    put(s, s.box, *s.dungeon.cards)
     put(s, s.dungeon_discard, s.row.cards[0])
-    scenario(g, {"players[0]": {"hand": []}}, state=s)
+    fields = {"players": {0: {"hand": []}, 1: {"room": room(g, s, "shop:m")}}, "dungeon": []}
+    scenario(g, fields, state=s, top={"players[1].held": ["artifact-10"]})
     act(g, s, EndTurn())
     assert g.is_over(s)
     assert me.status == "eliminated" and other.status == "rescued"
@@ -487,12 +478,9 @@ def test_scoring_counts_deck_hand_and_discard(g, s) -> None:
 
 def test_tie_goes_to_the_more_valuable_artifact(g, s) -> None:
     """rules.md#scoring: a tie goes to the seat with the more valuable artifact."""
-    a, b = s.players
-    put(s, a.held, "artifact-10")
-    put(s, b.held, "artifact-5")
-    a.gold, b.gold = 0, 5
-    for p in s.players:
-        p.status = "escaped"
+    held = {"players[0].held": ["artifact-10"], "players[1].held": ["artifact-5"]}
+    fields = {"players[*].status": "escaped", "players": {0: {"gold": 0}, 1: {"gold": 5}}}
+    scenario(g, fields, state=s, top=held)
     scores = g.scores(s)
     assert scores[0].total == scores[1].total
     assert rank(scores) == [1, 2]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from catacombs_build import act, game, lay, legal, on_top, room, started, turn
+from catacombs_build import act, game, lay, legal, put, room, started, turn
 
 from meeple.core.rng import Rng, stream
 from meeple.core.testing import scenario
@@ -26,7 +26,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def test_setup(g) -> None:
@@ -51,7 +51,7 @@ def test_setup(g) -> None:
 def test_discovery_completes_the_tunnel(g, s) -> None:
     """rules.md#discovery: the tile goes into the empty cell; only rotations completing the
     tunnel whose icons the mover can pay are offered."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     act(g, s, Explore(place=0, half=0))
     assert s.drawn.cards == ["vault"]
@@ -66,7 +66,7 @@ def test_discovery_completes_the_tunnel(g, s) -> None:
 
 def test_no_fit_places_and_stays(g, s) -> None:
     """rules.md#no-fit: with no rotation payable the mover places the tile and stays."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9  # no 2 monsters
     act(g, s, Explore(place=0, half=0))
@@ -79,7 +79,7 @@ def test_no_fit_discard_option() -> None:
     """rules.md#no-fit, option discard: the tile goes under the stack."""
     g = game(start_side="a", no_fit="discard")
     s = g.setup(2, 4)
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
     s.players[0].damage, s.players[0].supply = 9, s.players[0].supply - 9
     act(g, s, Explore(place=0, half=0))
@@ -89,7 +89,7 @@ def test_no_fit_discard_option() -> None:
 
 def test_teleport_discovers_ignoring_icons(g, s) -> None:
     """rules.md#teleport, #teleport-discovery: any completing rotation, no boots, no damage."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:w"), teleports=1)
     act(g, s, Explore(place=0, half=0, teleport=True))
     assert {a.turn for a in legal(g, s, Rotate)} == {0, 3}

@@ -21,7 +21,6 @@ from catacombs_build import (
     game,
     lay,
     legal,
-    on_top,
     put,
     room,
     start_tile,
@@ -91,7 +90,7 @@ def g():
 
 @pytest.fixture
 def s(g):
-    return started(g)
+    return started(g, 2, 4)
 
 
 def shrine(g, s) -> int:
@@ -169,14 +168,8 @@ def test_resources_pool_is_lost_and_gold_kept(g, s) -> None:
     """rules.md#resources: Skill, swords and boots end with the turn; gold stays; the next
     hand of five reshuffles the discard pile when the deck runs short."""
     me = s.players[0]
-    scenario(
-        g,
-        {
-            "players[0]": {"hand": [], "room": crypt(g, s), "gold": 5},
-            "pool": {"skill": 4, "swords": 2, "boots": 3},
-        },
-        state=s,
-    )
+    fields = {"players[0]": {"hand": [], "room": crypt(g, s), "gold": 5}}
+    scenario(g, {**fields, "pool": {"skill": 4, "swords": 2, "boots": 3}}, state=s)
     # Two cards left in the deck, five in the discard pile: the new hand reshuffles.
     while len(me.deck) > 2:
         put(s, me.discard, me.deck.cards[-1])
@@ -245,11 +238,8 @@ def test_health_no_move_that_fills_the_meter(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     me = s.players[0]
     a, w = room(g, s, "hall:a"), room(g, s, "hall:w")
-    scenario(
-        g,
-        {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}, "pool.boots": 2},
-        state=s,
-    )
+    hurt = {"players[0]": {"hand": [], "room": a, "damage": 9, "supply": 21}}
+    scenario(g, {**hurt, "pool.boots": 2}, state=s)
     assert moves_to(g, s, w) == []
     s.pool.swords = 1
     assert [m.swords for m in moves_to(g, s, w)] == [1]
@@ -287,14 +277,9 @@ def test_left_cubes_two_seats_draw_six_and_set_aside(g, s) -> None:
     """rules.md#left-cubes, rules.md#left-seats: with 2 seats the turn of a seat that left
     draws exactly 6 cubes; its own drawn cubes are set aside, no damage to it."""
     me, other = s.players
-    put(s, me.held, "artifact-20")
-    me.status = "escaped"
-    me.supply -= 10
-    me.clank = 10
-    s.bag.cubes = {}
-    s.dragon_aside = 24
-    s.rage = 6
-    scenario(g, {"players[1]": {"hand": []}}, state=s, to_move=1)
+    seats = {0: {"status": "escaped", "supply": 20, "clank": 10}, 1: {"hand": []}}
+    fields = {"players": seats, "bag.cubes": {}, "dragon_aside": 24, "rage": 6}
+    scenario(g, fields, state=s, top={"players[0].held": ["artifact-20"]}, to_move=1)
     events = act(g, s, EndTurn())
     assert any(isinstance(e, DragonTurn) and e.seat == 0 for e in events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
@@ -405,7 +390,7 @@ def test_teleport_discovery_off_an_edge(g, s) -> None:
     """rules.md#teleport-discovery: a teleport along an open half discovers a tile; its icons
     (the vault's footprints and monster, or two monsters) are ignored: every completing
     rotation is offered without boots or swords, and no damage follows."""
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": shrine(g, s)}, "pool.teleports": 1}, state=s)
     act(g, s, Explore(place=0, half=0, teleport=True))
@@ -420,7 +405,7 @@ def test_paused_discovery_holds_the_map_still(g, s) -> None:
     hall = lay(g, s, "hall", 1, 0)
     lay(g, s, "cave", 2, 0)  # haunted: ``teleport-to haunted-tile`` would offer its rooms
     s.players[1].room = room(g, s, "hall:a")
-    on_top(s, "vault")
+    put(s, s.tile_stack, "vault")
     turn(g, s, 0, room=room(g, s, "start-a:crypt"), boots=1)
     act(g, s, Explore(place=0, half=1))
     stack, tiles_, top = list(s.stack), list(s.tiles), list(s.tile_stack.cards)

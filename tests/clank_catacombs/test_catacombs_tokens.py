@@ -44,7 +44,7 @@ def g() -> CatacombsGame:
 
 @pytest.fixture
 def s(g: CatacombsGame) -> Any:
-    return started(g)
+    return started(g, 2, 4)
 
 
 def free(g: CatacombsGame, s: Any, prisoner: str) -> None:
@@ -154,9 +154,8 @@ def test_puzzle_box_at_a_wayshrine_for_a_major_secret(g, s) -> None:
     """rules.md#tokens: the Puzzle Box is handed in at a Wayshrine (not elsewhere) for the top
     major secret."""
     me = s.players[0]
-    put(s, me.held, "puzzle-box-1")
-    put(s, s.majors, "chalice-1")
-    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
+    top = {"players[0].held": ["puzzle-box-1"], "majors": ["chalice-1"]}
+    scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s, top=top)
     assert UseToken(token="puzzle-box-1") not in g.legal_actions(s)
     me.room = room(g, s, "start-a:w")
     act(g, s, UseToken(token="puzzle-box-1"))

@@ -8,7 +8,7 @@ under the draw pile, Snore and Kablooey cards in their supplies).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -57,16 +57,12 @@ def build(
     whose cart is not named holds one Treasure card in it. ``fields`` and ``more`` are
     :func:`meeple.core.testing.scenario`'s.
     """
-    lists = [*fields.values(), *more.get("top", {}).values()]
-    named = {c for v in lists if isinstance(v, list | tuple) for c in v if isinstance(c, str)}
+    named = set(_strings([fields, more.get("top", {})]))
     order = Turns.start(seats).order
     c = game.content
     spare = (t for t in c.treasures if t not in named)
-    carts = {
-        f"carts[{s}]": [next(spare)]
-        for s in range(seats)
-        if (round > 1 or order.index(s) < order.index(current)) and f"carts[{s}]" not in fields
-    }
+    had_turn = [s for s in range(seats) if round > 1 or order.index(s) < order.index(current)]
+    carts = {f"carts[{s}]": [next(spare)] for s in had_turn}  # a cart named in fields wins
     free = [[t for t in tiles if t not in named] for tiles in (c.colour_tasks, c.type_tasks)]
     over = stack is not None and not stack
     tasks = {f"tasks[{s}]": [free[0][s], free[1][s]] for s in range(seats)}
@@ -81,6 +77,15 @@ def build(
         stack=[Unearth(seat=current)] if stack is None else stack,
         **more,
     )
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string in ``value`` and the lists and mappings it holds: the cards named."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, Mapping | list | tuple):
+        for item in value.values() if isinstance(value, Mapping) else value:
+            yield from _strings(item)
 
 
 def clonk(**options: object) -> Clonk:

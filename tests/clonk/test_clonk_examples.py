@@ -16,8 +16,7 @@ def test_unearthing_chain_example() -> None:
         game,
         {
             f"hands[{thomas}]": ["white-statue-1", "red-necklace-1"],
-            f"carts[{thomas}]": ["green-necklace-1"],
-            f"carts[{andrea}]": ["red-hammer-1"],
+            "carts": {thomas: ["green-necklace-1"], andrea: ["red-hammer-1"]},
             "shafts[0]": ["red-chain-1", "white-necklace-1"],
             "shafts[1]": ["yellow-crown-1", "red-statue-1"],
             "shafts[2]": ["green-sword-1", "blue-statue-1"],
@@ -71,10 +70,9 @@ def test_scoring_example(tmp_path) -> None:
     t, a = scored(
         game,
         {
-            "carts[0]": thomas[:5],
-            "carts[1]": andrea[:5],  # the red hammer tops the cart: the red gallery matches it
-            "galleries[0]": thomas[5:],
-            "galleries[1]": andrea[5:],
+            # Andrea's red hammer tops her cart: the red gallery matches it
+            "carts": {0: thomas[:5], 1: andrea[:5]},
+            "galleries": {0: thomas[5:], 1: andrea[5:]},
             "tasks[0]": ["task-colour-green", "task-type-necklace"],
             "tasks[1]": ["task-colour-red", "task-type-crown"],
             "hands[1]": ["blue-chain-3"],

@@ -47,12 +47,9 @@ def test_a_later_turn_runs_phase_one_two_three_in_order() -> None:
     state = build(
         GAME,
         {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["blue-chain-1"],
-            "galleries[0]": ["red-crown-1"],
-            "galleries[1]": ["blue-sword-1", "blue-statue-1"],
-            "hands[0]": ["red-statue-1"],
-            "hands[1]": ["pink-sword-1"],
+            "carts": {0: ["red-hammer-1"], 1: ["blue-chain-1"]},
+            "galleries": {0: ["red-crown-1"], 1: ["blue-sword-1", "blue-statue-1"]},
+            "hands": {0: ["red-statue-1"], 1: ["pink-sword-1"]},
         },
         top={"draw": ["white-hammer-3", "white-hammer-2", "white-hammer-1"]},
         current=1,
@@ -83,7 +80,7 @@ def test_a_first_round_turn_starts_with_a_hand_card() -> None:
     """rules.md#turn and rules.md#fill-cart: in round 1 Phase I is a choice, then Phase II."""
     state = build(
         GAME,
-        {"hands[0]": ["red-hammer-1", "red-crown-1"], "hands[1]": ["blue-chain-1"]},
+        {"hands": {0: ["red-hammer-1", "red-crown-1"], 1: ["blue-chain-1"]}},
         round=1,
         stack=[FirstCart(seat=0)],
     )
@@ -103,9 +100,8 @@ def test_phase_two_offers_exactly_the_open_moves() -> None:
     state = build(
         GAME,
         {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["blue-chain-1"],
-            "carts[2]": ["white-necklace-1"],  # nothing on offer matches this white necklace
+            # nothing on offer matches seat 2's white necklace
+            "carts": {0: ["red-hammer-1"], 1: ["blue-chain-1"], 2: ["white-necklace-1"]},
             "hands[0]": ["red-crown-1", "green-hammer-1", "blue-sword-1", "pink-statue-1"],
             "shafts[0]": ["white-statue-1", "yellow-hammer-1"],
             "shafts[1]": ["green-crown-1", "blue-statue-1"],
@@ -187,8 +183,7 @@ def test_scored_cards_and_coins(tmp_path) -> None:
             "galleries[0]": ["blue-sword-1"],  # a sword on a sword
             "hands[0]": ["pink-crown-1"],  # coins, eyes and a crown: all worthless in hand
             "tasks[0]": ["task-colour-red", "task-type-crown"],
-            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
-            "kablooeys[1]": ["kablooey-3"],
+            "kablooeys": {0: ["kablooey-1", "kablooey-2"], 1: ["kablooey-3"]},
         },
     )
     assert seat0.parts == {"coins": 3 + 2 + 2, "task_colour": 1, "task_type": 0, "eyes_penalty": -2}
@@ -230,8 +225,7 @@ def test_eye_penalty(tmp_path, cart0: int, gallery0: int, cart1: int, penalties:
     scores = scored(
         clonk(cards=table(tmp_path / "t.json", values)),
         {
-            "carts[0]": ["red-sword-1"],
-            "carts[1]": ["blue-chain-1"],
+            "carts": {0: ["red-sword-1"], 1: ["blue-chain-1"]},
             "galleries[0]": ["red-sword-2"],
             "hands[1]": ["blue-chain-2"],
             "tasks[0]": ["task-colour-white", "task-type-statue"],

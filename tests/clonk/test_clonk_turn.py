@@ -42,16 +42,8 @@ def test_first_turn_puts_a_hand_card_in_the_cart() -> None:
 def test_later_turns_load_the_gallery_rightmost_on_top() -> None:
     """rules.md#fill-cart: the gallery goes into the cart, its rightmost card on top."""
     gallery = ["red-hammer-1", "green-hammer-1", "green-chain-1"]
-    state = build(
-        GAME,
-        {
-            "carts[0]": ["red-chain-1"],
-            "carts[1]": ["red-hammer-2"],
-            "galleries[1]": gallery,
-            "hands[0]": ["pink-sword-1"],
-        },
-        stack=[Feed(seat=0)],
-    )
+    fields = {"carts": {0: ["red-chain-1"], 1: ["red-hammer-2"]}, "galleries[1]": gallery}
+    state = build(GAME, {**fields, "hands[0]": ["pink-sword-1"]}, stack=[Feed(seat=0)])
     play(GAME, state, FeedShaft(card="pink-sword-1", shaft=0))
     assert state.turns.current == 1
     assert state.carts[1].cards == ["red-hammer-2", *gallery]
@@ -60,15 +52,9 @@ def test_later_turns_load_the_gallery_rightmost_on_top() -> None:
 
 def test_chain_must_match_colour_or_type() -> None:
     """rules.md#chain: each card shares colour or type with the card before it."""
-    state = build(
-        GAME,
-        {
-            "carts[0]": ["green-necklace-1"],
-            "hands[0]": ["green-sword-1", "red-crown-1"],
-            "shafts[0]": ["red-necklace-1"],
-            "shafts[1]": ["blue-chain-1"],
-        },
-    )
+    shafts = {"shafts": {0: ["red-necklace-1"], 1: ["blue-chain-1"]}}
+    hand = ["green-sword-1", "red-crown-1"]
+    state = build(GAME, {"carts[0]": ["green-necklace-1"], "hands[0]": hand, **shafts})
     digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
     assert digs == {"green-sword-1", 0}
     play(GAME, state, Dig(source=0))
@@ -114,13 +100,11 @@ def test_emptied_shaft_is_laid_anew() -> None:
 def test_gift_rules() -> None:
     """rules.md#gift: once per turn, matching the target's last card, never to oneself,
     a full gallery or a seat with nothing to match."""
+    carts = {0: ["red-hammer-1"], 1: ["blue-chain-1"], 2: ["white-necklace-1"], 3: ["pink-sword-1"]}
     state = build(
         GAME,
         {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["blue-chain-1"],
-            "carts[2]": ["white-necklace-1"],
-            "carts[3]": ["pink-sword-1"],
+            "carts": carts,
             "galleries[3]": ["pink-crown-1", "pink-crown-2", "pink-crown-3", "pink-statue-1"],
             "hands[0]": ["blue-crown-1", "green-hammer-1"],
             "shafts[0]": ["white-statue-1", "yellow-chain-1"],
@@ -139,15 +123,10 @@ def test_gift_rules() -> None:
 
 def test_kablooey_blasts_a_shaft_top() -> None:
     """rules.md#kablooey and rules.md#d-blasted: the card goes to the discard pile."""
+    shafts = {"shafts": {0: ["blue-chain-1", "green-crown-1"], 1: ["pink-sword-1"]}}
+    kablooeys = {"kablooeys[0]": ["kablooey-1", "kablooey-2"]}
     state = build(
-        GAME,
-        {
-            "carts[0]": ["red-hammer-1"],
-            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
-            "shafts[0]": ["blue-chain-1", "green-crown-1"],
-            "shafts[1]": ["pink-sword-1"],
-        },
-        down={"blue-chain-1"},
+        GAME, {"carts[0]": ["red-hammer-1"], **kablooeys, **shafts}, down={"blue-chain-1"}
     )
     assert {a.shaft for a in GAME.legal_actions(state) if isinstance(a, Blast)} == {0, 1}
     supply = len(state.kablooey_supply.cards)
@@ -161,14 +140,8 @@ def test_kablooey_blasts_a_shaft_top() -> None:
 def test_one_kablooey_per_turn_option() -> None:
     """rules.md#d-kablooey-count: with the option, a second blast is not offered."""
     game = clonk(one_kablooey_per_turn=True)
-    state = build(
-        game,
-        {
-            "carts[0]": ["red-hammer-1"],
-            "kablooeys[0]": ["kablooey-1", "kablooey-2"],
-            "shafts[0]": ["blue-chain-1"],
-        },
-    )
+    kablooeys = {"kablooeys[0]": ["kablooey-1", "kablooey-2"]}
+    state = build(game, {"carts[0]": ["red-hammer-1"], **kablooeys, "shafts[0]": ["blue-chain-1"]})
     play(game, state, Blast(shaft=0))
     assert not any(isinstance(a, Blast) for a in game.legal_actions(state))
 
@@ -253,14 +226,10 @@ def test_hand_limit_option() -> None:
 
 def test_awakening_sets_up_the_last_round() -> None:
     """rules.md#end: set aside, replaced by the next card, the round is finished."""
+    carts = {"carts": {0: ["red-hammer-1"], 1: ["red-hammer-2"], 2: ["red-hammer-3"]}}
     state = build(
         GAME,
-        {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["red-hammer-2"],
-            "carts[2]": ["red-hammer-3"],
-            "hands[0]": ["blue-chain-1"],
-        },
+        {**carts, "hands[0]": ["blue-chain-1"]},
         seats=3,
         top={"draw": ["pink-sword-1", "pink-sword-2", AWAKENING]},
         current=1,
@@ -281,15 +250,8 @@ def test_awakening_sets_up_the_last_round() -> None:
 
 def test_exhausted_draw_pile_and_empty_hand() -> None:
     """rules.md#d-exhausted and rules.md#d-no-feed: nothing drawn, feeding skipped."""
-    state = build(
-        GAME,
-        {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["red-chain-1"],
-            "aside": [AWAKENING],
-            "turns.last_round": True,
-        },
-    )
+    carts = {"carts": {0: ["red-hammer-1"], 1: ["red-chain-1"]}}
+    state = build(GAME, {**carts, "aside": [AWAKENING], "turns.last_round": True})
     state.discard.cards.extend(state.draw.cards)
     state.draw.cards.clear()
     play(GAME, state, Stop())
@@ -298,14 +260,8 @@ def test_exhausted_draw_pile_and_empty_hand() -> None:
 
 def test_placed_is_placed() -> None:
     """rules.md#placed: a gift stays in the gallery until its owner's Phase I."""
-    state = build(
-        GAME,
-        {
-            "carts[0]": ["red-hammer-1"],
-            "carts[1]": ["blue-chain-1"],
-            "hands[0]": ["blue-crown-1", "pink-sword-1"],
-        },
-    )
+    carts = {"carts": {0: ["red-hammer-1"], 1: ["blue-chain-1"]}}
+    state = build(GAME, {**carts, "hands[0]": ["blue-crown-1", "pink-sword-1"]})
     play(GAME, state, Gift(source="blue-crown-1", target=1), Stop())
     assert state.galleries[1].cards == ["blue-crown-1"]
     play(GAME, state, FeedShaft(card="pink-sword-1", shaft=0))

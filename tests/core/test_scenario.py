@@ -58,6 +58,13 @@ def test_a_wildcard_is_overridden_by_the_index_it_names() -> None:
     assert laid.shafts[0].up == [False, True]
 
 
+def test_a_mapping_keyed_by_index_sets_the_items_of_a_list(clank: Clank) -> None:
+    state = scenario(Clonk(), {"hands[*]": [], "hands": {0: ["red-hammer-1"]}}, seats=3)
+    assert [z.cards for z in state.hands] == [["red-hammer-1"], [], []]
+    seats = scenario(clank, {"players": {1: {"gold": 3, "hand": ["sneak-1"]}}})
+    assert (seats.players[1].gold, seats.players[1].hand.cards) == (3, ["sneak-1"])
+
+
 def test_a_wildcard_sets_a_value_at_every_index(clank: Clank) -> None:
     state = scenario(clank, {"players[*].gold": 5, "players[2]": {"gold": 1}}, seats=3, seed=1)
     assert [p.gold for p in state.players] == [5, 5, 1]
@@ -79,6 +86,8 @@ def test_a_wildcard_sets_a_value_at_every_index(clank: Clank) -> None:
         ({"fields": {"players[0].hand": "sneak-1"}}, "'players[0].hand' is a zone: give it a list"),
         ({"fields": {"players[9].gold": 1}}, "'players[9].gold': players has no 9"),
         ({"fields": {"players[0]..gold": 1}}, "is not a path like 'players[0].gold'"),
+        ({"fields": {"players": {"0": {"gold": 1}}}}, "'players' is a list: key its mapping by"),
+        ({"fields": {"players": {5: {"gold": 1}}}}, "'players[5]': players has no 5"),
     ],
 )
 def test_what_is_not_there_is_named(clank: Clank, kw: dict[str, Any], message: str) -> None:
