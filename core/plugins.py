@@ -23,7 +23,6 @@ Environment:
 
 from __future__ import annotations
 
-import functools
 import importlib
 import os
 import sys
@@ -379,7 +378,8 @@ class Registry:
             spec = self.bot(name, game_id)
             if spec.options is None:
                 return spec.factory
-            return functools.partial(_with_defaults, spec.factory, spec.options(), bots)
+            factory, defaults = spec.factory, spec.options()
+            return lambda game, seat, stream: factory(game, seat, stream, defaults, bots)
 
         return bots
 
@@ -391,9 +391,3 @@ def _names_bot(field: msgspec.structs.FieldInfo) -> bool:
     """Whether an option field is typed :data:`BotName`."""
     meta = getattr(field.type, "__metadata__", ())
     return any(isinstance(m, msgspec.Meta) and (m.extra or {}).get("bot") for m in meta)
-
-
-def _with_defaults(
-    factory: Callable[..., Any], options: BotOptions, bots: Any, game: Any, seat: int, stream: Any
-) -> Any:
-    return factory(game, seat, stream, options, bots)

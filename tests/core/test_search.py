@@ -16,6 +16,7 @@ from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry
+from meeple.core.rng import Stream
 from meeple.core.scoring import Score
 from meeple.core.search import Ismcts, IsmctsOptions, rewards
 from meeple.core.zones import Zone
@@ -202,3 +203,10 @@ def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str) -> 
             assert not testing.leaks(game, match.state, seat, msgspec.json.encode(view))
         match.step(action)
         steps += 1
+
+
+def test_a_bot_with_options_as_another_bots_policy_gets_its_defaults(registry: Registry) -> None:
+    game = registry.game("tiny")()
+    factory = registry.player("random", "tiny").bots("ismcts")
+    bot = factory(game, 1, Stream("policy"))
+    assert isinstance(bot, Ismcts) and bot.options == IsmctsOptions()
