@@ -149,10 +149,12 @@ class Ismcts:
             seat = stack[-1].seat
             legal = legal_actions(state)
             children = node.children
-            untried = [a for a in legal if a not in children]
+            untried: list[Action] = []
             for a in legal:
                 child = children.get(a)
-                if child is not None:
+                if child is None:
+                    untried.append(a)
+                else:
                     child.available += 1
             if untried:
                 action = untried[below(len(untried))]
@@ -173,7 +175,6 @@ class Ismcts:
         for node, seat in path:
             node.visits += 1
             node.total += reward[seat]
-        root.visits += 1
 
     def _rollout(self, state: State) -> list[float]:
         """Play ``state`` on to the end (or the cut-off); each seat's reward."""
