@@ -69,7 +69,7 @@ def speed(registry: Registry, games: list[str], iterations: int, samples: int, r
 
 def ladder(registry: Registry, games: list[str], budgets: list[int], n: int) -> None:
     hooks = Hooks(registry.pm)
-    print(f"ismcts's share of wins in seat 0 of {n} rotated games per rung")
+    print(f"ismcts's share of wins in {n} games per rung, its seat rotating")
     for game_id in games:
         game = registry.game(game_id)()
         seats = seats_for(game)

@@ -292,7 +292,8 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
     names = []
     for seat in text.split(","):
         name, colon, options = seat.partition(":")
-        names.append(name.strip().lower() + colon + options)  # names are case-blind, values not
+        name = name.strip().lower()  # names are case-blind, option values not
+        names.append((best_bot(registry, game.id) if name == BOT else name) + colon + options)
     if "" in names:
         raise MeepleError(f"--seats {text!r}: an empty seat; separate names with single commas")
     if not game.min_seats <= len(names) <= game.max_seats:
@@ -300,9 +301,8 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
             f"--seats {text!r}: {len(names)} seats, but {game.title} takes "
             f"{game.min_seats}-{game.max_seats}"
         )
-    resolved = [best_bot(registry, game.id) if n == BOT else n for n in names]
     # Each bot's options are checked (raising if one is wrong) and written canonically.
-    return [n if n == HUMAN else registry.player(n, game.id).text for n in resolved]
+    return [n if n == HUMAN else registry.player(n, game.id).text for n in names]
 
 
 def make_bots(
