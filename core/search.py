@@ -50,7 +50,7 @@ class IsmctsOptions(BotOptions, frozen=True):
     """UCB1's exploration constant (rewards lie in 0..1)."""
     rollout: BotName = "random"
     """The bot that plays the rollouts: ``random`` or another bot of the game."""
-    depth: Annotated[int, msgspec.Meta(ge=0)] = 0
+    depth: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
     """Cut a rollout off after this many decisions and score it with the game's
     ``evaluate`` (0: play it to the end)."""
     reward: Literal["win", "rank"] = "win"
