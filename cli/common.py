@@ -38,7 +38,6 @@ from meeple.core.files import digests
 from meeple.core.game import Game, Options
 from meeple.core.plugins import BrokenPlugin, PluginManager, Registry, plugin_manager
 from meeple.core.records import Record, Setup
-from meeple.core.rng import bot_stream
 from meeple.core.scoring import Score, rank
 
 console = Console(highlight=False)
@@ -288,8 +287,13 @@ def best_bot(registry: Registry, game_id: str) -> str:
 
 
 def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
-    """``"bot,human,random"`` -> one player name per seat, ``bot`` resolved to a real bot."""
-    names = [n.strip().lower() for n in text.split(",")]
+    """``"bot,human,ismcts:time=0.5"`` -> one player name per seat, ``bot`` resolved to a
+    real bot and a bot's options checked and written canonically (see :meth:`Registry.player`)."""
+    names = []
+    for seat in text.split(","):
+        name, colon, options = seat.partition(":")
+        name = name.strip().lower()  # names are case-blind, option values not
+        names.append((best_bot(registry, game.id) if name == BOT else name) + colon + options)
     if "" in names:
         raise MeepleError(f"--seats {text!r}: an empty seat; separate names with single commas")
     if not game.min_seats <= len(names) <= game.max_seats:
@@ -297,10 +301,8 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
             f"--seats {text!r}: {len(names)} seats, but {game.title} takes "
             f"{game.min_seats}-{game.max_seats}"
         )
-    resolved = [best_bot(registry, game.id) if n == BOT else n for n in names]
-    for name in set(resolved) - {HUMAN}:
-        registry.bot(name, game.id)  # raises, listing the bots that play this game
-    return resolved
+    # Each bot's options are checked (raising if one is wrong) and written canonically.
+    return [n if n == HUMAN else registry.player(n, game.id).text for n in names]
 
 
 def make_bots(
@@ -308,9 +310,7 @@ def make_bots(
 ) -> list[Bot | None]:
     """One bot per bot seat (``None`` for humans), each with its own seeded stream."""
     return [
-        None
-        if name == HUMAN
-        else registry.bot(name, game.id).factory(game, seat, bot_stream(seed, seat, name))
+        None if name == HUMAN else registry.player(name, game.id).make(game, seat, seed)
         for seat, name in enumerate(seats)
     ]
 

@@ -139,6 +139,16 @@ class Game(Generic[S, A]):
         """
         raise NotImplementedError
 
+    def evaluate(self, state: S, seat: int) -> float:
+        """How well ``seat`` stands in ``state``, from 0 (lost) to 1 (won). Optional.
+
+        A search bot that cuts its rollouts off before the end (``ismcts``'s
+        ``depth``) scores them with this; a game without it has its rollouts
+        played to the end. It reads the full state it is given: the searcher
+        calls it on its own deals, never on the real game.
+        """
+        raise NotImplementedError
+
     # -- what the core derives from the rules --------------------------------
 
     def is_over(self, state: S) -> bool:

@@ -66,13 +66,17 @@ def meeple_bots(register: Callable[..., None]) -> None:
 
     Kind: collecting; return values are ignored.
 
-    Call ``register(name, factory, games=None, help="")`` once per bot.
-    ``factory(game, seat, stream)`` returns an object with a
+    Call ``register(name, factory, games=None, help="", options=None)`` once
+    per bot. ``factory(game, seat, stream)`` returns an object with a
     ``choose(prompt)`` method (see :class:`meeple.core.bots.Prompt`), where
     ``game`` is the :class:`~meeple.core.game.Game` being played, ``seat``
     the bot's seat and ``stream`` its private
     :class:`~meeple.core.rng.Stream` of random numbers. ``games`` is a tuple
     of game ids the bot can play, or ``None`` for a bot that plays any game.
+    ``options`` is a :class:`~meeple.core.plugins.BotOptions` subclass for a
+    bot that takes options (``--seats ismcts:iterations=200``); such a bot
+    is built as ``factory(game, seat, stream, options, bots)``, ``bots(name)``
+    giving the factory of another bot of the same game.
 
     :param register: the callback that records one bot.
     """

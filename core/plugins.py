@@ -28,7 +28,7 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import pluggy
@@ -37,13 +37,14 @@ from meeple import plugins as builtin_games
 from meeple.core import hookspecs
 from meeple.core.errors import MeepleError, UnknownGame, explain
 from meeple.core.game import Game, class_problems
+from meeple.core.rng import bot_stream
 
 hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
 """Marker for hook implementations: ``@hookimpl def meeple_games(register): ...``."""
 
 ENTRY_POINT_GROUP = "meeple"
 
-BUILTIN_PLUGINS = ("meeple.core.bots", *builtin_games.GAMES)
+BUILTIN_PLUGINS = ("meeple.core.bots", "meeple.core.search", *builtin_games.GAMES)
 """Built-in plugins, by module path, registered after third-party ones. The core
 names none of the games: their list belongs to the package that holds them."""
 
@@ -181,17 +182,60 @@ def list_plugins(pm: PluginManager) -> list[PluginInfo]:
     return sorted(out, key=lambda p: (p.builtin, p.name))
 
 
+class BotOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
+    """A bot's options. Subclass with defaulted fields; docstrings are the help.
+
+    A field typed :data:`BotName` names another bot (a rollout policy): the
+    registry checks that it plays the game.
+    """
+
+
+BotName = Annotated[str, msgspec.Meta(extra={"bot": True})]
+"""An option that names another bot of the same game."""
+
+_BotOptions = BotOptions  # for annotations inside BotSpec, whose ``options`` field shadows it
+
+
 class BotSpec(msgspec.Struct, frozen=True):
-    """A registered bot: its name, the games it plays (``None``: all), its help."""
+    """A registered bot: its name, the games it plays (``None``: all), its help and options.
+
+    A bot without options is built as ``factory(game, seat, stream)``; one
+    that declares an ``options`` struct as ``factory(game, seat, stream,
+    options, bots)``, where ``bots(name)`` is the factory of another bot
+    that plays the same game (for the options typed :data:`BotName`).
+    """
 
     name: str
     factory: Callable[..., Any]
     games: tuple[str, ...] | None = None
     help: str = ""
     plugin: str = ""
+    options: type[_BotOptions] | None = None
 
     def plays(self, game_id: str) -> bool:
         return self.games is None or game_id in self.games
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A seat's bot with its options, as ``--seats`` and records name it (``ismcts:time=0.5``)."""
+
+    spec: BotSpec
+    options: BotOptions | None
+    text: str
+    """The canonical name: the bot's, then each option given, ``:key=value``."""
+    bots: Callable[[str], Callable[..., Any]]
+
+    def make(self, game: Game[Any, Any], seat: int, seed: int) -> Any:
+        """The bot for ``seat`` of the game seeded ``seed``, with its private stream."""
+        stream = bot_stream(seed, seat, self.spec.name)
+        if self.options is None:
+            return self.spec.factory(game, seat, stream)
+        return self.spec.factory(game, seat, stream, self.options, self.bots)
+
+
+def option_text(value: Any) -> str:
+    """An option's value as a seat name writes it (``0.5``, ``true``, ``random``)."""
+    return value if isinstance(value, str) else msgspec.json.encode(value).decode()
 
 
 class Registry:
@@ -258,10 +302,10 @@ class Registry:
             factory: Callable[..., Any],
             games: Iterable[str] | None = None,
             help: str = "",
+            options: type[BotOptions] | None = None,
         ) -> None:
-            bots.append(
-                BotSpec(name, factory, tuple(games) if games is not None else None, help, plugin)
-            )
+            playable = tuple(games) if games is not None else None
+            bots.append(BotSpec(name, factory, playable, help, plugin, options))
 
         return register
 
@@ -286,5 +330,64 @@ class Registry:
             raise MeepleError(f"no bot {name!r} plays {game_id} (bots for {game_id}: {known})")
         return min(specs, key=lambda s: s.games is None)
 
+    def player(self, text: str, game_id: str) -> Player:
+        """The bot a seat names, with its options: ``name`` or ``name:key=value:key=value``.
+
+        Raises :class:`MeepleError` in one line naming the bot and the option
+        at fault (unknown, of the wrong type, out of range).
+        """
+        name, *items = text.split(":")
+        spec = self.bot(name.strip(), game_id)
+        if spec.options is None:
+            if items:
+                raise MeepleError(f"bot {spec.name!r} takes no options, but was given {text!r}")
+            return Player(spec, None, spec.name, self._bots(game_id))
+        fields = {f.name: f for f in msgspec.structs.fields(spec.options)}
+        raw: dict[str, str] = {}
+        for item in items:
+            key, sep, value = (part.strip() for part in item.partition("="))
+            if not sep or key not in fields:
+                what = f"has no option {key!r}" if sep else f"option {item!r} is not key=value"
+                raise MeepleError(
+                    f"bot {spec.name!r} {what}; its options: {', '.join(fields)} "
+                    f"(write {spec.name}:{next(iter(fields), 'key')}=value)"
+                )
+            try:  # each option alone, so that the message names it
+                msgspec.convert({key: value}, spec.options, strict=False)
+            except msgspec.ValidationError as exc:  # its path is the option, named already
+                problem = str(exc).rpartition(" - at `$")[0] or str(exc)
+                raise MeepleError(f"bot {spec.name!r}, option {key}={value}: {problem}") from None
+            if _names_bot(fields[key]):
+                try:
+                    self.bot(value, game_id)
+                except MeepleError as exc:
+                    raise MeepleError(f"bot {spec.name!r}, option {key}={value}: {exc}") from None
+            raw[key] = value
+        try:
+            options = msgspec.convert(raw, spec.options, strict=False)
+        except msgspec.ValidationError as exc:  # options that do not go together
+            raise MeepleError(f"bot {spec.name!r}: {exc}") from None
+        given = "".join(f":{k}={option_text(getattr(options, k))}" for k in fields if k in raw)
+        return Player(spec, options, spec.name + given, self._bots(game_id))
+
+    def _bots(self, game_id: str) -> Callable[[str], Callable[..., Any]]:
+        """``bots(name)``: the factory ``(game, seat, stream)`` of a bot of this game,
+        with its default options if it takes any."""
+
+        def bots(name: str) -> Callable[..., Any]:
+            spec = self.bot(name, game_id)
+            if spec.options is None:
+                return spec.factory
+            factory, defaults = spec.factory, spec.options()
+            return lambda game, seat, stream: factory(game, seat, stream, defaults, bots)
+
+        return bots
+
     def bot_names(self, game_id: str) -> list[str]:
         return sorted(n for n, specs in self.bots.items() if any(s.plays(game_id) for s in specs))
+
+
+def _names_bot(field: msgspec.structs.FieldInfo) -> bool:
+    """Whether an option field is typed :data:`BotName`."""
+    meta = getattr(field.type, "__metadata__", ())
+    return any(isinstance(m, msgspec.Meta) and (m.extra or {}).get("bot") for m in meta)

@@ -18,7 +18,6 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.plugins import Registry, plugin_manager
-from meeple.core.rng import bot_stream
 from meeple.core.scoring import Score, rank
 
 
@@ -30,7 +29,7 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     options: dict[str, Any]
     """The game's options as :func:`msgspec.to_builtins` gives them."""
     bots: list[str]
-    """The bot of each seat, before any rotation."""
+    """The bot of each seat, before any rotation, with its options (``ismcts:iterations=100``)."""
     rotate: bool = False
     """Move every bot ``seed % seats`` seats on in the game of ``seed``."""
 
@@ -119,8 +118,7 @@ def play_game(
     seated = spec.seating(seed)
     match = Match.new(game, len(seated), seed, hooks)
     bots = [
-        registry.bot(name, game.id).factory(game, seat, bot_stream(seed, seat, name))
-        for seat, name in enumerate(seated)
+        registry.player(name, game.id).make(game, seat, seed) for seat, name in enumerate(seated)
     ]
     scores = match.run(bots)
     return GameResult(

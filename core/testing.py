@@ -41,6 +41,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from meeple.core import records, validate
+from meeple.core.bots import Bot, Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile
 from meeple.core.game import Game
@@ -112,8 +113,15 @@ def playthrough(
     *,
     hooks: Hooks | None = None,
     max_steps: int = MAX_STEPS,
+    bots: Mapping[int, Bot] | None = None,
 ) -> Match:
-    """Play ``case`` with random legal actions, checking every contract; returns the match."""
+    """Play ``case`` with random legal actions, checking every contract; returns the match.
+
+    A seat in ``bots`` is played by that bot instead, through a :class:`Prompt` of its
+    seat as in a real game: its choices must be legal, and the checks cover the states
+    it leads to.
+    """
+    bots = bots or {}
     hooks = hooks if hooks is not None else Hooks(None)
     where = f"{game.id} with {case.seats} seats, seed {case.seed}"
     match = Match.new(game, case.seats, case.seed, hooks)
@@ -149,7 +157,13 @@ def playthrough(
             raise ConformanceError(f"{at}: seat {state.to_move} is to move but has no legal action")
         if step >= max_steps:
             raise ConformanceError(f"{at}: the game did not end within {max_steps} decisions")
-        action = chooser.choice(legal)
+        seat = state.stack[-1].seat
+        bot = bots.get(seat)
+        action = (
+            chooser.choice(legal) if bot is None else bot.choose(Prompt(game, state, seat, legal))
+        )
+        if action not in legal:
+            raise ConformanceError(f"{at}: seat {seat}'s bot chose an action that is not legal")
         match.step(action)
         check_changes(game, before, state, action, at)
     check_scores(game, match, where)

@@ -234,7 +234,7 @@ def _seat_problems(setup: records.Setup[Any], registry: Registry) -> list[str]:
     for seat, name in enumerate(setup.seats):
         if name != HUMAN:
             try:
-                registry.bot(name, setup.game)
+                registry.player(name, setup.game)
             except MeepleError as exc:
                 problems.append(f"$.setup.seats[{seat}]: {exc}; a seat is {HUMAN!r} or a bot")
     return problems

@@ -10,6 +10,7 @@ from types import ModuleType
 import pytest
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
+SEARCH = SCRIPT.with_name("search.py")
 
 
 @pytest.fixture
@@ -50,3 +51,16 @@ def test_unknown_game_is_a_usage_error(
         bench.main(["--games", "nogame"])
     assert exit_.value.code == 2
     assert "no game 'nogame' is installed" in capsys.readouterr().err
+
+
+def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/search.py measures the search bot's speed and plays its ladder."""
+    spec = importlib.util.spec_from_file_location("meeple_search_benchmark", SEARCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.main(["speed", "--games", "tiny", "--iterations", "2", "--repeat", "1"]) == 0
+    assert "iterations/s" in capsys.readouterr().out
+    assert module.main(["ladder", "--games", "tiny", "--budgets", "2", "-n", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "ismcts:iterations=2" in out and "vs 3 random" in out

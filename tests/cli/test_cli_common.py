@@ -68,6 +68,13 @@ def test_seats_resolve_bot_and_check_the_count(registry: Registry) -> None:
         common.parse_seats(registry, House, "bot,robot")
 
 
+def test_seats_take_bot_options(registry: Registry) -> None:
+    seats = common.parse_seats(registry, House, " Ismcts: iterations = 9 ,Bot")
+    assert seats == ["ismcts:iterations=9", "random"]
+    with pytest.raises(MeepleError, match="bot 'random' takes no options"):
+        common.parse_seats(registry, House, "human,bot:x=1")
+
+
 def test_score_table_marks_shared_winners() -> None:
     scores = [
         Score(seat=0, total=5, parts={"coins": 5}),

@@ -1,0 +1,208 @@
+"""``ismcts``: a search bot that plays any game, from its seat's view alone.
+
+Single-observer information-set Monte Carlo tree search (Cowling, Powley
+and Whitehouse, 2012). Each iteration deals the cards the seat cannot see at
+random (:meth:`Game.determinize` of the prompt's view), then walks one tree
+shared by every deal:
+
+- **selection**: among the actions legal in this deal, UCB1 with
+  *availability* counts -- a child's exploration term counts the iterations
+  in which it could have been chosen, not its parent's visits;
+- **expansion**: one action of this deal not yet in the tree, at random;
+- **rollout**: random legal actions (or another bot of the game, option
+  ``rollout``) to the end, or for ``depth`` decisions and then scored by
+  :meth:`Game.evaluate`;
+- **backpropagation**: each node on the path adds the reward of the seat
+  that chose its action.
+
+Actions are frozen structs, so nodes are keyed by action value and an action
+means the same in every deal. The bot answers with the root's most visited
+action. Its randomness comes from its own stream only: with an iteration
+budget, the same seed gives the same choices.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from meeple.core.bots import Bot, Prompt
+from meeple.core.errors import MeepleError
+from meeple.core.game import Game
+from meeple.core.plugins import BotName, BotOptions, hookimpl
+from meeple.core.rng import Stream
+from meeple.core.scoring import Score, rank
+from meeple.core.state import Action, State
+
+
+class IsmctsOptions(BotOptions, frozen=True):
+    """The search budget and policies of ``ismcts``."""
+
+    iterations: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 200
+    """Iterations per decision (with ``time`` 0): the same seed gives the same choices."""
+    time: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
+    """Seconds per decision instead of an iteration count (0: use ``iterations``)."""
+    exploration: Annotated[float, msgspec.Meta(ge=0, le=100)] = 0.7
+    """UCB1's exploration constant (rewards lie in 0..1)."""
+    rollout: BotName = "random"
+    """The bot that plays the rollouts: ``random`` or another bot of the game."""
+    depth: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
+    """Cut a rollout off after this many decisions and score it with the game's
+    ``evaluate`` (0: play it to the end)."""
+    reward: Literal["win", "rank"] = "win"
+    """``win``: 1 for a win, 1/k for a win shared by k seats, else 0; ``rank``: 1 for
+    first place down to 0 for last, in even steps (tied seats share the better place)."""
+
+
+class _Node:
+    """The statistics of one action at one point of the tree, and what may follow it."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 1
+        self.total = 0.0
+
+
+def rewards(scores: Sequence[Score], how: str) -> list[float]:
+    """Each seat's reward in 0..1 from the final scores (see :class:`IsmctsOptions`)."""
+    places = rank(scores)
+    n = len(places)
+    if how == "rank":
+        return [1.0 if n == 1 else (n - p) / (n - 1) for p in places]
+    won = places.count(1)
+    return [1.0 / won if p == 1 else 0.0 for p in places]
+
+
+class Ismcts:
+    """The search bot; see the module's docstring."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        seat: int,
+        stream: Stream,
+        options: IsmctsOptions,
+        bots: Callable[[str], Callable[..., Bot]],
+    ) -> None:
+        if options.depth and type(game).evaluate is Game.evaluate:
+            raise MeepleError(
+                f"bot 'ismcts', option depth={options.depth}: {game.title} has no evaluate() "
+                "to score a rollout cut off before the end; leave depth at 0"
+            )
+        if options.rollout == "ismcts":
+            raise MeepleError(
+                "bot 'ismcts', option rollout=ismcts: a search cannot play its own rollouts; "
+                "name a faster bot (random, or the game's own)"
+            )
+        self.game = game
+        self.options = options
+        self._stream = stream
+        self._policy: list[Bot] | None = None
+        if options.rollout != "random":
+            policy = bots(options.rollout)
+            # One bot per seat, each with a stream drawn from this bot's own.
+            self._policy = [
+                policy(game, s, Stream(f"rollout/{s}/{stream.below(2**62)}"))
+                for s in range(game.max_seats)
+            ]
+
+    def choose(self, prompt: Prompt) -> Action:
+        legal = prompt.legal
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(prompt.view)
+        visits = {a: root.children[a].visits for a in legal if a in root.children}
+        return max(visits, key=visits.__getitem__) if visits else legal[0]
+
+    def search(self, view: State) -> _Node:
+        """The tree grown from ``view`` within the budget; its root's children are the answers."""
+        root = _Node()
+        options = self.options
+        if options.time:
+            deadline = time.perf_counter() + options.time
+            while True:
+                self._iterate(root, view)
+                if time.perf_counter() >= deadline:
+                    break
+        else:
+            for _ in range(options.iterations):
+                self._iterate(root, view)
+        return root
+
+    def _iterate(self, root: _Node, view: State) -> None:
+        game = self.game
+        legal_actions, resolve = game.legal_actions, game.resolve
+        below = self._stream.below
+        c = self.options.exploration
+        state = game.determinize(view, self._stream)
+        stack = state.stack
+        node = root
+        path: list[tuple[_Node, int]] = []
+        while stack:
+            seat = stack[-1].seat
+            legal = legal_actions(state)
+            children = node.children
+            untried: list[Action] = []
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.available += 1
+            if untried:
+                action = untried[below(len(untried))]
+                node = children[action] = _Node()
+                resolve(state, action)
+                path.append((node, seat))
+                break
+            action, node = max(
+                ((a, children[a]) for a in legal),
+                key=lambda pair: (
+                    pair[1].total / pair[1].visits
+                    + c * math.sqrt(math.log(pair[1].available) / pair[1].visits)
+                ),
+            )
+            resolve(state, action)
+            path.append((node, seat))
+        reward = self._rollout(state)
+        for node, seat in path:
+            node.visits += 1
+            node.total += reward[seat]
+
+    def _rollout(self, state: State) -> list[float]:
+        """Play ``state`` on to the end (or the cut-off); each seat's reward."""
+        game = self.game
+        legal_actions, resolve = game.legal_actions, game.resolve
+        stack = state.stack
+        depth = self.options.depth
+        below, policy = self._stream.below, self._policy
+        steps = 0
+        while stack:
+            if depth and steps >= depth:
+                return [game.evaluate(state, s) for s in range(state.seats)]
+            legal = legal_actions(state)
+            if policy is None:
+                action = legal[below(len(legal))]
+            else:
+                seat = stack[-1].seat
+                action = policy[seat].choose(Prompt(game, state, seat, legal))
+            resolve(state, action)
+            steps += 1
+        return rewards(game.scores(state), self.options.reward)
+
+
+@hookimpl
+def meeple_bots(register: Callable[..., None]) -> None:
+    register(
+        "ismcts",
+        Ismcts,
+        help="searches the game tree over random deals of what it cannot see (ISMCTS)",
+        options=IsmctsOptions,
+    )

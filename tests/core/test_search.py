@@ -1,0 +1,212 @@
+"""The ``ismcts`` search bot: options, determinism, tactics, and that it sees only its view.
+
+Budgets are tiny (a few iterations) so that the whole file stays fast; the
+strength of real budgets is measured by benchmarks/ladder.py, not asserted.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from meeple.core import testing
+from meeple.core.bots import Prompt
+from meeple.core.engine import Hooks, Match
+from meeple.core.errors import MeepleError
+from meeple.core.plugins import Registry
+from meeple.core.rng import Stream
+from meeple.core.scoring import Score
+from meeple.core.search import Ismcts, IsmctsOptions, rewards
+from meeple.core.zones import Zone
+
+
+def bots(registry: Registry, game: Any, names: list[str], seed: int) -> list[Any]:
+    return [registry.player(n, game.id).make(game, s, seed) for s, n in enumerate(names)]
+
+
+def choices(registry: Registry, game_id: str, seats: list[str], seed: int) -> list[Any]:
+    """The actions of a whole game between ``seats``."""
+    game = registry.game(game_id)()
+    match = Match.new(game, len(seats), seed, Hooks(None))
+    match.run(bots(registry, game, seats, seed))
+    return match.actions
+
+
+# -- options -------------------------------------------------------------------------------
+
+
+def test_registered_for_every_game_with_its_options(registry: Registry) -> None:
+    for game_id in registry.games:
+        spec = registry.bot("ismcts", game_id)
+        assert spec.factory is Ismcts and spec.options is IsmctsOptions
+    player = registry.player("ismcts", "tiny")
+    assert player.options == IsmctsOptions() and player.text == "ismcts"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("ismcts:iterations=50", "ismcts:iterations=50"),
+        ("ismcts: time = 0.50 :iterations=7", "ismcts:iterations=7:time=0.5"),
+        ("ismcts:reward=rank:rollout=random", "ismcts:rollout=random:reward=rank"),
+    ],
+)
+def test_options_are_written_canonically(registry: Registry, text: str, canonical: str) -> None:
+    player = registry.player(text, "tiny")
+    assert player.text == canonical
+    assert registry.player(canonical, "tiny").options == player.options
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("ismcts:depth=x", r"^bot 'ismcts', option depth=x: Expected `int`, got `str`$"),
+        ("ismcts:iterations=0", r"^bot 'ismcts', option iterations=0: Expected `int` >= 1$"),
+        ("ismcts:time=-1", r"^bot 'ismcts', option time=-1: Expected `float` >= 0"),
+        ("ismcts:reward=most", r"^bot 'ismcts', option reward=most: Invalid enum value 'most'$"),
+        ("ismcts:speed=9", r"^bot 'ismcts' has no option 'speed'; its options: iterations, "),
+        ("ismcts:fast", r"^bot 'ismcts' option 'fast' is not key=value; its options: "),
+        ("ismcts:rollout=deep", r"^bot 'ismcts', option rollout=deep: no bot 'deep' plays tiny"),
+        ("random:iterations=5", r"^bot 'random' takes no options, but was given"),
+    ],
+)
+def test_bad_options_name_the_bot_and_the_option(
+    registry: Registry, text: str, message: str
+) -> None:
+    with pytest.raises(MeepleError, match=message) as err:
+        registry.player(text, "tiny")
+    assert "\n" not in str(err.value)
+
+
+def test_a_cut_off_needs_the_games_evaluate(registry: Registry) -> None:
+    tiny = registry.game("tiny")
+    player = registry.player("ismcts:depth=2:iterations=5", "tiny")
+    with pytest.raises(MeepleError, match="option depth=2: Tiny has no evaluate"):
+        player.make(tiny(), 0, 1)
+    with pytest.raises(MeepleError, match="cannot play its own rollouts"):
+        registry.player("ismcts:rollout=ismcts", "tiny").make(tiny(), 0, 1)
+
+    class Judged(tiny):
+        def evaluate(self, state: Any, seat: int) -> float:
+            return 0.5
+
+    game = Judged()
+    assert choices_with(game, player, seed=2)
+
+
+def choices_with(game: Any, player: Any, seed: int) -> list[Any]:
+    match = Match.new(game, 2, seed, Hooks(None))
+    match.run([player.make(game, s, seed) for s in range(2)])
+    return match.actions
+
+
+def test_rewards() -> None:
+    scores = [Score(seat=s, total=t) for s, t in enumerate([5, 9, 9, 1])]
+    assert rewards(scores, "win") == [0, 0.5, 0.5, 0]
+    assert rewards(scores, "rank") == [1 / 3, 1, 1, 0]
+    assert rewards(scores[:1], "rank") == [1.0]
+
+
+# -- determinism and play ------------------------------------------------------------------
+
+
+def test_same_seed_same_choices(registry: Registry) -> None:
+    seats = ["ismcts:iterations=8", "ismcts:iterations=8:rollout=random:reward=rank", "random"]
+    first = choices(registry, "tiny", seats, 5)
+    assert choices(registry, "tiny", seats, 5) == first
+    assert choices(registry, "tiny", seats, 6) != first
+
+
+def test_a_time_budget_plays_too(registry: Registry) -> None:
+    assert choices(registry, "tiny", ["ismcts:time=0.002", "random"], 1)
+
+
+def test_one_legal_action_is_played_at_once(registry: Registry) -> None:
+    game = registry.game("tiny")()
+    state = game.setup(2, 1)
+    bot = registry.player("ismcts", "tiny").make(game, 0, 1)
+    bot.search = None  # searching would fail
+    only = game.legal_actions(state)[:1]
+    assert bot.choose(Prompt(game, state, 0, only)) == only[0]
+
+
+def test_the_game_bot_as_rollout_policy(registry: Registry) -> None:
+    game = registry.game("clonk")()
+    state = game.setup(3, 3)
+    legal = game.legal_actions(state)
+    bot = registry.player("ismcts:iterations=2:rollout=greedy", "clonk").make(game, 0, 3)
+    assert bot.choose(Prompt(game, state, state.to_move, legal)) in legal
+
+
+def test_finds_the_winning_move_that_random_usually_misses(registry: Registry) -> None:
+    """Tiny's last turn: seat 1 wins by playing its 6 (16 against 14), and loses otherwise."""
+    game = registry.game("tiny")()
+    state = game.setup(2, 1)
+    deal = {
+        "deck": [],
+        "hand0": ["c2b", "c3a", "c3b"],
+        "hand1": ["c1a", "c6a", "c1b", "c2a"],
+        "pile0": ["c6b", "c4a", "c4b"],
+        "pile1": ["c5a", "c5b"],
+    }
+    state.deck.cards[:] = deal["deck"]
+    for s in range(2):
+        state.hands[s] = Zone(kind="hand", owner=s, cards=deal[f"hand{s}"])
+        state.piles[s] = Zone(kind="pile", owner=s, cards=deal[f"pile{s}"])
+    state.turns.current, state.turns.last_round = 1, True
+    state.stack[-1] = msgspec.structs.replace(state.stack[-1], seat=1)
+    assert game.check_state(state) == []
+    legal = game.legal_actions(state)
+    assert len(legal) == 4  # random finds the win once in four
+    for seed in range(5):
+        bot = registry.player("ismcts:iterations=12", "tiny").make(game, 1, seed)
+        assert bot.choose(Prompt(game, state, 1, legal)).card == "c6a"
+
+
+# -- it sees only its view -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("quick", ["tiny", "clonk"])
+def test_conformance_with_a_search_seat(registry: Registry, hooks: Hooks, quick: str) -> None:
+    """A seat played by the search in the conformance suite (the games short enough for it)."""
+    game_cls = registry.game(quick)
+    for case in testing.cases(game_cls, 1):
+        game = case.game(game_cls)
+        seat = registry.player("ismcts:iterations=4", quick).make(game, 0, case.seed)
+        testing.playthrough(game, case, hooks=hooks, bots={0: seat})
+
+
+def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str) -> None:
+    """Every state the bot deals from is its seat's view of the real game, leaking nothing."""
+    game_cls = registry.game(game_id)
+    seen: list[Any] = []
+
+    class Watched(game_cls):
+        def determinize(self, view: Any, stream: Any) -> Any:
+            seen.append(view)
+            return super().determinize(view, stream)
+
+    game = Watched()
+    seats = game.min_seats
+    match = Match.new(game, seats, 4, Hooks(None))
+    bot = registry.player("ismcts:iterations=1", game_id).make(game, 0, 4)
+    steps = 0
+    while not match.over and steps < 20:
+        seat, legal = match.state.to_move, match.legal()
+        seen.clear()
+        action = bot.choose(Prompt(game, match.state, seat, legal))
+        if len(legal) > 1:
+            view = game.view(match.state, seat)
+            assert seen and all(v == view for v in seen)
+            assert not testing.leaks(game, match.state, seat, msgspec.json.encode(view))
+        match.step(action)
+        steps += 1
+
+
+def test_a_bot_with_options_as_another_bots_policy_gets_its_defaults(registry: Registry) -> None:
+    game = registry.game("tiny")()
+    factory = registry.player("random", "tiny").bots("ismcts")
+    bot = factory(game, 1, Stream("policy"))
+    assert isinstance(bot, Ismcts) and bot.options == IsmctsOptions()
