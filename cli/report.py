@@ -44,8 +44,10 @@ def wins(total: float) -> str:
 def players(heading: str, label: str, rows: Sequence[Player], shown: Sequence[str]) -> Table:
     """Win rate and mean score of each seat or bot; ``shown`` is each row's label."""
     t = Table(title=common.plain(heading), caption=f"{WINS}\nrates: {RATES}; scores: {MEANS}")
-    for column in (label, "games", "wins", "win rate", "95% CI", "mean score", "95% CI"):
-        t.add_column(column, justify="left" if column == label else "right")
+    # A narrow terminal folds a long bot name (its options) rather than cut a number.
+    t.add_column(label, overflow="fold")
+    for column in ("games", "wins", "win rate", "95% CI", "mean score", "95% CI"):
+        t.add_column(column, justify="right", no_wrap=True)
     for row, name in zip(rows, shown, strict=True):
         t.add_row(
             common.plain(name),

@@ -19,9 +19,10 @@ Invoke = Callable[..., Result]
 def test_simulate_runs_and_records_bots_with_options(cli: Invoke, tmp_path: Path) -> None:
     out = tmp_path / "run.jsonl"
     args = ["simulate", "tiny", "-n", "3", "--seats", "ISMCTS:iterations=5,random", "--rotate"]
-    result = cli(*args, "--jsonl", str(out), "--quiet")
+    result = cli(*args, "--jsonl", str(out), "--quiet", "--json")
     assert result.exit_code == 0, result.output
-    assert "ismcts:iterations=5" in result.stdout  # the by-bot table names it as written
+    names = [bot["name"] for bot in json.loads(result.stdout)["bots"]]
+    assert names == ["ismcts:iterations=5", "random"]  # the by-bot summary names it as written
     header, *lines = out.read_bytes().splitlines()
     assert msgspec.json.decode(header, type=Header).run.bots == ["ismcts:iterations=5", "random"]
     games = [msgspec.json.decode(line, type=GameResult) for line in lines]
