@@ -1,28 +1,66 @@
 """``meeple simulate``: many seeded bot games, summed up per seat and per bot.
 
-Each finished game is written to ``--jsonl`` at once, so a run that is
-interrupted (Ctrl-C: exit 130, with the summary of the games that finished) or
-that fails keeps every game that finished.
+Games are played by ``--workers`` processes (default: every core this process
+may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
+a header line, then one line per game in seed order, each written as soon as
+every earlier seed's is: the file is the same bytes for any number of workers,
+and a run cut into seed ranges (``--seed``/``-n``) gives the same games.
+The summary counts the games in the file, gathered as they are written, so
+memory does not grow with the number of games.
+
+- Ctrl-C stops the workers and exits 130 with the summary of the games written.
+- A game that raises (or a worker process that dies) stops the run at the
+  first failure in seed order: every game before it is written, and the error
+  names the seed with a command that plays it alone. Exit code 1.
+- ``--resume`` continues an interrupted run from its file: the same setup and
+  seeds are checked, the games written are kept (a last line cut short is
+  written again), and the rest are appended; the file ends up the same bytes
+  as an uninterrupted run's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import math
+import os
+import shlex
 import time
 from collections import defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, Any
 
+import msgspec
 import typer
 from rich.markup import escape
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
+from rich.text import Text
 
 from meeple.cli import common
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
-from meeple.core.runner import GameResult, RunSpec, header_line, play, result_line
+from meeple.core.runner import (
+    GameResult,
+    Processes,
+    Resume,
+    RunFailed,
+    RunSpec,
+    cpu_count,
+    header_line,
+    play,
+    result_line,
+    results,
+)
 
 app = typer.Typer()
 
@@ -46,12 +84,32 @@ def simulate(
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
     jsonl: Annotated[
-        Path | None, typer.Option(help="Write one JSON line per game to this file.")
+        Path | None,
+        typer.Option(help="Write a header line, then one JSON line per game in seed order."),
     ] = None,
     rotate: Annotated[
         bool,
         typer.Option(
             help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
+        ),
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="Processes playing games (default: every core this process may use); "
+            "1 plays in this process.",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the interrupted run in --jsonl (same setup, seed and -n): "
+            "keep its games and append the rest.",
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -63,7 +121,10 @@ def simulate(
 
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """
+    if resume and jsonl is None:
+        raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
     env = common.env(ctx)
+    workers = workers or cpu_count()
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
@@ -76,61 +137,173 @@ def simulate(
         game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
         if jsonl is not None:
             common.check_output(jsonl, "--jsonl")
-        results: list[GameResult] = []
-        interrupted = False
-        started = time.perf_counter()
+        spec = RunSpec.of(game, names, rotate)
+        seeds = range(seed, seed + n)
+        summary = Summary()
+        interrupted, failed = False, None
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
-        with (
-            lines_to(jsonl) as sink,
-            Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar,
-        ):
-            task = bar.add_task(title, total=n)
-            spec = RunSpec.of(game, names, rotate)
-            if sink is not None:
+        with lines_to(jsonl, resume) as sink:
+            if sink is not None and resume:
+                earlier = Resume(sink, spec, seeds, str(jsonl))
+                for result in earlier:
+                    summary.add(result)
+                if earlier.torn:
+                    common.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")
+            if sink is not None and sink.tell() == 0:
                 sink.write(header_line(spec))
                 sink.flush()
-            try:
-                for result in play(registry, env.hooks, spec, range(seed, seed + n)):
-                    # Written first: every game the summary counts is in the file.
-                    if sink is not None:
-                        sink.write(result_line(result))
-                        sink.flush()
-                    results.append(result)
-                    bar.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
-                kept = f"; {jsonl} holds their lines" if jsonl is not None and results else ""
-                said = common.plain(f"interrupted after {len(results)} of {n} games{kept}")
-                out.print(said, soft_wrap=True)
-        elapsed = time.perf_counter() - started
-    if results:
-        summarize(game.title, names if not rotate else None, results, elapsed)
+            done = summary.games
+            started = time.perf_counter()
+            with Progress(
+                *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
+            ) as bar:
+                task = bar.add_task(title, total=n, completed=done)
+                try:
+                    with played(env, spec, seeds[done:], workers) as games:
+                        for result in games:
+                            # Written first: every game the summary counts is in the file.
+                            if sink is not None:
+                                sink.write(result_line(result))
+                                sink.flush()
+                            summary.add(result)
+                            bar.advance(task)
+                except KeyboardInterrupt:
+                    interrupted = True
+                except RunFailed as exc:
+                    failed = exc
+            elapsed = time.perf_counter() - started
+    if interrupted:
+        kept = f"; {jsonl} holds their lines" if jsonl is not None and summary.games else ""
+        said = f"interrupted after {summary.games} of {n} games{kept}"
+        out.print(common.plain(said), soft_wrap=True)
+    if summary.games:
+        summarize(game.title, names if not rotate else None, summary, summary.games - done, elapsed)
+    if failed is not None:
+        if workers == 1 and os.environ.get("MEEPLE_DEBUG") and failed.__cause__ is not None:
+            raise failed.__cause__  # played in this process: the traceback is the game's
+        kept = f"; the {summary.games} games before it are in {jsonl}" if jsonl else ""
+        common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
     if interrupted:
         raise typer.Exit(130)
 
 
 @contextlib.contextmanager
-def lines_to(path: Path | None) -> Iterator[IO[bytes] | None]:
-    """The ``--jsonl`` file, emptied and open for one line per finished game (``None``: none)."""
+def played(
+    env: common.Env, spec: RunSpec, seeds: range, workers: int
+) -> Iterator[Iterator[GameResult]]:
+    """The games of ``seeds`` in seed order, played here (one worker) or by worker processes.
+
+    Leaving early (Ctrl-C, a failure) stops the workers at once.
+    """
+    if workers == 1:
+        yield play(env.registry, env.hooks, spec, seeds)
+        return
+    with Processes(workers) as backend:
+        yield results(spec, seeds, backend)
+
+
+def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
+    """The command that plays ``seeds`` of the run alone, in this process."""
+    args = ["meeple", "simulate", spec.game, "--seed", str(seeds[0]), "-n", str(len(seeds))]
+    args += ["--workers", "1", "--seats", ",".join(spec.bots)]
+    args += ["--rotate"] if spec.rotate else []
+    defaults = msgspec.to_builtins(game.Options())
+    for key, value in spec.options.items():
+        if value != defaults.get(key):
+            text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
+            args += ["-o", f"{key}={text}"]
+    return "MEEPLE_DEBUG=1 " + shlex.join(args)
+
+
+class _GamesPerSecond(ProgressColumn):
+    """The speed Rich measures over the last seconds, in games."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0:,.0f} games/s", style="progress.data.speed")
+
+
+COLUMNS = (
+    TextColumn("[progress.description]{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    _GamesPerSecond(),
+    TimeRemainingColumn(),
+)
+"""The progress bar: games done of the run, games/s and the time left."""
+
+
+@contextlib.contextmanager
+def lines_to(path: Path | None, resume: bool = False) -> Iterator[IO[bytes] | None]:
+    """The ``--jsonl`` file, open for one line per finished game (``None``: none).
+
+    It is emptied, unless ``resume`` keeps what an existing file holds (it is
+    read first, then written on); resuming a file that does not exist starts it.
+    """
     if path is None:
         yield None
         return
     try:
-        sink = path.open("wb")
+        sink = path.open("r+b" if resume and path.exists() else "wb")
     except OSError as exc:
         raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
     with sink:
         yield sink
 
 
-def outcomes(results: list[GameResult], bots: list[str]) -> None:
+class Moments:
+    """How many numbers were seen, their sum, sum of squares, least and greatest."""
+
+    __slots__ = ("count", "high", "low", "squares", "total")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.total = self.squares = 0  # ints stay exact
+        self.low, self.high = math.inf, -math.inf
+
+    def add(self, value: int) -> None:
+        self.count += 1
+        self.total += value
+        self.squares += value * value
+        self.low, self.high = min(self.low, value), max(self.high, value)
+
+    def cells(self) -> tuple[str, str, str]:
+        """Mean, min and max, as the tables show them."""
+        return f"{self.total / self.count:.2f}", f"{self.low:g}", f"{self.high:g}"
+
+
+class Summary:
+    """What the tables show, gathered one game at a time: its size does not grow with games."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.seats = 0
+        self.wins: dict[str, float] = defaultdict(float)
+        """Win shares per player key: ``seat N`` or a bot's name."""
+        self.scores: dict[str, Moments] = defaultdict(Moments)
+        """Score totals per player key (their count is the games the key played)."""
+        self.notes: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        """Per bot: how many of its seats ended with each score note (``-``: none)."""
+        self.decisions, self.rounds = Moments(), Moments()
+
+    def add(self, r: GameResult) -> None:
+        self.games += 1
+        self.seats = len(r.seats)
+        firsts = r.places.count(1)
+        for score, place in zip(r.scores, r.places, strict=True):
+            bot = r.seats[score.seat]
+            for key in (f"seat {score.seat}", bot):
+                self.wins[key] += 1 / firsts if place == 1 else 0
+                self.scores[key].add(score.total)
+            self.notes[bot][score.note or "-"] += 1
+        self.decisions.add(r.decisions)
+        self.rounds.add(r.rounds)
+
+
+def outcomes(summary: Summary, bots: list[str]) -> None:
     """How each bot's seats ended, from the notes a game writes on its scores (if any)."""
-    counts: dict[str, dict[str, int]] = {bot: defaultdict(int) for bot in bots}
-    for r in results:
-        for score in r.scores:
-            counts[r.seats[score.seat]][score.note or "-"] += 1
+    counts = summary.notes
     notes = sorted({note for c in counts.values() for note in c} - {"-"})
     if not notes:
         return
@@ -144,30 +317,15 @@ def outcomes(results: list[GameResult], bots: list[str]) -> None:
     common.console.print(t)
 
 
-def _stats(values: Iterable[float]) -> tuple[str, str, str]:
-    v = list(values)
-    return f"{sum(v) / len(v):.2f}", f"{min(v):g}", f"{max(v):g}"
-
-
 def summarize(
-    title: str, names: list[str] | None, results: list[GameResult], elapsed: float
+    title: str, names: list[str] | None, summary: Summary, played: int, elapsed: float
 ) -> None:
-    """Print the per-seat, per-bot, outcome and game-length tables.
+    """Print the per-seat, per-bot, outcome and game-length tables, and the speed.
 
-    ``names`` is the seating of every game, or ``None`` when seats rotated.
+    ``names`` is the seating of every game, or ``None`` when seats rotated;
+    ``played`` games of the summary took ``elapsed`` seconds (the rest were resumed).
     """
-    n = len(results)
-    # Per player key: games played, win shares, and every score it had.
-    played: dict[str, int] = defaultdict(int)
-    wins: dict[str, float] = defaultdict(float)
-    totals: dict[str, list[int]] = defaultdict(list)
-    for r in results:
-        firsts = r.places.count(1)
-        for score, place in zip(r.scores, r.places, strict=True):
-            for key in (f"seat {score.seat}", r.seats[score.seat]):
-                played[key] += 1
-                wins[key] += 1 / firsts if place == 1 else 0
-                totals[key].append(score.total)
+    wins, scores = summary.wins, summary.scores
 
     def table(heading: str, rows: dict[str, str], label: str) -> Table:
         """``rows`` maps each player key to the label its row shows."""
@@ -180,24 +338,25 @@ def summarize(
         for key, shown in rows.items():
             t.add_row(
                 common.plain(shown),
-                str(played[key]),
+                str(scores[key].count),
                 f"{wins[key]:g}" if wins[key].is_integer() else f"{wins[key]:.2f}",
-                f"{wins[key] / played[key]:.1%}",
-                *_stats(totals[key]),
+                f"{wins[key] / scores[key].count:.1%}",
+                *scores[key].cells(),
             )
         return t
 
-    seats = len(results[0].seats)
+    seats = summary.seats
     seat_rows = {f"seat {s}": f"{s} ({names[s]})" if names else str(s) for s in range(seats)}
-    bots = sorted({name for r in results for name in r.seats})
-    common.console.print(table(f"{title}: {n} games, by seat", seat_rows, "seat"))
+    bots = sorted(summary.notes)
+    common.console.print(table(f"{title}: {summary.games} games, by seat", seat_rows, "seat"))
     common.console.print(table("by bot", {name: name for name in bots}, "bot"))
-    outcomes(results, bots)
+    outcomes(summary, bots)
     length = Table(title="game length")
     for column in ("", "mean", "min", "max"):
         length.add_column(column, justify="right")
-    length.add_row("decisions", *_stats(r.decisions for r in results))
-    length.add_row("rounds", *_stats(r.rounds for r in results))
+    length.add_row("decisions", *summary.decisions.cells())
+    length.add_row("rounds", *summary.rounds.cells())
     common.console.print(length)
-    rate = n / elapsed if elapsed > 0 else float("inf")
-    common.console.print(f"{n} games in {elapsed:.2f} s ({rate:,.0f} games/s)")
+    if played:
+        rate = played / elapsed if elapsed > 0 else float("inf")
+        common.console.print(f"{played} games in {elapsed:.2f} s ({rate:,.0f} games/s)")
