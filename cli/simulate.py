@@ -108,8 +108,8 @@ def simulate(
         bool,
         typer.Option(
             "--resume",
-            help="Continue the interrupted run in --jsonl (same setup, seed and -n): "
-            "keep its games and append the rest.",
+            help="Continue the interrupted run in --jsonl (same setup and --seed): "
+            "keep its games and append the rest of the -n.",
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,

@@ -357,6 +357,8 @@ def _collected(seeds: range, pending: Pending) -> list[GameResult]:
         return pending.result()
     except RunFailed:
         raise
+    except MeepleError as exc:  # the worker could not start the chunk (a plugin it lacks)
+        raise RunFailed(seeds, str(exc)) from exc
     except Exception as exc:  # the worker, not a game: its process died or was lost
         raise RunFailed(seeds, f"a worker stopped before finishing them ({exc})") from exc
 

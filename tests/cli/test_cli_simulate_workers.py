@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import signal
 import subprocess
@@ -145,6 +146,23 @@ def test_a_failing_game_names_its_seed_and_keeps_every_game_before_it(
     assert seeds == [b'{"seed":%d' % s for s in range(13)]
 
 
+def test_the_command_it_prints_shows_the_traceback(
+    install_plugin: Callable[[str, str], None],
+) -> None:
+    install_plugin("failing", FAILING)
+    args = ["simulate", "boom", "--seed", "13", "-n", "1", "--workers", "1"]
+    result = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEEPLE_DEBUG": "1"},
+    )
+    assert result.returncode == 1
+    assert (
+        "Traceback" in result.stderr and 'raise RuntimeError("the fuse was lit")' in result.stderr
+    )
+
+
 def test_a_worker_that_dies_names_the_seeds_it_had(
     run: Run, install_plugin: Callable[[str, str], None], tmp_path: Path
 ) -> None:
@@ -155,3 +173,13 @@ def test_a_worker_that_dies_names_the_seeds_it_had(
     first = len(games(tmp_path / "g.jsonl"))  # every game before the lost chunk is kept
     assert first <= 13 and re.search(rf"the games? of seeds? {first}\b", result.stderr)
     assert f"--seed {first} -n " in result.stderr
+
+
+def test_a_terminal_shows_progress_with_games_per_second(run: Run) -> None:
+    terminal = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}  # what Rich takes for a terminal
+    shown = run("simulate", "tiny", "-n", "20", "--workers", "2", env=terminal)
+    assert shown.returncode == 0 and "20/20" in shown.stderr and "games/s" in shown.stderr
+    assert (
+        "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1", "-q", env=terminal).stderr
+    )
+    assert "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1").stderr
