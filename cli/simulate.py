@@ -119,6 +119,10 @@ def simulate(
     A shared victory counts as 1/k of a win for each of the k winners. Any
     game option may also be given as a flag of its own: --board back.
 
+    Games are played on every core and written to --jsonl in seed order, the
+    same bytes for any --workers. Ctrl-C keeps them; the same command with
+    --resume finishes the run.
+
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """
     if resume and jsonl is None:
