@@ -4,7 +4,8 @@
 (``--game``, ``--games``) in this process (``--workers 1``) and with 2 worker
 processes, best of ``--repeat`` runs each, and prints games/s and the speed-up.
 The time includes starting the workers, as a user of ``meeple simulate`` waits
-for it.
+for it; the runs alternate, so that both see the same load, and the CPU time
+per game (workers included) shows what the parallel path costs beyond the games.
 
 ``python benchmarks/simulate.py memory`` runs ``meeple simulate`` with
 ``--jsonl`` once per game and size (1,000 and 20,000 games by default), each
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import subprocess
 import sys
@@ -38,35 +40,45 @@ from meeple.core.runner import Processes, RunSpec, play, results
 console = Console()
 
 
-def games_per_second(spec: RunSpec, games: int, workers: int) -> float:
-    """One run of ``games`` seeds, as ``meeple simulate --workers`` plays them."""
+def cpu_seconds() -> float:
+    """CPU time of this process and of its children that ended (the workers of a run)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def one_run(spec: RunSpec, games: int, workers: int) -> tuple[float, float]:
+    """Games/s of one run of ``games`` seeds as ``meeple simulate --workers`` plays them,
+    and the CPU milliseconds it spent per game (workers included)."""
     pm = plugin_manager()
     registry, hooks = Registry(pm), Hooks(pm)
     seeds = range(games)
-    start = time.perf_counter()
+    cpu, start = cpu_seconds(), time.perf_counter()
     if workers == 1:
         count = sum(1 for _ in play(registry, hooks, spec, seeds))
     else:
         with Processes(workers) as backend:
             count = sum(1 for _ in results(spec, seeds, backend))
-    return count / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    return count / elapsed, (cpu_seconds() - cpu) / count * 1000
 
 
 def speed(game_id: str, games: int, repeat: int) -> None:
     registry = Registry(plugin_manager())
     game = registry.game(game_id)()
     spec = RunSpec.of(game, ["random"] * game.max_seats)
-    best = {
-        workers: max(games_per_second(spec, games, workers) for _ in range(repeat))
-        for workers in (1, 2)
-    }
+    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
+    for _ in range(repeat):  # interleaved, so that both see the same load on the machine
+        for workers, measured in runs.items():
+            measured.append(one_run(spec, games, workers))
+    best = {workers: max(measured) for workers, measured in runs.items()}
     table = Table(title=f"{game.title}, {game.max_seats} random seats, {games} games")
-    table.add_column("workers", justify="right")
-    table.add_column(f"games/s (best of {repeat})", justify="right")
-    for workers, rate in best.items():
-        table.add_row(str(workers), f"{rate:,.1f}")
+    for column in ("workers", f"games/s (best of {repeat})", "CPU ms per game"):
+        table.add_column(column, justify="right")
+    for workers, (rate, cpu) in best.items():
+        table.add_row(str(workers), f"{rate:,.1f}", f"{cpu:.1f}")
     console.print(table)
-    console.print(f"speed-up with 2 workers: {best[2] / best[1]:.2f}x")
+    console.print(f"speed-up with 2 workers: {best[2][0] / best[1][0]:.2f}x")
+    console.print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
 def peak(game_id: str, games: int, workers: int) -> dict[str, float]:
@@ -117,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="what", required=True)
     s = sub.add_parser("speed", help="games/s with 1 and 2 workers")
     s.add_argument("--game", default="clank")
-    s.add_argument("--games", type=int, default=600)
+    s.add_argument("--games", type=int, default=2000)
     s.add_argument("--repeat", type=int, default=3)
     m = sub.add_parser("memory", help="peak memory by number of games")
     m.add_argument("--games", help="comma-separated game ids (default: every installed game)")
