@@ -1,26 +1,63 @@
 """``meeple simulate``: many seeded bot games, summed up per seat and per bot with intervals.
 
-Each finished game is written to ``--jsonl`` at once, so a run that is
-interrupted (Ctrl-C: exit 130, with the summary of the games that finished) or
-that fails keeps every game that finished.
+Games are played by ``--workers`` processes (default: every core this process
+may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
+a header line, then one line per game in seed order, each written as soon as
+every earlier seed's is: the file is the same bytes for any number of workers,
+and a run cut into seed ranges (``--seed``/``-n``) gives the same games.
+The summary counts the games in the file, gathered as they are written, so
+memory does not grow with the number of games.
+
+- Ctrl-C stops the workers and exits 130 with the summary of the games written.
+- A game that raises (or a worker process that dies) stops the run at the
+  first failure in seed order: every game before it is written, and the error
+  names the seed with a command that plays it alone. Exit code 1.
+- ``--resume`` continues an interrupted run from its file: the same setup and
+  seeds are checked, the games written are kept (a last line cut short is
+  written again), and the rest are appended; the file ends up the same bytes
+  as an uninterrupted run's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import shlex
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Annotated
+from typing import IO, Annotated, Any
 
+import msgspec
 import typer
 from rich.markup import escape
-from rich.progress import Progress
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
 
 from meeple.cli import common, report
 from meeple.core.errors import MeepleError
+from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
-from meeple.core.runner import RunSpec, header_line, play, result_line
+from meeple.core.runner import (
+    GameResult,
+    Processes,
+    Resume,
+    RunFailed,
+    RunSpec,
+    cpu_count,
+    header_line,
+    play,
+    result_line,
+    results,
+)
 from meeple.core.stats import Tally
 
 app = typer.Typer()
@@ -45,12 +82,32 @@ def simulate(
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
     jsonl: Annotated[
-        Path | None, typer.Option(help="Write one JSON line per game to this file.")
+        Path | None,
+        typer.Option(help="Write a header line, then one JSON line per game in seed order."),
     ] = None,
     rotate: Annotated[
         bool,
         typer.Option(
             help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
+        ),
+    ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            "-w",
+            min=1,
+            help="Processes playing games (default: every core this process may use); "
+            "1 plays in this process.",
+            show_default=False,
+        ),
+    ] = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help="Continue the interrupted run in --jsonl (same setup and --seed): "
+            "keep its games and append the rest of the -n.",
         ),
     ] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -65,9 +122,16 @@ def simulate(
     each of the k winners. Any game option may also be given as a flag of its
     own: --board back.
 
+    Games are played on every core and written to --jsonl in seed order, the
+    same bytes for any --workers. Ctrl-C keeps them; the same command with
+    --resume finishes the run.
+
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """
+    if resume and jsonl is None:
+        raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
     env = common.env(ctx)
+    workers = workers or cpu_count()
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
@@ -78,51 +142,122 @@ def simulate(
             raise MeepleError("--seats: simulate plays bots only; use `meeple play` to join a game")
         flags = common.option_flags(ctx, game_cls)
         game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
+        # Options a game checks only at set-up (a start seat for this many seats) fail
+        # here, in one line, rather than in a worker as the failure of a game.
+        game.setup(len(names), seed)
         if jsonl is not None:
             common.check_output(jsonl, "--jsonl")
+        spec = RunSpec.of(game, names, rotate)
+        seeds = range(seed, seed + n)
         tally = Tally()
-        interrupted = False
-        started = time.perf_counter()
+        interrupted, failed = False, None
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
-        with (
-            lines_to(jsonl) as sink,
-            Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar,
-        ):
-            task = bar.add_task(title, total=n)
-            spec = RunSpec.of(game, names, rotate)
-            if sink is not None:
+        with lines_to(jsonl, resume) as sink:
+            if sink is not None and resume:
+                earlier = Resume(sink, spec, seeds, str(jsonl))
+                for result in earlier:
+                    tally.add(result)
+                if earlier.torn:
+                    common.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")
+            if sink is not None and sink.tell() == 0:
                 sink.write(header_line(spec))
                 sink.flush()
-            try:
-                for result in play(registry, env.hooks, spec, range(seed, seed + n)):
-                    # Written first: every game the summary counts is in the file.
-                    if sink is not None:
-                        sink.write(result_line(result))
-                        sink.flush()
-                    tally.add(result)
-                    bar.advance(task)
-            except KeyboardInterrupt:
-                interrupted = True
-                kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
-                said = common.plain(f"interrupted after {tally.games} of {n} games{kept}")
-                out.print(said, soft_wrap=True)
-        elapsed = time.perf_counter() - started
+            done = tally.games
+            started = time.perf_counter()
+            with Progress(
+                *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
+            ) as bar:
+                task = bar.add_task(title, total=n, completed=done)
+                try:
+                    with played(env, spec, seeds[done:], workers) as games:
+                        for result in games:
+                            # Written first: every game the summary counts is in the file.
+                            if sink is not None:
+                                sink.write(result_line(result))
+                                sink.flush()
+                            tally.add(result)
+                            bar.advance(task)
+                except KeyboardInterrupt:
+                    interrupted = True
+                except RunFailed as exc:
+                    failed = exc
+            elapsed = time.perf_counter() - started
+    if interrupted:
+        kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
+        said = f"interrupted after {tally.games} of {n} games{kept}"
+        out.print(common.plain(said), soft_wrap=True)
     if tally.games:
-        report.show(game.title, tally.summary(), as_json, elapsed)
+        report.show(game.title, tally.summary(), as_json)
+        if tally.games > done and not as_json:  # the speed of the games played now
+            report.speed(tally.games - done, elapsed)
+    if failed is not None:
+        if workers == 1 and os.environ.get("MEEPLE_DEBUG") and failed.__cause__ is not None:
+            raise failed.__cause__  # played in this process: the traceback is the game's
+        kept = f"; the {tally.games} games before it are in {jsonl}" if jsonl else ""
+        common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
     if interrupted:
         raise typer.Exit(130)
 
 
 @contextlib.contextmanager
-def lines_to(path: Path | None) -> Iterator[IO[bytes] | None]:
-    """The ``--jsonl`` file, emptied and open for one line per finished game (``None``: none)."""
+def played(
+    env: common.Env, spec: RunSpec, seeds: range, workers: int
+) -> Iterator[Iterator[GameResult]]:
+    """The games of ``seeds`` in seed order, played here (one worker) or by worker processes.
+
+    Leaving early (Ctrl-C, a failure) stops the workers at once.
+    """
+    if workers == 1:
+        yield play(env.registry, env.hooks, spec, seeds)
+        return
+    with Processes(workers) as backend:
+        yield results(spec, seeds, backend)
+
+
+def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
+    """The command that plays ``seeds`` of the run alone, in this process."""
+    args = ["meeple", "simulate", spec.game, "--seed", str(seeds[0]), "-n", str(len(seeds))]
+    args += ["--workers", "1", "--seats", ",".join(spec.bots)]
+    args += ["--rotate"] if spec.rotate else []
+    defaults = msgspec.to_builtins(game.Options())
+    for key, value in spec.options.items():
+        if value != defaults.get(key):
+            text = value if isinstance(value, str) else msgspec.json.encode(value).decode()
+            args += ["-o", f"{key}={text}"]
+    return "MEEPLE_DEBUG=1 " + shlex.join(args)
+
+
+class _GamesPerSecond(ProgressColumn):
+    """The speed Rich measures over the last seconds, in games."""
+
+    def render(self, task: Task) -> Text:
+        return Text(f"{task.speed or 0:,.0f} games/s", style="progress.data.speed")
+
+
+COLUMNS = (
+    TextColumn("[progress.description]{task.description}"),
+    BarColumn(),
+    MofNCompleteColumn(),
+    _GamesPerSecond(),
+    TimeRemainingColumn(),
+)
+"""The progress bar: games done of the run, games/s and the time left."""
+
+
+@contextlib.contextmanager
+def lines_to(path: Path | None, resume: bool = False) -> Iterator[IO[bytes] | None]:
+    """The ``--jsonl`` file, open for one line per finished game (``None``: none).
+
+    It is emptied, unless ``resume`` keeps what an existing file holds (it is
+    read first, then written on); resuming a file that does not exist starts it.
+    """
     if path is None:
         yield None
         return
     try:
-        sink = path.open("wb")
+        sink = path.open("r+b" if resume and path.exists() else "wb")
     except OSError as exc:
         raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
     with sink:

@@ -4,13 +4,27 @@ A run is a :class:`RunSpec` -- the game, its options, the bots by seat and
 whether seats rotate -- and a set of seeds. A game is a function of the spec
 and its seed alone (its seating included), so a run cut into shards, or
 spread over any number of workers, plays exactly the same games.
+
+Parallel runs go through :func:`results`, which cuts the seeds into chunks,
+hands each chunk to a :class:`Backend` and gives the games back in seed order.
+A backend only needs ``workers`` and ``submit(spec, seeds)`` returning a
+handle whose ``result()`` is :func:`play_seeds`'s list; :class:`Processes`
+(this machine's cores) is one, and a cluster client that runs
+:func:`play_seeds` remotely is another.
 """
 
 from __future__ import annotations
 
 import functools
+import multiprocessing
+import os
+import signal
+import traceback
+from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from concurrent.futures import Future, ProcessPoolExecutor
+from types import TracebackType
+from typing import IO, Any, Protocol
 
 import msgspec
 
@@ -85,6 +99,22 @@ def result_line(result: GameResult) -> bytes:
     return msgspec.json.encode(result) + b"\n"
 
 
+def _header(line: bytes, where: str) -> RunSpec:
+    try:
+        return msgspec.json.decode(line, type=Header).run
+    except msgspec.ValidationError as exc:
+        raise MeepleError(f"{where}:1: not a run header ({exc})") from None
+    except msgspec.DecodeError as exc:
+        raise MeepleError(f"{where}:1: not JSON ({exc})") from None
+
+
+def _result(line: bytes, where: str) -> GameResult:
+    try:
+        return msgspec.json.decode(line, type=GameResult)
+    except msgspec.DecodeError as exc:  # ValidationError included
+        raise MeepleError(f"{where}: not a game result ({exc})") from None
+
+
 def read_run(lines: Iterable[bytes], where: str) -> tuple[RunSpec, Iterator[GameResult]]:
     """The spec and the results of a JSONL run file's ``lines``; ``where`` names it in errors.
 
@@ -93,22 +123,78 @@ def read_run(lines: Iterable[bytes], where: str) -> tuple[RunSpec, Iterator[Game
     it = iter(enumerate(lines, 1))
     try:
         _, first = next(it)
-        spec = msgspec.json.decode(first, type=Header).run
     except StopIteration:
         raise MeepleError(f"{where}: empty, not a run file of `meeple simulate --jsonl`") from None
-    except msgspec.ValidationError as exc:
-        raise MeepleError(f"{where}:1: not a run header ({exc})") from None
-    except msgspec.DecodeError as exc:
-        raise MeepleError(f"{where}:1: not JSON ({exc})") from None
+    spec = _header(first, where)
 
     def results() -> Iterator[GameResult]:
         for number, line in it:
-            try:
-                yield msgspec.json.decode(line, type=GameResult)
-            except msgspec.DecodeError as exc:  # ValidationError included
-                raise MeepleError(f"{where}:{number}: not a game result ({exc})") from None
+            yield _result(line, f"{where}:{number}")
 
     return spec, results()
+
+
+class Resume:
+    """An interrupted run's file, read back to be continued by the run of ``spec`` and ``seeds``.
+
+    Iterating checks the file and gives its games: the header must hold the
+    same setup (else :class:`MeepleError` naming the field and both values),
+    and the games must be the first of ``seeds`` in order (a file of another
+    seed range is refused). A last line without its newline is a write that
+    was cut short: it is not a game, ``torn`` says so, and the file is cut
+    back to the whole lines so the game is written again. Afterwards ``file``
+    is positioned where the next game goes.
+    """
+
+    def __init__(self, file: IO[bytes], spec: RunSpec, seeds: range, where: str) -> None:
+        self.file, self.spec, self.seeds, self.where = file, spec, seeds, where
+        self.torn = False
+
+    def __iter__(self) -> Iterator[GameResult]:
+        end, expected = 0, iter(self.seeds)
+        for number, line in enumerate(self.file, 1):
+            if not line.endswith(b"\n"):
+                if number == 1 and not header_line(self.spec).startswith(line):
+                    raise MeepleError(f"{self.where}:1: a cut-short line, not this run's header")
+                self.torn = True
+                break
+            if number == 1:
+                self._check_setup(_header(line, self.where))
+            else:
+                game = _result(line, f"{self.where}:{number}")
+                seed = next(expected, None)
+                if game.seed != seed:
+                    raise MeepleError(f"{self.where}:{number}: {self._unexpected(game.seed, seed)}")
+                yield game
+            end += len(line)
+        self.file.seek(end)
+        self.file.truncate()
+
+    def _unexpected(self, found: int, wanted: int | None) -> str:
+        seeds = self.seeds
+        run = f"seeds {seeds[0]}-{seeds[-1]}"
+        if wanted is None:
+            return f"seed {found}, but the run to resume has only {len(seeds)} games ({run})"
+        if wanted == seeds[0]:
+            return (
+                f"seed {found}, but the run to resume starts at seed {wanted} ({run}): "
+                "a file of another seed range; resume with the seeds it was written with"
+            )
+        return f"seed {found} where the run has seed {wanted}: a game is missing or out of order"
+
+    def _check_setup(self, theirs: RunSpec) -> None:
+        ours = self.spec
+        pairs = [(f, getattr(theirs, f), getattr(ours, f)) for f in ("game", "version", "bots")]
+        options = sorted(theirs.options.keys() | ours.options.keys())
+        pairs += [(f"option {k}", theirs.options.get(k), ours.options.get(k)) for k in options]
+        pairs.append(("rotate", theirs.rotate, ours.rotate))
+        for field, there, here in pairs:
+            if there != here:
+                shown = [msgspec.json.encode(v).decode() for v in (there, here)]
+                raise MeepleError(
+                    f"{self.where}: its run has {field} {shown[0]}, this one {shown[1]}; "
+                    "resume with the setup the file was written with"
+                )
 
 
 def play_game(
@@ -132,13 +218,47 @@ def play_game(
     )
 
 
+class RunFailed(MeepleError):
+    """Games of a run that could not be played, and the games before them that were.
+
+    ``seeds`` is the one seed whose game raised, or the seeds of a chunk whose
+    worker was lost (killed, out of memory) before it finished them. ``done``
+    holds the games of the chunk before those seeds, so that nothing that
+    finished is lost.
+    """
+
+    def __init__(self, seeds: range, error: str, done: Sequence[GameResult] = ()) -> None:
+        super().__init__(seeds, error, list(done))  # the arguments again: it must pickle
+        self.seeds, self.error, self.done = seeds, error, list(done)
+
+    def __str__(self) -> str:
+        first, last = self.seeds[0], self.seeds[-1]
+        which = f"game of seed {first}" if first == last else f"games of seeds {first}-{last}"
+        return f"the {which} failed: {self.error}"
+
+
+def _described(exc: Exception) -> str:
+    """A game's error in one line; a bug (not a :class:`MeepleError`) with where it was raised."""
+    if isinstance(exc, MeepleError):
+        return str(exc)
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno})"
+
+
 def play(
     registry: Registry, hooks: Hooks, spec: RunSpec, seeds: Iterable[int]
 ) -> Iterator[GameResult]:
-    """The result of each seed's game, in the order of ``seeds``, played in this process."""
+    """The result of each seed's game, in the order of ``seeds``, played in this process.
+
+    A game that raises stops the run with :class:`RunFailed` naming its seed.
+    """
     game = spec.make(registry)
     for seed in seeds:
-        yield play_game(registry, hooks, game, spec, seed)
+        try:
+            result = play_game(registry, hooks, game, spec, seed)
+        except Exception as exc:
+            raise RunFailed(range(seed, seed + 1), _described(exc)) from exc
+        yield result
 
 
 @functools.cache
@@ -153,6 +273,146 @@ def play_seeds(spec: RunSpec, seeds: Sequence[int]) -> list[GameResult]:
     A worker process loads the installed plugins once (entry points and
     ``MEEPLE_DISABLE_PLUGINS``, as the command line does), then plays from the
     spec alone, so any process or machine with the same plugins plays the same games.
+    A game that raises makes :class:`RunFailed` holding the games before it.
     """
     registry, hooks = _installed()
-    return list(play(registry, hooks, spec, seeds))
+    done: list[GameResult] = []
+    try:
+        done.extend(play(registry, hooks, spec, seeds))
+    except RunFailed as exc:
+        raise RunFailed(exc.seeds, exc.error, done) from None
+    return done
+
+
+# -- parallel runs -------------------------------------------------------------
+
+
+class Pending(Protocol):
+    """A chunk handed to a backend: ``result()`` waits for its games (or raises)."""
+
+    def result(self) -> list[GameResult]: ...
+
+
+class Backend(Protocol):
+    """Where chunks of a run are played: the seam between :func:`results` and workers.
+
+    ``submit(spec, seeds)`` starts :func:`play_seeds` on a worker and returns
+    at once; ``workers`` (how many chunks run at the same time) sizes the
+    chunks and how many are in flight. A ``concurrent.futures`` executor's
+    futures and a cluster client's futures are both :class:`Pending`.
+    Starting and stopping the workers is the backend's own business: a
+    context manager that stops them at once when the run ends early.
+    """
+
+    workers: int
+
+    def submit(self, spec: RunSpec, seeds: range) -> Pending: ...
+
+
+MAX_CHUNK = 32
+"""The most games in one chunk: results stream back in small steps."""
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games per chunk: about 16 chunks per worker, so that workers finish close together
+    (a run's tail waits for one chunk at most), and at most :data:`MAX_CHUNK`."""
+    return max(1, min(MAX_CHUNK, games // (workers * 16)))
+
+
+def results(
+    spec: RunSpec, seeds: range, backend: Backend, chunk: int | None = None
+) -> Iterator[GameResult]:
+    """The result of each seed's game, in seed order, played in chunks by ``backend``.
+
+    At most two chunks per worker are in flight (running, queued, or done and
+    waiting for an earlier one), so memory does not grow with the number of
+    games. The first chunk that fails stops the run: the games before the
+    failure are yielded, then :class:`RunFailed` is raised naming its seeds.
+    """
+    size = chunk or chunk_size(len(seeds), backend.workers)
+    window = 2 * backend.workers
+    in_flight: deque[tuple[range, Pending]] = deque()
+    for start in range(0, len(seeds), size):
+        part = seeds[start : start + size]
+        in_flight.append((part, _submitted(backend, spec, part)))
+        if len(in_flight) == window:
+            yield from _collected(*in_flight.popleft())
+    while in_flight:
+        yield from _collected(*in_flight.popleft())
+
+
+def _submitted(backend: Backend, spec: RunSpec, seeds: range) -> Pending:
+    try:
+        return backend.submit(spec, seeds)
+    except Exception as exc:  # a backend that lost a worker may refuse new chunks
+        failed: Future[list[GameResult]] = Future()
+        failed.set_exception(exc)  # raised in seed order, after the chunks before it
+        return failed
+
+
+def _collected(seeds: range, pending: Pending) -> list[GameResult]:
+    try:
+        return pending.result()
+    except RunFailed:
+        raise
+    except MeepleError as exc:  # the worker could not start the chunk (a plugin it lacks)
+        raise RunFailed(seeds, str(exc)) from exc
+    except Exception as exc:  # the worker, not a game: its process died or was lost
+        raise RunFailed(seeds, f"a worker stopped before finishing them ({exc})") from exc
+
+
+def cpu_count() -> int:
+    """The cores this process may use (its CPU affinity, not the machine's count)."""
+    if hasattr(os, "process_cpu_count"):  # Python 3.13+
+        return os.process_cpu_count() or 1
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def _start_worker() -> None:
+    # The parent alone answers Ctrl-C (it stops the workers); the plugins load now, once.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _installed()
+
+
+class Processes:
+    """A backend of ``workers`` processes on this machine (``concurrent.futures``).
+
+    Workers are *spawned*, never forked: each is a fresh interpreter that
+    loads the installed plugins itself, exactly as a worker on another
+    machine does, and plays the same on Linux, macOS and Windows (and on
+    Python 3.14, whose default changed to forkserver). Forking would copy a
+    parent that runs threads (the progress bar's), which can deadlock a child.
+    Starting costs one interpreter and plugin import per worker, once a run.
+
+    Used as a context manager: leaving it normally waits for the workers;
+    leaving it on an error or Ctrl-C stops them at once, dropping the chunks
+    not yet done.
+    """
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self._pool = ProcessPoolExecutor(
+            workers, mp_context=multiprocessing.get_context("spawn"), initializer=_start_worker
+        )
+
+    def submit(self, spec: RunSpec, seeds: range) -> Pending:
+        return self._pool.submit(play_seeds, spec, seeds)
+
+    def __enter__(self) -> Processes:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if kind is None:
+            self._pool.shutdown()
+            return
+        # ``terminate_workers`` (Python 3.14) does this; before it, only the pool knows them.
+        processes = list((self._pool._processes or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join()

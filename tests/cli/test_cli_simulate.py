@@ -131,7 +131,8 @@ def test_ctrl_c_keeps_the_finished_games(
     cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
-    args = ["simulate", "tiny", "--seats", "random,random", "--seed", "9", "--quiet"]
+    # One worker: the games are played in this process, where the patch is.
+    args = ["simulate", "tiny", "--seats", "random,random", "--seed", "9", "--quiet", "-w", "1"]
     assert cli(*args, "-n", "3", "--jsonl", str(full)).exit_code == 0
     run, calls = Match.run, [0]
 
@@ -154,7 +155,7 @@ def test_ctrl_c_before_any_game_finished(cli: Invoke, monkeypatch: pytest.Monkey
         raise KeyboardInterrupt
 
     monkeypatch.setattr(Match, "run", interrupted)
-    result = cli("simulate", "tiny", "-n", "5")
+    result = cli("simulate", "tiny", "-n", "5", "--workers", "1")
     assert result.exit_code == 130
     assert "interrupted after 0 of 5 games" in result.stderr and "by seat" not in result.stdout
 
@@ -199,5 +200,6 @@ def test_each_game_is_written_as_it_finishes(
         return run(self, *a, **kw)
 
     monkeypatch.setattr(Match, "run", watched)
-    assert cli("simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet").exit_code == 0
+    args = ["simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet", "--workers", "1"]
+    assert cli(*args).exit_code == 0
     assert seen == [1, 2, 3, 4]  # the header, then the games that finished

@@ -112,7 +112,7 @@ def evil(pm: PluginManager) -> None:
         ["games"],
         ["plugins", "--all"],
         ["play", "evil", "--seats", "bot,bot", "--seed", "1"],
-        ["simulate", "evil", "-n", "2"],
+        ["simulate", "evil", "-n", "2", "--workers", "1"],  # evil is not installed: no workers
     ],
     ids=["games", "plugins", "play", "simulate"],
 )

@@ -1,0 +1,185 @@
+"""`meeple simulate --workers`, `--resume`, and how a parallel run stops (Ctrl-C, a failure)."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from typer.testing import Result
+
+Invoke = Callable[..., Result]
+Run = Callable[..., subprocess.CompletedProcess[str]]
+
+TINY = ["simulate", "tiny", "--seats", "random,random,random", "--rotate", "--quiet"]
+
+FAILING = """
+import multiprocessing
+import os
+import signal
+
+from meeple.core import hookimpl
+from meeple_tiny import Tiny
+
+
+class Boom(Tiny):
+    id = "boom"
+    title = "Boom"
+
+    def setup(self, seats, seed):
+        if seed == 13:
+            raise RuntimeError("the fuse was lit")
+        return super().setup(seats, seed)
+
+
+class Crash(Tiny):
+    id = "crash"
+    title = "Crash"
+
+    def setup(self, seats, seed):
+        if seed == 13 and multiprocessing.parent_process() is not None:
+            os.kill(os.getpid(), signal.SIGKILL)  # a worker dying, as when out of memory
+        return super().setup(seats, seed)
+
+
+@hookimpl
+def meeple_games(register):
+    register(Boom)
+    register(Crash)
+"""
+
+
+def games(path: Path) -> list[bytes]:
+    """The game lines of a run file (its header left out)."""
+    return path.read_bytes().splitlines(keepends=True)[1:]
+
+
+def test_any_number_of_workers_writes_the_same_bytes(cli: Invoke, tmp_path: Path) -> None:
+    one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
+    assert cli(*TINY, "-n", "40", "--workers", "1", "--jsonl", str(one)).exit_code == 0
+    result = cli(*TINY, "-n", "40", "--workers", "2", "--jsonl", str(two))
+    assert result.exit_code == 0, result.output
+    assert one.read_bytes() == two.read_bytes()
+    assert "Tiny: 40 games, by seat" in result.stdout
+
+
+def test_shards_hold_the_games_of_the_whole_run(cli: Invoke, tmp_path: Path) -> None:
+    whole, first, second = (tmp_path / f"{name}.jsonl" for name in ("whole", "first", "second"))
+    assert cli(*TINY, "-n", "40", "--jsonl", str(whole)).exit_code == 0
+    assert cli(*TINY, "-n", "25", "-w", "2", "--jsonl", str(first)).exit_code == 0
+    assert cli(*TINY, "--seed", "25", "-n", "15", "-w", "2", "--jsonl", str(second)).exit_code == 0
+    assert games(first) + games(second) == games(whole)
+
+
+def test_resume_after_a_real_interrupt_equals_a_full_run(
+    cli: Invoke, tmp_path: Path, tiny_path: Path
+) -> None:
+    """SIGINT stops the workers: exit 130 with the summary; --resume then finishes the file."""
+    out = tmp_path / "games.jsonl"
+    args = [*TINY, "--seed", "5", "--workers", "2", "--jsonl", str(out)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_bytes().count(b"\n") < 41) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stderr
+    assert b"Traceback" not in stderr and b"interrupted after " in stderr
+    finished = out.read_bytes().count(b"\n") - 1
+    assert finished >= 40 and b"games, by seat" in stdout
+    # A write cut short by the interruption: the last line is dropped and played again.
+    with out.open("ab") as f:
+        f.write(b'{"seed":')
+    total = finished + 30
+    resumed = cli(*args, "-n", str(total), "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    assert "last line was cut short" in resumed.stderr
+    assert f"Tiny: {total} games, by seat" in resumed.stdout  # the file's games and the new
+    assert "30 games in" in resumed.stdout
+    full = tmp_path / "full.jsonl"
+    assert cli(*TINY, "--seed", "5", "-n", str(total), "--jsonl", str(full)).exit_code == 0
+    assert out.read_bytes() == full.read_bytes()
+
+
+def test_resume_refuses_another_run(cli: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    assert cli(*TINY, "-n", "6", "-w", "1", "--jsonl", str(out)).exit_code == 0
+    before = out.read_bytes()
+    other = ["simulate", "tiny", "--seats", "random,random", "--rotate", "-q"]
+    for args, message in (
+        (other, 'its run has bots ["random","random","random"], this one ["random","random"]'),
+        ([*TINY[:-2], "-q"], "its run has rotate true, this one false"),
+        ([*TINY, "--seed", "3"], "seed 0, but the run to resume starts at seed 3"),
+        ([*TINY, "-n", "4"], "seed 4, but the run to resume has only 4 games"),
+    ):
+        result = cli(*args, "--jsonl", str(out), "--resume")
+        assert result.exit_code == 1 and message in result.stderr, result.output
+        assert out.read_bytes() == before  # bad input never loses a user's work
+    assert cli(*TINY, "--resume").exit_code == 2  # nothing to resume without --jsonl
+    assert cli(*TINY, "-n", "6", "--jsonl", str(out), "--resume").exit_code == 0
+    assert out.read_bytes() == before  # a finished run: nothing to add
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_failing_game_names_its_seed_and_keeps_every_game_before_it(
+    run: Run, install_plugin: Callable[[str, str], None], tmp_path: Path, workers: str
+) -> None:
+    install_plugin("failing", FAILING)
+    result = run("simulate", "boom", "-n", "30", "-w", workers, "--jsonl", "g.jsonl", "-q")
+    assert result.returncode == 1
+    assert "the game of seed 13 failed: RuntimeError: the fuse was lit" in result.stderr
+    assert "the 13 games before it are in g.jsonl" in result.stderr
+    rerun = "MEEPLE_DEBUG=1 meeple simulate boom --seed 13 -n 1 --workers 1 --seats random"
+    assert rerun in result.stderr
+    assert "Boom: 13 games, by seat" in result.stdout
+    seeds = [line.split(b",")[0] for line in games(tmp_path / "g.jsonl")]
+    assert seeds == [b'{"seed":%d' % s for s in range(13)]
+
+
+def test_the_command_it_prints_shows_the_traceback(
+    install_plugin: Callable[[str, str], None],
+) -> None:
+    install_plugin("failing", FAILING)
+    args = ["simulate", "boom", "--seed", "13", "-n", "1", "--workers", "1"]
+    result = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "MEEPLE_DEBUG": "1"},
+    )
+    assert result.returncode == 1
+    assert (
+        "Traceback" in result.stderr and 'raise RuntimeError("the fuse was lit")' in result.stderr
+    )
+
+
+def test_a_worker_that_dies_names_the_seeds_it_had(
+    run: Run, install_plugin: Callable[[str, str], None], tmp_path: Path
+) -> None:
+    install_plugin("failing", FAILING)
+    result = run("simulate", "crash", "-n", "60", "-w", "2", "--jsonl", "g.jsonl", "-q")
+    assert result.returncode == 1
+    assert "a worker stopped before finishing them" in result.stderr
+    first = len(games(tmp_path / "g.jsonl"))  # every game before the lost chunk is kept
+    assert first <= 13 and re.search(rf"the games? of seeds? {first}\b", result.stderr)
+    assert f"--seed {first} -n " in result.stderr
+
+
+def test_a_terminal_shows_progress_with_games_per_second(run: Run) -> None:
+    terminal = {"TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}  # what Rich takes for a terminal
+    shown = run("simulate", "tiny", "-n", "20", "--workers", "2", env=terminal)
+    assert shown.returncode == 0 and "20/20" in shown.stderr and "games/s" in shown.stderr
+    assert (
+        "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1", "-q", env=terminal).stderr
+    )
+    assert "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1").stderr
