@@ -12,6 +12,7 @@ state checks, records and validation -- is provided here or by the engine
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import typing
@@ -57,6 +58,9 @@ _LAYOUT_SEED = 1
 _LAYOUTS_KEPT = 64
 """Layouts cached (one per game, options and seat count); a file cannot grow the cache."""
 _LAYOUTS: dict[tuple[type, bytes, int], Layout] = {}
+_BACKS_KEPT = 4096
+"""Card backs a game remembers for its views: every card of a table, while a file naming
+cards no table has cannot grow the cache."""
 
 
 class Game(Generic[S, A]):
@@ -104,6 +108,7 @@ class Game(Generic[S, A]):
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
         self._json = msgspec.json.Encoder(order="deterministic")
+        self._back = functools.lru_cache(maxsize=_BACKS_KEPT)(self.back)
 
     # -- the rules: what a plugin implements ---------------------------------
 
@@ -166,7 +171,10 @@ class Game(Generic[S, A]):
         return hashlib.sha256(self._json.encode(state)).hexdigest()[:32]
 
     def back(self, card: str) -> str:
-        """The back a card shows when face down (hidden cards keep their back)."""
+        """The back a card shows when face down (hidden cards keep their back).
+
+        A function of the card id alone: views remember each card's back.
+        """
         return ""
 
     def view(self, state: S, seat: int | None) -> S:
@@ -179,7 +187,7 @@ class Game(Generic[S, A]):
         view = self.clone(state)
         view.rng.seed = 0
         vis = self.zones
-        back = self.back
+        back = self._back
         for zone in _zones.iter_zones(view):
             _zones.redact(zone, vis[zone.kind], seat, back)
         return view

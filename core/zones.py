@@ -16,10 +16,12 @@ pile is shuffled into a new one.
 
 from __future__ import annotations
 
+import enum
 import functools
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -157,29 +159,114 @@ def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:
 
 
 def redact(zone: Zone, vis: Visibility, viewer: int | None, back: Callable[[str], str]) -> None:
-    """Replace, in place, every card ``viewer`` may not see by its placeholder."""
-    cards = zone.cards
-    for i, card in enumerate(cards):
-        if not sees(vis, zone, viewer, i):
-            cards[i] = HIDDEN + back(card)
+    """Replace, in place, every card ``viewer`` may not see by its placeholder.
+
+    Decided once per zone, not card by card: only a face-up/face-down pile
+    looks at each card's facing.
+    """
+    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
+        return
+    others, cards = vis.others, zone.cards
+    if others == "none":
+        cards[:] = [HIDDEN + back(card) for card in cards]
+    elif others == "top":
+        cards[:-1] = [HIDDEN + back(card) for card in cards[:-1]]
+    elif others == "faceup" and zone.up is not None:
+        for i, up in enumerate(zone.up):
+            if not up:
+                cards[i] = HIDDEN + back(cards[i])
 
 
 def iter_zones(obj: object) -> Iterator[Zone]:
     """Every zone inside a state, in field order (depth first).
 
-    Games keep zones as struct fields, lists of them, or fields of nested
-    structs (a seat's area); this finds them all, so view, determinize and
-    validation work on any game without the game listing its zones.
+    Games keep zones as struct fields, lists, tuples or dicts of them, or
+    fields of nested structs (a seat's area); this finds them all, so view,
+    determinize and validation work on any game without the game listing its
+    zones. A struct's fields are read only where their declared type can hold
+    a zone (see :func:`zone_fields`), so numbers, names and queued effects
+    cost nothing.
     """
+    found: list[Zone] = []
+    _gather(obj, found)
+    return iter(found)
+
+
+def _gather(obj: object, found: list[Zone]) -> None:
     if isinstance(obj, Zone):
-        yield obj
+        found.append(obj)
     elif isinstance(obj, msgspec.Struct):
-        for name in obj.__struct_fields__:
-            yield from iter_zones(getattr(obj, name))
+        for name in zone_fields(type(obj)):
+            _gather(getattr(obj, name), found)
     elif isinstance(obj, list | tuple):
         for item in obj:
-            if isinstance(item, msgspec.Struct):
-                yield from iter_zones(item)
+            _gather(item, found)
+    elif isinstance(obj, dict):
+        for item in obj.values():
+            _gather(item, found)
+
+
+_ZONE_FIELDS: dict[type, tuple[str, ...]] = {}
+_HOLDS: dict[object, bool] = {}
+"""Both keyed by types a program declares (never by anything a file holds): bounded."""
+
+_LEAVES = (str, int, float, bool, bytes, bytearray, type(None), enum.Enum)
+"""Types that never hold a zone (with ``Literal``, and structs without zone fields)."""
+
+
+def zone_fields(cls: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The fields of ``cls``, in order, whose declared type can hold a zone.
+
+    Worked out once per struct type from its annotations. Whatever the walk
+    cannot rule out -- ``Any``, an unbounded type variable, a type it does not
+    know, annotations it cannot resolve -- counts as holding one, so a plugin's
+    state type of any shape is walked completely.
+    """
+    fields = _ZONE_FIELDS.get(cls)
+    if fields is None:
+        try:
+            declared = [(f.name, f.type) for f in msgspec.structs.fields(cls)]
+        except Exception:  # annotations it cannot resolve: walk every field
+            fields = cls.__struct_fields__
+        else:
+            fields = tuple(name for name, tp in declared if _holds_zone(tp))
+        _ZONE_FIELDS[cls] = fields
+    return fields
+
+
+def _holds_zone(tp: Any) -> bool:
+    """Whether a value of declared type ``tp`` can be or contain a zone."""
+    holds = _HOLDS.get(tp)
+    if holds is None:
+        _HOLDS[tp] = True  # a recursive type refers to itself: assume so while looking
+        holds = _HOLDS[tp] = _inspect(tp)
+    return holds
+
+
+def _inspect(tp: Any) -> bool:
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return False
+    if origin is typing.Annotated:
+        return _holds_zone(typing.get_args(tp)[0])
+    if isinstance(origin, type) and issubclass(origin, msgspec.Struct):
+        try:  # a generic struct with its parameters filled in
+            return any(_holds_zone(f.type) for f in msgspec.structs.fields(tp))
+        except Exception:  # annotations it cannot resolve: assume a zone
+            return True
+    if origin is not None:
+        args = typing.get_args(tp)
+        return not args or any(_holds_zone(a) for a in args if a is not Ellipsis)
+    if isinstance(tp, type):
+        if issubclass(tp, Zone):
+            return True
+        if issubclass(tp, msgspec.Struct):
+            return bool(zone_fields(tp))
+        return not issubclass(tp, _LEAVES)
+    if isinstance(tp, typing.TypeVar):
+        kinds = tp.__constraints__ or ((tp.__bound__,) if tp.__bound__ is not None else ())
+        return not kinds or any(_holds_zone(k) for k in kinds)
+    return True
 
 
 Path = tuple[str | int, ...]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Generic, TypeVar
+
 import msgspec
 import pytest
 
@@ -20,6 +22,7 @@ from meeple.core.zones import (
     iter_zones,
     redact,
     sees,
+    zone_fields,
 )
 
 
@@ -158,6 +161,81 @@ def test_iter_zones_finds_nested_zones_in_field_order() -> None:
 def test_iter_zones_skips_none() -> None:
     table = Table(deck=Zone(kind="deck"), areas=[], rows=(), counts=[])
     assert [z.kind for z in iter_zones(table)] == ["deck"]
+
+
+T = TypeVar("T")
+
+
+class Effect(msgspec.Struct, tag="effect"):
+    amount: int
+
+
+class Stash(msgspec.Struct, tag="stash"):
+    pile: Zone
+
+
+class Box(msgspec.Struct, Generic[T]):
+    item: T
+    notes: list[str]
+
+
+class Node(msgspec.Struct):
+    zone: Zone
+    children: list[Node]
+
+
+class Shapes(msgspec.Struct):
+    """Every shape a plugin's state may give its zones, and fields that hold none."""
+
+    name: str
+    counts: list[int]
+    effects: list[Effect]
+    by_name: dict[str, Zone]
+    nested: list[list[Zone]]
+    pair: tuple[Zone, int]
+    maybe: Zone | None
+    either: Effect | Stash
+    boxed: Box[Zone]
+    boxed_effect: Box[Effect]
+    anything: Any
+    tree: Node
+
+
+def shapes() -> Shapes:
+    z = iter(Zone(kind=f"z{i}") for i in range(20))
+    return Shapes(
+        name="x",
+        counts=[1],
+        effects=[Effect(amount=1)],
+        by_name={"a": next(z), "b": next(z)},
+        nested=[[next(z)], [], [next(z), next(z)]],
+        pair=(next(z), 3),
+        maybe=next(z),
+        either=Stash(pile=next(z)),
+        boxed=Box(item=next(z), notes=[]),
+        boxed_effect=Box(item=Effect(amount=2), notes=["n"]),
+        anything={"deep": [Stash(pile=next(z))]},
+        tree=Node(zone=next(z), children=[Node(zone=next(z), children=[])]),
+    )
+
+
+def test_iter_zones_finds_zones_in_every_shape_of_state() -> None:
+    found = [z.kind for z in iter_zones(shapes())]
+    assert found == [f"z{i}" for i in range(12)]
+
+
+def test_only_fields_whose_type_can_hold_a_zone_are_walked() -> None:
+    assert zone_fields(Shapes) == (
+        "by_name", "nested", "pair", "maybe", "either", "boxed", "anything", "tree",
+    )  # fmt: skip
+    assert zone_fields(Effect) == ()
+    assert zone_fields(Box) == ("item",)  # an unfilled type parameter may be a zone
+
+
+def test_iter_zones_walks_every_field_it_cannot_type() -> None:
+    unresolved = msgspec.defstruct("Unresolved", [("zone", "NoSuchType")])
+    assert zone_fields(unresolved) == ("zone",)
+    assert [z.kind for z in iter_zones(unresolved(zone=Zone(kind="k")))] == ["k"]
 
 
 def test_draw_reshuffles_the_discard_pile_when_the_deck_runs_out() -> None:
