@@ -12,7 +12,6 @@ state checks, records and validation -- is provided here or by the engine
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import re
 import typing
@@ -58,9 +57,6 @@ _LAYOUT_SEED = 1
 _LAYOUTS_KEPT = 64
 """Layouts cached (one per game, options and seat count); a file cannot grow the cache."""
 _LAYOUTS: dict[tuple[type, bytes, int], Layout] = {}
-_BACKS_KEPT = 4096
-"""Card backs a game remembers for its views: every card of a table, while a file naming
-cards no table has cannot grow the cache."""
 
 
 class Game(Generic[S, A]):
@@ -108,7 +104,7 @@ class Game(Generic[S, A]):
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
         self._json = msgspec.json.Encoder(order="deterministic")
-        self._back = functools.lru_cache(maxsize=_BACKS_KEPT)(self.back)
+        self._placeholders = _zones.Placeholders(self.back)
 
     # -- the rules: what a plugin implements ---------------------------------
 
@@ -186,10 +182,11 @@ class Game(Generic[S, A]):
         """
         view = self.clone(state)
         view.rng.seed = 0
-        vis = self.zones
-        back = self._back
+        zones, placeholder = self.zones, self._placeholders.__getitem__
         for zone in _zones.iter_zones(view):
-            _zones.redact(zone, vis[zone.kind], seat, back)
+            vis = zones[zone.kind]
+            if zone.cards and vis.others != "all":
+                _zones.hide(zone, vis, seat, placeholder)
         return view
 
     def determinize(self, view: S, stream: Stream) -> S:

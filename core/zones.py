@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import operator
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -159,7 +160,14 @@ def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:
 
 
 def redact(zone: Zone, vis: Visibility, viewer: int | None, back: Callable[[str], str]) -> None:
-    """Replace, in place, every card ``viewer`` may not see by its placeholder.
+    """Replace, in place, every card ``viewer`` may not see by its placeholder."""
+    hide(zone, vis, viewer, lambda card: HIDDEN + back(card))
+
+
+def hide(
+    zone: Zone, vis: Visibility, viewer: int | None, placeholder: Callable[[str], str]
+) -> None:
+    """:func:`redact` with each card's placeholder given (:class:`Placeholders` remembers them).
 
     Decided once per zone, not card by card: only a face-up/face-down pile
     looks at each card's facing.
@@ -168,13 +176,35 @@ def redact(zone: Zone, vis: Visibility, viewer: int | None, back: Callable[[str]
         return
     others, cards = vis.others, zone.cards
     if others == "none":
-        cards[:] = [HIDDEN + back(card) for card in cards]
+        cards[:] = map(placeholder, cards)
     elif others == "top":
-        cards[:-1] = [HIDDEN + back(card) for card in cards[:-1]]
+        cards[:-1] = map(placeholder, cards[:-1])
     elif others == "faceup" and zone.up is not None:
         for i, up in enumerate(zone.up):
             if not up:
-                cards[i] = HIDDEN + back(cards[i])
+                cards[i] = placeholder(cards[i])
+
+
+class Placeholders(dict[str, str]):
+    """Each card's placeholder, ``HIDDEN + back(card)``, worked out once per card id.
+
+    ``back`` must depend on the card id alone. Bounded: a state naming cards
+    no table has (a file's) cannot grow it past :data:`PLACEHOLDERS_KEPT`.
+    """
+
+    def __init__(self, back: Callable[[str], str]) -> None:
+        super().__init__()
+        self.back = back
+
+    def __missing__(self, card: str) -> str:
+        if len(self) >= PLACEHOLDERS_KEPT:
+            self.clear()
+        placeholder = self[card] = HIDDEN + self.back(card)
+        return placeholder
+
+
+PLACEHOLDERS_KEPT = 4096
+"""More than the cards of any table."""
 
 
 def iter_zones(obj: object) -> Iterator[Zone]:
@@ -187,28 +217,49 @@ def iter_zones(obj: object) -> Iterator[Zone]:
     a zone (see :func:`zone_fields`), so numbers, names and queued effects
     cost nothing.
     """
+    if isinstance(obj, Zone):
+        return iter((obj,))
     found: list[Zone] = []
     _gather(obj, found)
     return iter(found)
 
 
 def _gather(obj: object, found: list[Zone]) -> None:
-    if isinstance(obj, Zone):
-        found.append(obj)
-    elif isinstance(obj, msgspec.Struct):
-        for name in zone_fields(type(obj)):
-            _gather(getattr(obj, name), found)
-    elif isinstance(obj, list | tuple):
-        for item in obj:
-            _gather(item, found)
+    """Append the zones inside ``obj`` (a struct, list, tuple or dict) to ``found``."""
+    items: Iterable[object]
+    if isinstance(obj, msgspec.Struct):
+        read = _READERS.get(type(obj))
+        if read is None:
+            read = _READERS[type(obj)] = _reader(zone_fields(type(obj)))
+        items = read(obj)
     elif isinstance(obj, dict):
-        for item in obj.values():
+        items = obj.values()
+    elif isinstance(obj, list | tuple):
+        items = obj
+    else:
+        return
+    for item in items:
+        if isinstance(item, Zone):
+            found.append(item)
+        elif isinstance(item, _CONTAINERS):
             _gather(item, found)
 
 
+def _reader(fields: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
+    """A function reading ``fields`` of a struct at once (``attrgetter`` loops in C)."""
+    if len(fields) > 1:
+        return operator.attrgetter(*fields)
+    if fields:
+        get = operator.attrgetter(fields[0])
+        return lambda obj: (get(obj),)
+    return lambda obj: ()
+
+
+_CONTAINERS = (msgspec.Struct, list, tuple, dict)
 _ZONE_FIELDS: dict[type, tuple[str, ...]] = {}
+_READERS: dict[type, Callable[[object], tuple[object, ...]]] = {}
 _HOLDS: dict[object, bool] = {}
-"""Both keyed by types a program declares (never by anything a file holds): bounded."""
+"""All keyed by types a program declares (never by anything a file holds): bounded."""
 
 _LEAVES = (str, int, float, bool, bytes, bytearray, type(None), enum.Enum)
 """Types that never hold a zone (with ``Literal``, and structs without zone fields)."""

@@ -7,6 +7,7 @@ from typing import Any, Generic, TypeVar
 import msgspec
 import pytest
 
+from meeple.core import zones
 from meeple.core.rng import Rng
 from meeple.core.zones import (
     FACING,
@@ -16,6 +17,7 @@ from meeple.core.zones import (
     PUBLIC,
     SECRET,
     TOP_ONLY,
+    Placeholders,
     Visibility,
     Zone,
     draw,
@@ -161,6 +163,15 @@ def test_iter_zones_finds_nested_zones_in_field_order() -> None:
 def test_iter_zones_skips_none() -> None:
     table = Table(deck=Zone(kind="deck"), areas=[], rows=(), counts=[])
     assert [z.kind for z in iter_zones(table)] == ["deck"]
+
+
+def test_placeholders_ask_each_back_once_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    placeholders = Placeholders(lambda card: asked.append(card) or card[:-1])
+    assert [placeholders[c] for c in ("red1", "red1", "blue2")] == ["?red", "?red", "?blue"]
+    assert asked == ["red1", "blue2"]
+    monkeypatch.setattr(zones, "PLACEHOLDERS_KEPT", 2)
+    assert placeholders["green3"] == "?green" and len(placeholders) == 1  # full: started anew
 
 
 T = TypeVar("T")
