@@ -227,15 +227,15 @@ def iter_zones(obj: object) -> Iterator[Zone]:
 def _gather(obj: object, found: list[Zone]) -> None:
     """Append the zones inside ``obj`` (a struct, list, tuple or dict) to ``found``."""
     items: Iterable[object]
-    if isinstance(obj, msgspec.Struct):
+    if isinstance(obj, _SEQUENCES):
+        items = obj
+    elif isinstance(obj, msgspec.Struct):
         read = _READERS.get(type(obj))
         if read is None:
             read = _READERS[type(obj)] = _reader(zone_fields(type(obj)))
         items = read(obj)
     elif isinstance(obj, dict):
         items = obj.values()
-    elif isinstance(obj, list | tuple):
-        items = obj
     else:
         return
     for item in items:
@@ -255,7 +255,8 @@ def _reader(fields: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     return lambda obj: ()
 
 
-_CONTAINERS = (msgspec.Struct, list, tuple, dict)
+_SEQUENCES = (list, tuple)
+_CONTAINERS = (list, tuple, msgspec.Struct, dict)
 _ZONE_FIELDS: dict[type, tuple[str, ...]] = {}
 _READERS: dict[type, Callable[[object], tuple[object, ...]]] = {}
 _HOLDS: dict[object, bool] = {}
