@@ -288,7 +288,10 @@ def zone_fields(cls: type[msgspec.Struct]) -> tuple[str, ...]:
 
 def _holds_zone(tp: Any) -> bool:
     """Whether a value of declared type ``tp`` can be or contain a zone."""
-    holds = _HOLDS.get(tp)
+    try:
+        holds = _HOLDS.get(tp)
+    except TypeError:  # an annotation with unhashable metadata: decide without remembering
+        return _inspect(tp)
     if holds is None:
         _HOLDS[tp] = True  # a recursive type refers to itself: assume so while looking
         holds = _HOLDS[tp] = _inspect(tp)

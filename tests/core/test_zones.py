@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Annotated, Any, Generic, TypeVar
 
 import msgspec
 import pytest
@@ -241,6 +241,21 @@ def test_only_fields_whose_type_can_hold_a_zone_are_walked() -> None:
     )  # fmt: skip
     assert zone_fields(Effect) == ()
     assert zone_fields(Box) == ("item",)  # an unfilled type parameter may be a zone
+
+
+class Unhashable:
+    """Metadata a plugin may annotate a field with."""
+
+    __hash__ = None
+
+
+class Noted(msgspec.Struct):
+    zones: Annotated[list[Zone], Unhashable()]
+    count: Annotated[int, Unhashable()]
+
+
+def test_annotations_with_unhashable_metadata_are_read() -> None:
+    assert zone_fields(Noted) == ("zones",)
 
 
 def test_iter_zones_walks_every_field_it_cannot_type() -> None:
