@@ -6,6 +6,7 @@ its smallest and largest table) it measures, each for about ``--seconds``:
 - random self-play through :meth:`Match.run` (legal actions, a random bot's
   choice, the checked apply): decisions/s and games/s;
 - :meth:`Game.clone` of mid-game states: clones/s;
+- :meth:`Game.view` of mid-game states, for every seat and the onlooker: views/s;
 - snapshot files of mid-game states (:mod:`meeple.core.records`, JSON):
   encode and strict decode, MB/s;
 - :func:`meeple.core.validate.check_file` on saved records (decode, replay,
@@ -40,7 +41,7 @@ from meeple.core.rng import bot_stream
 from meeple.core.state import State
 
 SAMPLES = 16
-"""Finished games whose midpoints (and records) the clone, snapshot and validate figures use."""
+"""Finished games whose midpoints (and records) every figure but self-play is measured on."""
 
 
 def seat_counts(game: type[Game[Any, Any]]) -> list[int]:
@@ -114,6 +115,12 @@ def clones(game: Game[Any, Any], states: list[State], budget: float) -> dict[str
     return {"clones_per_s": calls / elapsed}
 
 
+def views(game: Game[Any, Any], states: list[State], budget: float) -> dict[str, float]:
+    pick = cycle([(s, seat) for s in states for seat in (None, *range(s.seats))])
+    calls, _, elapsed = timed(budget, lambda i: game.view(*pick(i)) and 0)
+    return {"views_per_s": calls / elapsed}
+
+
 def snapshots(
     game: Game[Any, Any], seats: int, states: list[State], budget: float
 ) -> dict[str, float]:
@@ -177,6 +184,7 @@ def measure(
     row["decisions_per_game"] = sum(len(m.actions) for m in matches) / len(matches)
     row |= self_play(game, seats, hooks, budget)
     row |= clones(game, states, budget)
+    row |= views(game, states, budget)
     row |= snapshots(game, seats, states, budget)
     row |= validation(game, seats, matches, registry, hooks, budget)
     return row
@@ -199,6 +207,7 @@ METRICS = [
     ("self-play decisions/s", "decisions_per_s", "{:,.0f}"),
     ("self-play games/s", "games_per_s", "{:,.1f}"),
     ("clones/s (mid-game)", "clones_per_s", "{:,.0f}"),
+    ("views/s (mid-game, every seat)", "views_per_s", "{:,.0f}"),
     ("snapshot size (KB)", "snapshot_kb", "{:,.1f}"),
     ("snapshot encode MB/s", "encode_mb_per_s", "{:,.1f}"),
     ("snapshot decode MB/s", "decode_mb_per_s", "{:,.1f}"),

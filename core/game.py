@@ -104,6 +104,7 @@ class Game(Generic[S, A]):
         self._encoder = msgspec.msgpack.Encoder()
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
         self._json = msgspec.json.Encoder(order="deterministic")
+        self._placeholders = _zones.Placeholders(self.back)
 
     # -- the rules: what a plugin implements ---------------------------------
 
@@ -176,7 +177,10 @@ class Game(Generic[S, A]):
         return hashlib.sha256(self._json.encode(state)).hexdigest()[:32]
 
     def back(self, card: str) -> str:
-        """The back a card shows when face down (hidden cards keep their back)."""
+        """The back a card shows when face down (hidden cards keep their back).
+
+        A function of the card id alone: views remember each card's back.
+        """
         return ""
 
     def view(self, state: S, seat: int | None) -> S:
@@ -188,10 +192,11 @@ class Game(Generic[S, A]):
         """
         view = self.clone(state)
         view.rng.seed = 0
-        vis = self.zones
-        back = self.back
+        zones, placeholder = self.zones, self._placeholders.__getitem__
         for zone in _zones.iter_zones(view):
-            _zones.redact(zone, vis[zone.kind], seat, back)
+            vis = zones[zone.kind]
+            if zone.cards and vis.others != "all":
+                _zones.hide(zone, vis, seat, placeholder)
         return view
 
     def determinize(self, view: S, stream: Stream) -> S:

@@ -16,10 +16,13 @@ pile is shuffled into a new one.
 
 from __future__ import annotations
 
+import enum
 import functools
+import operator
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -158,28 +161,167 @@ def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:
 
 def redact(zone: Zone, vis: Visibility, viewer: int | None, back: Callable[[str], str]) -> None:
     """Replace, in place, every card ``viewer`` may not see by its placeholder."""
-    cards = zone.cards
-    for i, card in enumerate(cards):
-        if not sees(vis, zone, viewer, i):
-            cards[i] = HIDDEN + back(card)
+    hide(zone, vis, viewer, lambda card: HIDDEN + back(card))
+
+
+def hide(
+    zone: Zone, vis: Visibility, viewer: int | None, placeholder: Callable[[str], str]
+) -> None:
+    """:func:`redact` with each card's placeholder given (:class:`Placeholders` remembers them).
+
+    Decided once per zone, not card by card: only a face-up/face-down pile
+    looks at each card's facing.
+    """
+    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
+        return
+    others, cards = vis.others, zone.cards
+    if others == "none":
+        cards[:] = map(placeholder, cards)
+    elif others == "top":
+        cards[:-1] = map(placeholder, cards[:-1])
+    elif others == "faceup" and zone.up is not None:
+        for i, up in enumerate(zone.up):
+            if not up:
+                cards[i] = placeholder(cards[i])
+
+
+class Placeholders(dict[str, str]):
+    """Each card's placeholder, ``HIDDEN + back(card)``, worked out once per card id.
+
+    ``back`` must depend on the card id alone. Bounded: a state naming cards
+    no table has (a file's) cannot grow it past :data:`PLACEHOLDERS_KEPT`.
+    """
+
+    def __init__(self, back: Callable[[str], str]) -> None:
+        super().__init__()
+        self.back = back
+
+    def __missing__(self, card: str) -> str:
+        if len(self) >= PLACEHOLDERS_KEPT:
+            self.clear()
+        placeholder = self[card] = HIDDEN + self.back(card)
+        return placeholder
+
+
+PLACEHOLDERS_KEPT = 4096
+"""More than the cards of any table."""
 
 
 def iter_zones(obj: object) -> Iterator[Zone]:
     """Every zone inside a state, in field order (depth first).
 
-    Games keep zones as struct fields, lists of them, or fields of nested
-    structs (a seat's area); this finds them all, so view, determinize and
-    validation work on any game without the game listing its zones.
+    Games keep zones as struct fields, lists, tuples or dicts of them, or
+    fields of nested structs (a seat's area); this finds them all, so view,
+    determinize and validation work on any game without the game listing its
+    zones. A struct's fields are read only where their declared type can hold
+    a zone (see :func:`zone_fields`), so numbers, names and queued effects
+    cost nothing.
     """
     if isinstance(obj, Zone):
-        yield obj
+        return iter((obj,))
+    found: list[Zone] = []
+    _gather(obj, found)
+    return iter(found)
+
+
+def _gather(obj: object, found: list[Zone]) -> None:
+    """Append the zones inside ``obj`` (a struct, list, tuple or dict) to ``found``."""
+    items: Iterable[object]
+    if isinstance(obj, _SEQUENCES):
+        items = obj
     elif isinstance(obj, msgspec.Struct):
-        for name in obj.__struct_fields__:
-            yield from iter_zones(getattr(obj, name))
-    elif isinstance(obj, list | tuple):
-        for item in obj:
-            if isinstance(item, msgspec.Struct):
-                yield from iter_zones(item)
+        read = _READERS.get(type(obj))
+        if read is None:
+            read = _READERS[type(obj)] = _reader(zone_fields(type(obj)))
+        items = read(obj)
+    elif isinstance(obj, dict):
+        items = obj.values()
+    else:
+        return
+    for item in items:
+        if isinstance(item, Zone):
+            found.append(item)
+        elif isinstance(item, _CONTAINERS):
+            _gather(item, found)
+
+
+def _reader(fields: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
+    """A function reading ``fields`` of a struct at once (``attrgetter`` loops in C)."""
+    if len(fields) > 1:
+        return operator.attrgetter(*fields)
+    if fields:
+        get = operator.attrgetter(fields[0])
+        return lambda obj: (get(obj),)
+    return lambda obj: ()
+
+
+_SEQUENCES = (list, tuple)
+_CONTAINERS = (list, tuple, msgspec.Struct, dict)
+_ZONE_FIELDS: dict[type, tuple[str, ...]] = {}
+_READERS: dict[type, Callable[[object], tuple[object, ...]]] = {}
+_HOLDS: dict[object, bool] = {}
+"""All keyed by types a program declares (never by anything a file holds): bounded."""
+
+_LEAVES = (str, int, float, bool, bytes, bytearray, type(None), enum.Enum)
+"""Types that never hold a zone (with ``Literal``, and structs without zone fields)."""
+
+
+def zone_fields(cls: type[msgspec.Struct]) -> tuple[str, ...]:
+    """The fields of ``cls``, in order, whose declared type can hold a zone.
+
+    Worked out once per struct type from its annotations. Whatever the walk
+    cannot rule out -- ``Any``, an unbounded type variable, a type it does not
+    know, annotations it cannot resolve -- counts as holding one, so a plugin's
+    state type of any shape is walked completely.
+    """
+    fields = _ZONE_FIELDS.get(cls)
+    if fields is None:
+        try:
+            declared = [(f.name, f.type) for f in msgspec.structs.fields(cls)]
+        except Exception:  # annotations it cannot resolve: walk every field
+            fields = cls.__struct_fields__
+        else:
+            fields = tuple(name for name, tp in declared if _holds_zone(tp))
+        _ZONE_FIELDS[cls] = fields
+    return fields
+
+
+def _holds_zone(tp: Any) -> bool:
+    """Whether a value of declared type ``tp`` can be or contain a zone."""
+    try:
+        holds = _HOLDS.get(tp)
+    except TypeError:  # an annotation with unhashable metadata: decide without remembering
+        return _inspect(tp)
+    if holds is None:
+        _HOLDS[tp] = True  # a recursive type refers to itself: assume so while looking
+        holds = _HOLDS[tp] = _inspect(tp)
+    return holds
+
+
+def _inspect(tp: Any) -> bool:
+    origin = typing.get_origin(tp)
+    if origin is typing.Literal:
+        return False
+    if origin is typing.Annotated:
+        return _holds_zone(typing.get_args(tp)[0])
+    if isinstance(origin, type) and issubclass(origin, msgspec.Struct):
+        try:  # a generic struct with its parameters filled in
+            return any(_holds_zone(f.type) for f in msgspec.structs.fields(tp))
+        except Exception:  # annotations it cannot resolve: assume a zone
+            return True
+    if origin is not None:
+        args = typing.get_args(tp)
+        return not args or any(_holds_zone(a) for a in args if a is not Ellipsis)
+    if isinstance(tp, type):
+        if issubclass(tp, Zone):
+            return True
+        if issubclass(tp, msgspec.Struct):
+            return bool(zone_fields(tp))
+        return not issubclass(tp, _LEAVES)
+    if isinstance(tp, typing.TypeVar):
+        kinds = tp.__constraints__ or ((tp.__bound__,) if tp.__bound__ is not None else ())
+        return not kinds or any(_holds_zone(k) for k in kinds)
+    return True
 
 
 Path = tuple[str | int, ...]

@@ -92,6 +92,10 @@ class Content:
         self.coins.update(dict.fromkeys(self.snores, 0))
         self.eyes.update(dict.fromkeys(self.snores, table.snore.eyes))
         self.eyes.update(dict.fromkeys(self.kablooeys, 0))
+        # Each Treasure card's chain partners: matching a card is one set lookup.
+        self.chains: dict[str, frozenset[str]] = {
+            a: frozenset(b for b in self.treasures if self.matches(a, b)) for a in self.treasures
+        }
         # A task tile as (attribute lookup, index): a card matches if lookup[card] == index.
         self.task: dict[str, tuple[dict[str, int], int]] = {
             **{TASK_COLOUR + c: (self.colour, ci[c]) for c in self.colours},

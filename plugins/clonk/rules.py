@@ -78,7 +78,8 @@ class _Moves:
     show: dict[str, ShowTask]
     cart: dict[str, Cart]
     dig: dict[str | int, Dig]
-    gift: dict[str | int, tuple[Gift, ...]]
+    gift: tuple[dict[str | int, Gift], ...]
+    """By target seat, then source."""
     blast: tuple[Blast, ...]
     feed: dict[str, tuple[FeedShaft, ...]]
     discard: dict[str, DiscardCard]
@@ -92,7 +93,7 @@ def _moves(c: Content, seats: int) -> _Moves:
         show={t: ShowTask(task=t) for t in (*c.colour_tasks, *c.type_tasks)},
         cart={t: Cart(card=t) for t in c.treasures},
         dig={s: Dig(source=s) for s in sources},
-        gift={s: tuple(Gift(source=s, target=t) for t in range(seats)) for s in sources},
+        gift=tuple({s: Gift(source=s, target=t) for s in sources} for t in range(seats)),
         blast=tuple(Blast(shaft=i) for i in shafts),
         feed={t: tuple(FeedShaft(card=t, shaft=i) for i in shafts) for t in c.treasures},
         discard={t: DiscardCard(card=t) for t in c.treasures},
@@ -272,37 +273,32 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     def unearth_actions(self, state: ClonkState, frame: Unearth) -> list[Any]:
         """rules.md#unearth: every dig, gift and blast open now, and stopping."""
-        c = self.content
-        colour, kind = c.colour, c.type
+        chains = self.content.chains
         seat = frame.seat
-        last = self.last_card(state, seat)
-        lc, lt = colour[last], kind[last]  # type: ignore[index]
         hand = state.hands[seat].cards
-        tops = [(i, z.cards[-1]) for i, z in enumerate(state.shafts) if z.cards]
+        shafts = state.shafts
+        tops = [i for i, z in enumerate(shafts) if z.cards]
+        # Every card one could play, by source: hand cards by id, shaft tops by index.
+        sources: list[str | int] = [*hand, *tops]
+        cards = hand + [shafts[i].cards[-1] for i in tops]
+        chain = chains[self.last_card(state, seat)]  # type: ignore[index]
         dig = self._moves.dig
-        out: list[Any] = [dig[card] for card in hand if colour[card] == lc or kind[card] == lt]
-        out.extend(dig[i] for i, card in tops if colour[card] == lc or kind[card] == lt)
+        out: list[Any] = [dig[s] for s, c in zip(sources, cards, strict=True) if c in chain]
         if not frame.gifted:
             galleries = state.galleries
-            gift = self._moves.gift
-            for target in range(state.seats):
+            for target, gift in enumerate(self._moves.gift[: state.seats]):
                 if target == seat or len(galleries[target].cards) >= GALLERY:
                     continue
                 their = self.last_card(state, target)
                 if their is None:
                     continue
-                tc, tt = colour[their], kind[their]
-                out.extend(
-                    gift[card][target] for card in hand if colour[card] == tc or kind[card] == tt
-                )
-                out.extend(
-                    gift[i][target] for i, card in tops if colour[card] == tc or kind[card] == tt
-                )
+                chain = chains[their]
+                out += [gift[s] for s, c in zip(sources, cards, strict=True) if c in chain]
         if state.kablooeys[seat].cards and not (
             frame.blasted and self.options.one_kablooey_per_turn
         ):
             blast = self._moves.blast
-            out.extend(blast[i] for i, _ in tops)
+            out += [blast[i] for i in tops]
         out.append(STOP)
         return out
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Annotated, Any, Generic, TypeVar
+
 import msgspec
 import pytest
 
+from meeple.core import zones
 from meeple.core.rng import Rng
 from meeple.core.zones import (
     FACING,
@@ -14,12 +17,14 @@ from meeple.core.zones import (
     PUBLIC,
     SECRET,
     TOP_ONLY,
+    Placeholders,
     Visibility,
     Zone,
     draw,
     iter_zones,
     redact,
     sees,
+    zone_fields,
 )
 
 
@@ -158,6 +163,105 @@ def test_iter_zones_finds_nested_zones_in_field_order() -> None:
 def test_iter_zones_skips_none() -> None:
     table = Table(deck=Zone(kind="deck"), areas=[], rows=(), counts=[])
     assert [z.kind for z in iter_zones(table)] == ["deck"]
+
+
+def test_placeholders_ask_each_back_once_within_a_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str] = []
+    placeholders = Placeholders(lambda card: asked.append(card) or card[:-1])
+    assert [placeholders[c] for c in ("red1", "red1", "blue2")] == ["?red", "?red", "?blue"]
+    assert asked == ["red1", "blue2"]
+    monkeypatch.setattr(zones, "PLACEHOLDERS_KEPT", 2)
+    assert placeholders["green3"] == "?green" and len(placeholders) == 1  # full: started anew
+
+
+T = TypeVar("T")
+
+
+class Effect(msgspec.Struct, tag="effect"):
+    amount: int
+
+
+class Stash(msgspec.Struct, tag="stash"):
+    pile: Zone
+
+
+class Box(msgspec.Struct, Generic[T]):
+    item: T
+    notes: list[str]
+
+
+class Node(msgspec.Struct):
+    zone: Zone
+    children: list[Node]
+
+
+class Shapes(msgspec.Struct):
+    """Every shape a plugin's state may give its zones, and fields that hold none."""
+
+    name: str
+    counts: list[int]
+    effects: list[Effect]
+    by_name: dict[str, Zone]
+    nested: list[list[Zone]]
+    pair: tuple[Zone, int]
+    maybe: Zone | None
+    either: Effect | Stash
+    boxed: Box[Zone]
+    boxed_effect: Box[Effect]
+    anything: Any
+    tree: Node
+
+
+def shapes() -> Shapes:
+    z = iter(Zone(kind=f"z{i}") for i in range(20))
+    return Shapes(
+        name="x",
+        counts=[1],
+        effects=[Effect(amount=1)],
+        by_name={"a": next(z), "b": next(z)},
+        nested=[[next(z)], [], [next(z), next(z)]],
+        pair=(next(z), 3),
+        maybe=next(z),
+        either=Stash(pile=next(z)),
+        boxed=Box(item=next(z), notes=[]),
+        boxed_effect=Box(item=Effect(amount=2), notes=["n"]),
+        anything={"deep": [Stash(pile=next(z))]},
+        tree=Node(zone=next(z), children=[Node(zone=next(z), children=[])]),
+    )
+
+
+def test_iter_zones_finds_zones_in_every_shape_of_state() -> None:
+    found = [z.kind for z in iter_zones(shapes())]
+    assert found == [f"z{i}" for i in range(12)]
+
+
+def test_only_fields_whose_type_can_hold_a_zone_are_walked() -> None:
+    assert zone_fields(Shapes) == (
+        "by_name", "nested", "pair", "maybe", "either", "boxed", "anything", "tree",
+    )  # fmt: skip
+    assert zone_fields(Effect) == ()
+    assert zone_fields(Box) == ("item",)  # an unfilled type parameter may be a zone
+
+
+class Unhashable:
+    """Metadata a plugin may annotate a field with."""
+
+    __hash__ = None
+
+
+class Noted(msgspec.Struct):
+    zones: Annotated[list[Zone], Unhashable()]
+    count: Annotated[int, Unhashable()]
+
+
+def test_annotations_with_unhashable_metadata_are_read() -> None:
+    assert zone_fields(Noted) == ("zones",)
+
+
+def test_iter_zones_walks_every_field_it_cannot_type() -> None:
+    unresolved = msgspec.defstruct("Unresolved", [("zone", "NoSuchType")])
+    assert zone_fields(unresolved) == ("zone",)
+    assert [z.kind for z in iter_zones(unresolved(zone=Zone(kind="k")))] == ["k"]
 
 
 def test_draw_reshuffles_the_discard_pile_when_the_deck_runs_out() -> None:
