@@ -1,4 +1,5 @@
-"""Smoke test of benchmarks/run.py: it runs and reports every figure (no timing asserted)."""
+"""Smoke tests of the scripts in benchmarks/: each runs and reports every figure (no timing or
+size asserted)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
 SEARCH = SCRIPT.with_name("search.py")
 
 
-@pytest.fixture
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("meeple_benchmark", SCRIPT)
+def load(script: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"meeple_benchmark_{script.stem}", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def bench() -> ModuleType:
+    return load(SCRIPT)
 
 
 def test_json_report_covers_each_game_and_seat_count(
@@ -55,12 +60,19 @@ def test_unknown_game_is_a_usage_error(
 
 def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/search.py measures the search bot's speed and plays its ladder."""
-    spec = importlib.util.spec_from_file_location("meeple_search_benchmark", SEARCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load(SEARCH)
     assert module.main(["speed", "--games", "tiny", "--iterations", "2", "--repeat", "1"]) == 0
     assert "iterations/s" in capsys.readouterr().out
     assert module.main(["ladder", "--games", "tiny", "--budgets", "2", "-n", "2"]) == 0
     out = capsys.readouterr().out
     assert "ismcts:iterations=2" in out and "vs 3 random" in out
+
+
+def test_memory_report_runs_each_size_in_its_own_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    memory = load(SCRIPT.with_name("memory.py"))
+    assert memory.main(["--games", "clonk", "--sizes", "3,1", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert [(r["game"], r["games"]) for r in runs] == [("clonk", 1), ("clonk", 3)]
+    assert all(r["peak_mb"] > 0 for r in runs)
