@@ -18,6 +18,7 @@ from rich.markup import escape
 from rich.progress import Progress
 
 from meeple.cli import common, report
+from meeple.core import cluster
 from meeple.core.errors import MeepleError
 from meeple.core.rng import SEED_MAX
 from meeple.core.runner import RunSpec, header_line, play, result_line
@@ -53,6 +54,14 @@ def simulate(
             help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
         ),
     ] = False,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS",
+            help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or `local` for one "
+            'on this machine\'s cores. Needs pip install "meeple[dask]".',
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
@@ -80,6 +89,8 @@ def simulate(
         game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
         if jsonl is not None:
             common.check_output(jsonl, "--jsonl")
+        # Joined before the file is emptied: a scheduler that does not answer costs nothing.
+        on = joined(dask) if dask is not None else contextlib.nullcontext()
         tally = Tally()
         interrupted = False
         started = time.perf_counter()
@@ -87,6 +98,7 @@ def simulate(
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
         with (
+            on as remote,
             lines_to(jsonl) as sink,
             Progress(console=out, transient=True, disable=quiet or not out.is_terminal) as bar,
         ):
@@ -95,8 +107,14 @@ def simulate(
             if sink is not None:
                 sink.write(header_line(spec))
                 sink.flush()
+            seeds = range(seed, seed + n)
+            games = (
+                play(registry, env.hooks, spec, seeds)
+                if remote is None
+                else cluster.results(spec, seeds, remote)
+            )
             try:
-                for result in play(registry, env.hooks, spec, range(seed, seed + n)):
+                for result in games:
                     # Written first: every game the summary counts is in the file.
                     if sink is not None:
                         sink.write(result_line(result))
@@ -113,6 +131,14 @@ def simulate(
         report.show(game.title, tally.summary(), as_json, elapsed)
     if interrupted:
         raise typer.Exit(130)
+
+
+def joined(address: str) -> cluster.Dask:
+    """The Dask cluster at ``address`` (``local``: a new one on this machine)."""
+    try:
+        return cluster.Dask(address)
+    except MeepleError as exc:
+        raise MeepleError(f"--dask {address}: {exc}") from None
 
 
 @contextlib.contextmanager
