@@ -76,3 +76,15 @@ def test_memory_report_runs_each_size_in_its_own_process(
     runs = json.loads(capsys.readouterr().out)["runs"]
     assert [(r["game"], r["games"]) for r in runs] == [("clonk", 1), ("clonk", 3)]
     assert all(r["peak_mb"] > 0 for r in runs)
+
+
+@pytest.mark.dask
+def test_dask_report_compares_a_local_cluster_with_one_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    on_dask = load(SCRIPT.with_name("on_dask.py"))
+    argv = ["--game", "clonk", "--games", "6", "--workers", "1", "--repeat", "1", "--json"]
+    assert on_dask.main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 6 and report["workers"] == 1
+    assert report["one_process_games_per_s"] > 0 and report["dask_games_per_s"] > 0
