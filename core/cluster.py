@@ -34,10 +34,11 @@ HINT = 'running on Dask needs the dask extra: pip install "meeple[dask]"'
 class Dask:
     """The workers of a Dask cluster, where a run's chunks are played.
 
-    ``address`` is a scheduler's (``tcp://host:8786``), or :data:`LOCAL` for
-    a new ``LocalCluster`` of ``workers`` processes on this machine (default:
-    one per core). Every worker runs one chunk at a time per thread; games are
-    Python code holding the GIL, so workers get one thread each.
+    ``address`` is a scheduler's (``tcp://host:8786``), whose workers are its
+    own, or :data:`LOCAL` for a new ``LocalCluster`` of ``workers`` processes
+    on this machine (default: one per core). A worker runs one chunk at a time
+    per thread; games are Python code holding the GIL, so local workers get
+    one thread each.
 
     Used as a context manager: leaving it closes the client, which drops the
     chunks not yet played, and stops a local cluster.
@@ -60,7 +61,8 @@ class Dask:
         try:
             self.client = distributed.Client(self._cluster or address, timeout=CONNECT_TIMEOUT)
         except (OSError, ValueError) as exc:
-            self.close()
+            if self._cluster is not None:
+                self._cluster.close()
             raise MeepleError(
                 f"no Dask scheduler answered ({exc}); start one there with "
                 "`dask scheduler`, or play on this machine with `local`"
@@ -76,8 +78,7 @@ class Dask:
         return self.client.submit(play_seeds, spec, seeds, pure=False)
 
     def close(self) -> None:
-        if client := getattr(self, "client", None):
-            client.close()
+        self.client.close()
         if self._cluster is not None:
             self._cluster.close()
 
