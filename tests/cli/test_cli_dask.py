@@ -6,7 +6,10 @@ Tests that start a cluster need the ``dask`` extra and are marked ``dask``:
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -106,3 +109,27 @@ def test_without_the_extra_dask_is_a_hint(
     [line] = result.stderr.strip().splitlines()
     assert 'pip install "meeple[dask]"' in line and line.startswith("error: --dask local:")
     assert kept.read_bytes() == b"an earlier run\n"
+
+
+@pytest.mark.dask
+def test_ctrl_c_at_a_terminal_stops_the_local_workers_without_tracebacks(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    args = ["simulate", "clonk", "-n", "1000000", "--seats", "random,random", "--dask", "local"]
+    # A terminal sends Ctrl-C to every process of the job: the command and its workers.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args, "--jsonl", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_bytes().count(b"\n") < 21) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert b"Traceback" not in stderr and stderr.count(b"\n") == 1, stderr
+    assert b"interrupted after " in stderr and b"Clonk!: " in stdout
+    _, *lines = out.read_bytes().splitlines()
+    seeds = [msgspec.json.decode(line, type=GameResult).seed for line in lines]
+    assert len(seeds) >= 20 and seeds == list(range(len(seeds)))
