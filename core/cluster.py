@@ -55,7 +55,7 @@ class Dask:
                 self._cluster = distributed.LocalCluster(
                     n_workers=workers,
                     threads_per_worker=1,
-                    dashboard_address=None,
+                    dashboard_address=":0",  # a free port: 8787 may be taken (a warning)
                     silence_logs=logging.ERROR,  # not a warning per chunk dropped at Ctrl-C
                 )
         try:

@@ -32,7 +32,7 @@ def threads() -> Iterator[str]:
     """The address of a scheduler with one worker thread in this process (so patches reach it)."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as local:
         yield local.scheduler_address
 
