@@ -39,6 +39,10 @@ def moves_through(tunnel: int, to: int, monsters: int) -> tuple[Move, ...]:
     return tuple(Move(tunnel=tunnel, to=to, swords=s) for s in range(monsters + 1))
 
 
+def teleport_through(tunnel: int, to: int) -> Teleport:
+    return Teleport(tunnel=tunnel, to=to)
+
+
 class Movement(Part[S]):
     _take: dict[str, Take]
 
@@ -47,7 +51,7 @@ class Movement(Part[S]):
         that grows numbers its tunnels anew in each game, so new keys keep coming over many
         games."""
         self._moves = functools.lru_cache(maxsize=MOVES_KEPT)(moves_through)
-        self._teleports = functools.lru_cache(maxsize=MOVES_KEPT)(Teleport)
+        self._teleports = functools.lru_cache(maxsize=MOVES_KEPT)(teleport_through)
 
     def graph(self, state: S) -> Graph:
         """The map of ``state``: every map question goes through here (Clank!: the board)."""
@@ -58,7 +62,7 @@ class Movement(Part[S]):
         return self._moves(e.tunnel, e.to, e.monsters)  # a growing map may renumber its tunnels
 
     def teleport_to(self, e: Exit) -> Teleport:
-        return self._teleports(tunnel=e.tunnel, to=e.to)
+        return self._teleports(e.tunnel, e.to)  # positional: a cache key of keywords costs more
 
     def passable(self, state: S, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""
