@@ -4,9 +4,9 @@ Plays the same seeds of a game between random bots (Clank!, 4 seats, by
 default) in this process, as ``meeple simulate`` plays without workers, and on
 a LocalCluster of ``--workers`` worker processes, as ``--dask local`` does
 (:mod:`meeple.core.cluster`), and reports games/s and the speed-up, each the
-best of ``--repeat`` runs. The cluster is started (and its workers load the
-plugins) before the clock starts: its start-up time is reported on its own.
-Needs the dask extra (``pip install "meeple[dask]"``).
+best of ``--repeat`` runs taken in turns. The cluster is started (and its
+workers load the plugins) before the clock starts: its start-up time is
+reported on its own. Needs the dask extra (``pip install "meeple[dask]"``).
 """
 
 from __future__ import annotations
@@ -27,16 +27,13 @@ from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.runner import GameResult, RunSpec, play
 
 
-def best(repeat: int, games: int, run: Callable[[], Iterable[GameResult]]) -> float:
-    """The best games/s of ``repeat`` runs (each must give ``games`` games)."""
-    rates = []
-    for _ in range(repeat):
-        started = time.perf_counter()
-        played = sum(1 for _ in run())
-        rates.append(played / (time.perf_counter() - started))
-        if played != games:
-            raise SystemExit(f"a run gave {played} games, not {games}")
-    return max(rates)
+def rate(games: int, run: Callable[[], Iterable[GameResult]]) -> float:
+    """The games/s of one run (which must give ``games`` games)."""
+    started = time.perf_counter()
+    played = sum(1 for _ in run())
+    if played != games:
+        raise SystemExit(f"a run gave {played} games, not {games}")
+    return played / (time.perf_counter() - started)
 
 
 def measure(game_id: str, games: int, workers: int, repeat: int) -> dict[str, Any]:
@@ -45,21 +42,24 @@ def measure(game_id: str, games: int, workers: int, repeat: int) -> dict[str, An
     cls = registry.game(game_id)
     spec = RunSpec.of(cls(), ["random"] * cls.max_seats)
     seeds = range(games)
-    alone = best(repeat, games, lambda: play(registry, hooks, spec, seeds))
     started = time.perf_counter()
     with cluster.Dask(cluster.LOCAL, workers) as local:
         for _ in cluster.results(spec, range(workers), local, chunk=1):
             pass  # every worker loads the plugins
         startup = time.perf_counter() - started
-        spread = best(repeat, games, lambda: cluster.results(spec, seeds, local))
+        # Taken in turns, so that a change in the machine's load weighs on both alike.
+        alone, spread = [], []
+        for _ in range(repeat):
+            alone.append(rate(games, lambda: play(registry, hooks, spec, seeds)))
+            spread.append(rate(games, lambda: cluster.results(spec, seeds, local)))
     return {
         "game": game_id,
         "seats": cls.max_seats,
         "games": games,
         "workers": workers,
-        "one_process_games_per_s": alone,
-        "dask_games_per_s": spread,
-        "speedup": spread / alone,
+        "one_process_games_per_s": max(alone),
+        "dask_games_per_s": max(spread),
+        "speedup": max(spread) / max(alone),
         "cluster_startup_s": startup,
     }
 
