@@ -2,7 +2,8 @@
 
 ``python benchmarks/simulate.py speed`` plays Clank! with 4 random seats
 (``--game``, ``--games``) in this process (``--workers 1``) and with 2 worker
-processes, best of ``--repeat`` runs each, and prints games/s and the speed-up.
+processes (``--dask``: and on a Dask LocalCluster of 2 workers, which needs the
+dask extra), best of ``--repeat`` runs each, and prints games/s and the speed-up.
 The time includes starting the workers, as a user of ``meeple simulate`` waits
 for it; the runs alternate, so that both see the same load, and the CPU time
 per game (workers included) shows what the parallel path costs beyond the games.
@@ -33,6 +34,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meeple.cli.app import make_app
+from meeple.core import cluster
 from meeple.core.engine import Hooks
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.runner import Processes, RunSpec, play, results
@@ -46,38 +48,40 @@ def cpu_seconds() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
-def one_run(spec: RunSpec, games: int, workers: int) -> tuple[float, float]:
-    """Games/s of one run of ``games`` seeds as ``meeple simulate --workers`` plays them,
-    and the CPU milliseconds it spent per game (workers included)."""
+ONE, TWO, DASK = "1 process", "2 workers", "Dask, 2 workers"
+
+
+def one_run(spec: RunSpec, games: int, how: str) -> tuple[float, float]:
+    """Games/s of one run of ``games`` seeds as ``meeple simulate`` plays them ``how``,
+    and the CPU milliseconds it spent per game (local workers included)."""
     pm = plugin_manager()
     registry, hooks = Registry(pm), Hooks(pm)
     seeds = range(games)
     cpu, start = cpu_seconds(), time.perf_counter()
-    if workers == 1:
+    if how == ONE:
         count = sum(1 for _ in play(registry, hooks, spec, seeds))
     else:
-        with Processes(workers) as backend:
+        with Processes(2) if how == TWO else cluster.Dask(cluster.LOCAL, 2) as backend:
             count = sum(1 for _ in results(spec, seeds, backend))
     elapsed = time.perf_counter() - start
     return count / elapsed, (cpu_seconds() - cpu) / count * 1000
 
 
-def speed(game_id: str, games: int, repeat: int) -> None:
+def speed(game_id: str, games: int, repeat: int, dask: bool) -> None:
     registry = Registry(plugin_manager())
     game = registry.game(game_id)()
     spec = RunSpec.of(game, ["random"] * game.max_seats)
-    runs: dict[int, list[tuple[float, float]]] = {1: [], 2: []}
-    for _ in range(repeat):  # interleaved, so that both see the same load on the machine
-        for workers, measured in runs.items():
-            measured.append(one_run(spec, games, workers))
-    best = {workers: max(measured) for workers, measured in runs.items()}
+    runs: dict[str, list[tuple[float, float]]] = {ONE: [], TWO: [], **({DASK: []} if dask else {})}
+    for _ in range(repeat):  # interleaved, so that all see the same load on the machine
+        for how, measured in runs.items():
+            measured.append(one_run(spec, games, how))
+    best = {how: max(measured) for how, measured in runs.items()}
     table = Table(title=f"{game.title}, {game.max_seats} random seats, {games} games")
-    for column in ("workers", f"games/s (best of {repeat})", "CPU ms per game"):
+    for column in ("played by", f"games/s (best of {repeat})", "CPU ms per game", "speed-up"):
         table.add_column(column, justify="right")
-    for workers, (rate, cpu) in best.items():
-        table.add_row(str(workers), f"{rate:,.1f}", f"{cpu:.1f}")
+    for how, (rate, cpu) in best.items():
+        table.add_row(how, f"{rate:,.1f}", f"{cpu:.1f}", f"{rate / best[ONE][0]:.2f}x")
     console.print(table)
-    console.print(f"speed-up with 2 workers: {best[2][0] / best[1][0]:.2f}x")
     console.print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
@@ -131,6 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     s.add_argument("--game", default="clank")
     s.add_argument("--games", type=int, default=2000)
     s.add_argument("--repeat", type=int, default=3)
+    s.add_argument("--dask", action="store_true", help="also a Dask LocalCluster (dask extra)")
     m = sub.add_parser("memory", help="peak memory by number of games")
     m.add_argument("--games", help="comma-separated game ids (default: every installed game)")
     m.add_argument("--sizes", default="1000,20000", help="comma-separated numbers of games")
@@ -141,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("workers", type=int)
     args = parser.parse_args(argv)
     if args.what == "speed":
-        speed(args.game, args.games, args.repeat)
+        speed(args.game, args.games, args.repeat, args.dask)
     elif args.what == "memory":
         game_ids = args.games.split(",") if args.games else sorted(Registry(plugin_manager()).games)
         memory(game_ids, [int(size) for size in args.sizes.split(",")], args.workers)

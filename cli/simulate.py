@@ -43,6 +43,7 @@ from rich.progress import (
 from rich.text import Text
 
 from meeple.cli import common, report
+from meeple.core import cluster
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
@@ -110,6 +111,14 @@ def simulate(
             "keep its games and append the rest of the -n.",
         ),
     ] = False,
+    dask: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ADDRESS",
+            help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or `local` for one "
+            'on this machine\'s cores (--workers of them). Needs pip install "meeple[dask]".',
+        ),
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
@@ -131,7 +140,7 @@ def simulate(
     if resume and jsonl is None:
         raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
     env = common.env(ctx)
-    workers = workers or cpu_count()
+    asked, workers = workers, workers or cpu_count()
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
@@ -149,12 +158,14 @@ def simulate(
             common.check_output(jsonl, "--jsonl")
         spec = RunSpec.of(game, names, rotate)
         seeds = range(seed, seed + n)
+        # Joined before the file is emptied: a scheduler that does not answer costs nothing.
+        on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
         tally = Tally()
         interrupted, failed = False, None
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
-        with lines_to(jsonl, resume) as sink:
+        with on as remote, lines_to(jsonl, resume) as sink:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
                 for result in earlier:
@@ -171,7 +182,7 @@ def simulate(
             ) as bar:
                 task = bar.add_task(title, total=n, completed=done)
                 try:
-                    with played(env, spec, seeds[done:], workers) as games:
+                    with played(env, spec, seeds[done:], workers, remote) as games:
                         for result in games:
                             # Written first: every game the summary counts is in the file.
                             if sink is not None:
@@ -193,7 +204,12 @@ def simulate(
         if tally.games > done and not as_json:  # the speed of the games played now
             report.speed(tally.games - done, elapsed)
     if failed is not None:
-        if workers == 1 and os.environ.get("MEEPLE_DEBUG") and failed.__cause__ is not None:
+        if (
+            dask is None
+            and workers == 1
+            and os.environ.get("MEEPLE_DEBUG")
+            and failed.__cause__ is not None
+        ):
             raise failed.__cause__  # played in this process: the traceback is the game's
         kept = f"; the {tally.games} games before it are in {jsonl}" if jsonl else ""
         common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
@@ -201,14 +217,26 @@ def simulate(
         raise typer.Exit(130)
 
 
+def joined(address: str, workers: int | None) -> cluster.Dask:
+    """The Dask cluster at ``address`` (``local``: a new one of ``workers`` on this machine)."""
+    try:
+        return cluster.Dask(address, workers)
+    except MeepleError as exc:
+        raise MeepleError(f"--dask {address}: {exc}") from None
+
+
 @contextlib.contextmanager
 def played(
-    env: common.Env, spec: RunSpec, seeds: range, workers: int
+    env: common.Env, spec: RunSpec, seeds: range, workers: int, remote: cluster.Dask | None
 ) -> Iterator[Iterator[GameResult]]:
-    """The games of ``seeds`` in seed order, played here (one worker) or by worker processes.
+    """The games of ``seeds`` in seed order, played on the Dask cluster ``remote``, here
+    (one worker) or by worker processes.
 
     Leaving early (Ctrl-C, a failure) stops the workers at once.
     """
+    if remote is not None:
+        yield results(spec, seeds, remote)
+        return
     if workers == 1:
         yield play(env.registry, env.hooks, spec, seeds)
         return

@@ -304,7 +304,8 @@ class Backend(Protocol):
     context manager that stops them at once when the run ends early.
     """
 
-    workers: int
+    @property
+    def workers(self) -> int: ...
 
     def submit(self, spec: RunSpec, seeds: range) -> Pending: ...
 
@@ -350,15 +351,17 @@ def _submitted(backend: Backend, spec: RunSpec, seeds: range) -> Pending:
         return failed
 
 
-def _collected(seeds: range, pending: Pending) -> list[GameResult]:
+def _collected(seeds: range, pending: Pending) -> Iterator[GameResult]:
     try:
-        return pending.result()
-    except RunFailed:
+        games = pending.result()
+    except RunFailed as exc:
+        yield from exc.done  # the chunk's games before the one that failed
         raise
     except MeepleError as exc:  # the worker could not start the chunk (a plugin it lacks)
         raise RunFailed(seeds, str(exc)) from exc
     except Exception as exc:  # the worker, not a game: its process died or was lost
         raise RunFailed(seeds, f"a worker stopped before finishing them ({exc})") from exc
+    yield from games
 
 
 def cpu_count() -> int:

@@ -1,4 +1,5 @@
-"""Smoke test of benchmarks/run.py: it runs and reports every figure (no timing asserted)."""
+"""Smoke tests of the scripts in benchmarks/: each runs and reports every figure (no timing or
+size asserted)."""
 
 from __future__ import annotations
 
@@ -13,13 +14,17 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "run.py"
 SEARCH = SCRIPT.with_name("search.py")
 
 
-@pytest.fixture
-def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("meeple_benchmark", SCRIPT)
+def load(script: Path) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(f"meeple_benchmark_{script.stem}", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture
+def bench() -> ModuleType:
+    return load(SCRIPT)
 
 
 def test_json_report_covers_each_game_and_seat_count(
@@ -55,12 +60,29 @@ def test_unknown_game_is_a_usage_error(
 
 def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """benchmarks/search.py measures the search bot's speed and plays its ladder."""
-    spec = importlib.util.spec_from_file_location("meeple_search_benchmark", SEARCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load(SEARCH)
     assert module.main(["speed", "--games", "tiny", "--iterations", "2", "--repeat", "1"]) == 0
     assert "iterations/s" in capsys.readouterr().out
     assert module.main(["ladder", "--games", "tiny", "--budgets", "2", "-n", "2"]) == 0
     out = capsys.readouterr().out
     assert "ismcts:iterations=2" in out and "vs 3 random" in out
+
+
+def test_simulate_benchmark_measures_speed_and_memory(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/simulate.py: games/s by how they are played, peak memory by run length."""
+    module = load(SCRIPT.with_name("simulate.py"))
+    assert module.main(["speed", "--game", "clonk", "--games", "4", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "1 process" in out and "2 workers" in out and "speed-up" in out
+    assert module.main(["memory", "--games", "clonk", "--sizes", "3", "--workers", "1"]) == 0
+    assert "peak memory" in capsys.readouterr().out
+
+
+@pytest.mark.dask
+def test_simulate_benchmark_on_a_local_dask_cluster(capsys: pytest.CaptureFixture[str]) -> None:
+    module = load(SCRIPT.with_name("simulate.py"))
+    argv = ["speed", "--game", "clonk", "--games", "4", "--repeat", "1", "--dask"]
+    assert module.main(argv) == 0
+    assert "Dask, 2 workers" in capsys.readouterr().out

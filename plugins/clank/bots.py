@@ -178,6 +178,9 @@ class Price(NamedTuple):
 
 SWORD_SPENT = 0.3
 """Cost of spending a sword in a tunnel rather than on a fight."""
+ROUTES_KEPT = 2048
+"""Searches a :class:`Router` keeps: one board's router serves every game played on it, and
+the prices seen keep growing with the games, so the oldest are dropped."""
 
 
 class Router:
@@ -191,7 +194,7 @@ class Router:
                 into[e.to].append((rid, e))
         self.into = into
         self.most_monsters = max((t.monsters for t in graph.tunnels), default=0)
-        self._cache: dict[tuple[Any, ...], dict[int, float]] = {}
+        self._routes = functools.lru_cache(maxsize=ROUTES_KEPT)(self._search)
 
     def cost(self, e: Exit, price: Price) -> float:
         """What walking one tunnel costs, or ``INF`` if the bot may not or should not."""
@@ -206,11 +209,11 @@ class Router:
         return e.boots + paid * SWORD_SPENT + hurt * price.hurt + cave + (price.lock if lock else 0)
 
     def toward(self, target: int, price: Price) -> dict[int, float]:
-        """The cost from every room to ``target`` (a search backwards from it)."""
-        memo = (target, price)
-        found = self._cache.get(memo)
-        if found is not None:
-            return found
+        """The cost from every room to ``target`` (searched once per target and price)."""
+        return self._routes(target, price)
+
+    def _search(self, target: int, price: Price) -> dict[int, float]:
+        """A search backwards from ``target``."""
         dist = {target: 0.0}
         todo = [(0.0, target)]
         while todo:
@@ -222,7 +225,6 @@ class Router:
                 if nd < dist.get(before, INF):
                     dist[before] = nd
                     heapq.heappush(todo, (nd, before))
-        self._cache[memo] = dist
         return dist
 
 

@@ -9,6 +9,7 @@ lazily and cached, since a growing map cannot list them up front.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from meeple.core.state import Event
@@ -29,15 +30,28 @@ from meeple.plugins.clank.state import (
 
 NO_EXHAUST = "no-crystal-exhaust"
 NO_MONSTERS = "ignore-tunnel-monsters"
+MOVES_KEPT = 4096
+"""Move and Teleport values kept per game object (a fixed board has a few hundred)."""
+
+
+def moves_through(tunnel: int, to: int, monsters: int) -> tuple[Move, ...]:
+    """The Move values through a tunnel, one per number of swords spent."""
+    return tuple(Move(tunnel=tunnel, to=to, swords=s) for s in range(monsters + 1))
+
+
+def teleport_through(tunnel: int, to: int) -> Teleport:
+    return Teleport(tunnel=tunnel, to=to)
 
 
 class Movement(Part[S]):
     _take: dict[str, Take]
 
     def build_moves(self) -> None:
-        """The caches of Move and Teleport values, filled as moves come up."""
-        self._moves: dict[tuple[int, int, int], tuple[Move, ...]] = {}
-        self._teleports: dict[tuple[int, int], Teleport] = {}
+        """The caches of Move and Teleport values, filled as moves come up, and bounded: a map
+        that grows numbers its tunnels anew in each game, so new keys keep coming over many
+        games."""
+        self._moves = functools.lru_cache(maxsize=MOVES_KEPT)(moves_through)
+        self._teleports = functools.lru_cache(maxsize=MOVES_KEPT)(teleport_through)
 
     def graph(self, state: S) -> Graph:
         """The map of ``state``: every map question goes through here (Clank!: the board)."""
@@ -45,20 +59,10 @@ class Movement(Part[S]):
 
     def moves(self, e: Exit) -> tuple[Move, ...]:
         """The Move values through exit ``e``, one per number of swords spent."""
-        key = (e.tunnel, e.to, e.monsters)  # a growing map may renumber its tunnels
-        moves = self._moves.get(key)
-        if moves is None:
-            moves = self._moves[key] = tuple(
-                Move(tunnel=e.tunnel, to=e.to, swords=s) for s in range(e.monsters + 1)
-            )
-        return moves
+        return self._moves(e.tunnel, e.to, e.monsters)  # a growing map may renumber its tunnels
 
     def teleport_to(self, e: Exit) -> Teleport:
-        key = (e.tunnel, e.to)
-        action = self._teleports.get(key)
-        if action is None:
-            action = self._teleports[key] = Teleport(tunnel=e.tunnel, to=e.to)
-        return action
+        return self._teleports(e.tunnel, e.to)  # positional: a cache key of keywords costs more
 
     def passable(self, state: S, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""

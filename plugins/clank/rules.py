@@ -14,7 +14,7 @@ question goes through :meth:`~.map.Movement.graph`, which receives the state.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any, ClassVar, TypedDict, TypeVar
 
 from meeple.core.bag import Bag
@@ -99,10 +99,10 @@ def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[st
     return {k: kind(**{field: k}) for k in keys}
 
 
-@cache
+@lru_cache(maxsize=16)
 def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
     """The catalog of the tables ``o`` names, as a game of ``schema`` reads them, built once
-    per game and set of options."""
+    per game and set of options (of the last 16: a tournament over variants cannot grow it)."""
     t = content.read_tables(
         schema,
         cards=o.cards,

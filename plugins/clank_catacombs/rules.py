@@ -13,7 +13,7 @@ rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from functools import cache
+from functools import lru_cache, partial
 from typing import Any, cast
 
 import msgspec
@@ -84,6 +84,9 @@ from meeple.plugins.clank_catacombs.tiles import Tile
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
+GRAPHS_KEPT = 64
+"""Graphs of placements kept per game object: a game places about 15 tiles, so this holds the
+maps of the games in play, and a long simulation on one game object stays within it."""
 
 
 class TileCatalog(Catalog):
@@ -115,7 +118,7 @@ class TileCatalog(Catalog):
         return build([Placed(content.START_SIDES[0], 0, 0)], self.tiles)
 
 
-@cache
+@lru_cache(maxsize=16)
 def catalog(schema: Schema, o: CatacombsOptions) -> TileCatalog:
     return TileCatalog(content.read_tables(schema, cards=o.cards, tokens=o.tokens, tiles=o.tiles))
 
@@ -177,7 +180,7 @@ class CatacombsGame(
     def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
-        self._graphs: dict[tuple[Placed, ...], TileGraph] = {}
+        self._graph_of = lru_cache(maxsize=GRAPHS_KEPT)(partial(build, tiles=self.cat.tiles))
         self._last_graph: tuple[list[Placed], TileGraph | None] = ([], None)
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
@@ -190,7 +193,8 @@ class CatacombsGame(
     # -- the map -------------------------------------------------------------
 
     def graph(self, state: CatacombsState) -> TileGraph:
-        """rules.md#discovery: the graph of the placed tiles, built once per placement.
+        """rules.md#discovery: the graph of the placed tiles, built once per placement
+        (of the last :data:`GRAPHS_KEPT`).
 
         A decision asks for it a few times over one map, so the last one answered is
         checked first: comparing the placements to it is a walk over the same objects,
@@ -201,9 +205,7 @@ class CatacombsGame(
         if graph is not None and tiles == last:
             return graph
         key = tuple(tiles)
-        graph = self._graphs.get(key)
-        if graph is None:
-            graph = self._graphs[key] = build(key, self.cat.tiles)
+        graph = self._graph_of(key)
         self._last_graph = (list(key), graph)
         return graph
 

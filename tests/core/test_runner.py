@@ -7,6 +7,7 @@ import io
 import msgspec
 import pytest
 
+from meeple.core import runner
 from meeple.core.engine import Hooks
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry
@@ -77,6 +78,24 @@ def test_a_lost_chunk_stops_the_run_after_the_games_before_it(spec: RunSpec) -> 
     assert seen == [0, 1, 2, 3]
     message = "the games of seeds 4-5 failed: a worker stopped before finishing them (lost)"
     assert str(failed.value) == message
+
+
+def test_a_failing_game_keeps_the_games_before_it_in_its_chunk(
+    spec: RunSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_game = runner.play_game
+
+    def failing(*args: object) -> GameResult:
+        if args[-1] == 5:
+            raise RuntimeError("boom")
+        return play_game(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "play_game", failing)
+    seen: list[int] = []
+    with pytest.raises(RunFailed) as failed:
+        seen.extend(r.seed for r in results(spec, range(10), Deferred(workers=1), chunk=4))
+    assert seen == [0, 1, 2, 3, 4]  # seed 4 shares its chunk with the failure
+    assert str(failed.value).startswith("the game of seed 5 failed: RuntimeError: boom")
 
 
 def test_chunks_are_small_and_even() -> None:

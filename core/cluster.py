@@ -1,0 +1,104 @@
+"""Runs on a Dask cluster: the work units of a run, played by workers on any machine.
+
+:class:`Dask` is a :class:`~meeple.core.runner.Backend`: :func:`meeple.core.runner.results`
+cuts a run's seeds into chunks, and each chunk is one call of
+:func:`meeple.core.runner.play_seeds` on a Dask worker, which loads the
+plugins installed where it runs. The games come back in seed order, so the
+run file holds the same bytes as a run played in this process. Dask
+(``distributed``) is an optional extra, imported only when a cluster is
+asked for: ``pip install "meeple[dask]"``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from types import TracebackType
+from typing import Any
+
+from meeple.core.errors import MeepleError
+from meeple.core.runner import RunSpec, play_seeds
+
+LOCAL = "local"
+"""The address that starts a cluster on this machine instead of joining one."""
+CONNECT_TIMEOUT = 10
+"""Seconds a scheduler has to answer before the run gives up."""
+HINT = 'running on Dask needs the dask extra: pip install "meeple[dask]"'
+
+
+class Dask:
+    """The workers of a Dask cluster, where a run's chunks are played.
+
+    ``address`` is a scheduler's (``tcp://host:8786``), whose workers are its
+    own, or :data:`LOCAL` for a new ``LocalCluster`` of ``workers`` processes
+    on this machine (default: one per core). A worker runs one chunk at a time
+    per thread; games are Python code holding the GIL, so local workers get
+    one thread each.
+
+    Used as a context manager: leaving it closes the client, which drops the
+    chunks not yet played, and stops a local cluster.
+    """
+
+    def __init__(self, address: str, workers: int | None = None) -> None:
+        try:
+            import distributed
+        except ImportError:
+            raise MeepleError(HINT) from None
+        self._cluster: Any = None
+        if address == LOCAL:
+            with _ctrl_c_ignored():
+                self._cluster = distributed.LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    dashboard_address=":0",  # a free port: 8787 may be taken (a warning)
+                    silence_logs=logging.ERROR,  # not a warning per chunk dropped at Ctrl-C
+                )
+        try:
+            self.client = distributed.Client(self._cluster or address, timeout=CONNECT_TIMEOUT)
+        except (OSError, ValueError) as exc:
+            if self._cluster is not None:
+                self._cluster.close()
+            raise MeepleError(
+                f"no Dask scheduler answered ({exc}); start one there with "
+                "`dask scheduler`, or play on this machine with `local`"
+            ) from None
+
+    @property
+    def workers(self) -> int:
+        """Chunks played at the same time: the threads of the workers now connected (at least 1)."""
+        return max(1, sum(self.client.nthreads().values()))
+
+    def submit(self, spec: RunSpec, seeds: Sequence[int]) -> Any:
+        """Start :func:`play_seeds` on a worker: a Dask future, whose ``result()`` is its list."""
+        return self.client.submit(play_seeds, spec, seeds, pure=False)
+
+    def close(self) -> None:
+        self.client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def __enter__(self) -> Dask:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while local workers start: they inherit it ignored, so Ctrl-C at a terminal
+    (sent to every process of the job) reaches this process alone, which stops them, instead of
+    each worker dying with a traceback of its own."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set a signal handler; workers then hear Ctrl-C too
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
