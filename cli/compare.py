@@ -17,10 +17,10 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import lines_to
+from meeple.cli.simulate import Workers, lines_to, players
 from meeple.core.errors import MeepleError
 from meeple.core.rng import SEED_MAX
-from meeple.core.runner import RunSpec, header_line, play, result_line
+from meeple.core.runner import RunSpec, cpu_count, header_line, result_line
 from meeple.core.stats import Difference, Paired, Summary, Tally
 
 app = typer.Typer()
@@ -97,6 +97,7 @@ def compare(
             "(run files, as `meeple simulate --jsonl` writes)."
         ),
     ] = None,
+    workers: Workers = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the comparison as JSON instead of tables.")
     ] = False,
@@ -143,7 +144,8 @@ def compare(
                 if sink is not None:
                     sink.write(header_line(spec))
             seeds = range(seed, seed + n)
-            runs = [play(registry, env.hooks, spec, seeds) for spec in specs]
+            played = stack.enter_context(players(env, workers or cpu_count()))
+            runs = [played(spec, seeds) for spec in specs]
             try:
                 for results in zip(*runs, strict=True):
                     for result, sink, tally in zip(results, sinks, tallies, strict=True):

@@ -24,7 +24,7 @@ import contextlib
 import os
 import shlex
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Annotated, Any
 
@@ -63,6 +63,19 @@ from meeple.core.stats import Tally
 
 app = typer.Typer()
 
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        "--workers",
+        "-w",
+        min=1,
+        help="Processes playing games (default: every core this process may use); "
+        "1 plays in this process.",
+        show_default=False,
+    ),
+]
+"""The ``--workers`` option of every command that plays many games."""
+
 
 @app.command(context_settings=common.GAME_FLAGS)
 def simulate(
@@ -92,17 +105,7 @@ def simulate(
             help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
         ),
     ] = False,
-    workers: Annotated[
-        int | None,
-        typer.Option(
-            "--workers",
-            "-w",
-            min=1,
-            help="Processes playing games (default: every core this process may use); "
-            "1 plays in this process.",
-            show_default=False,
-        ),
-    ] = None,
+    workers: Workers = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -182,8 +185,8 @@ def simulate(
             ) as bar:
                 task = bar.add_task(title, total=n, completed=done)
                 try:
-                    with played(env, spec, seeds[done:], workers, remote) as games:
-                        for result in games:
+                    with players(env, workers, remote) as played:
+                        for result in played(spec, seeds[done:]):
                             # Written first: every game the summary counts is in the file.
                             if sink is not None:
                                 sink.write(result_line(result))
@@ -225,23 +228,24 @@ def joined(address: str, workers: int | None) -> cluster.Dask:
         raise MeepleError(f"--dask {address}: {exc}") from None
 
 
+Player = Callable[[RunSpec, range], Iterator[GameResult]]
+"""Plays a run's seeds and gives their games in seed order."""
+
+
 @contextlib.contextmanager
-def played(
-    env: common.Env, spec: RunSpec, seeds: range, workers: int, remote: cluster.Dask | None
-) -> Iterator[Iterator[GameResult]]:
-    """The games of ``seeds`` in seed order, played on the Dask cluster ``remote``, here
-    (one worker) or by worker processes.
+def players(env: common.Env, workers: int, remote: cluster.Dask | None = None) -> Iterator[Player]:
+    """What plays runs: the Dask cluster ``remote``, this process (one worker) or worker
+    processes, shared by every run played inside the ``with``.
 
     Leaving early (Ctrl-C, a failure) stops the workers at once.
     """
     if remote is not None:
-        yield results(spec, seeds, remote)
-        return
-    if workers == 1:
-        yield play(env.registry, env.hooks, spec, seeds)
-        return
-    with Processes(workers) as backend:
-        yield results(spec, seeds, backend)
+        yield lambda spec, seeds: results(spec, seeds, remote)
+    elif workers == 1:
+        yield lambda spec, seeds: play(env.registry, env.hooks, spec, seeds)
+    else:
+        with Processes(workers) as backend:
+            yield lambda spec, seeds: results(spec, seeds, backend)
 
 
 def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:

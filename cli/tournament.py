@@ -21,9 +21,10 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
+from meeple.cli.simulate import Workers, players
 from meeple.core.errors import MeepleError
 from meeple.core.rng import SEED_MAX
-from meeple.core.runner import GameResult, RunSpec, play
+from meeple.core.runner import GameResult, RunSpec, cpu_count
 from meeple.core.stats import Rating, Ratings, Summary, Tally
 
 app = typer.Typer()
@@ -78,6 +79,7 @@ def tournament(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
+    workers: Workers = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print ratings and summary as JSON instead of tables.")
     ] = False,
@@ -120,20 +122,16 @@ def tournament(
         seatings = schedule(names, seats)
         rounds = math.ceil(n / len(seatings))
         total = rounds * len(seatings)
-        streams = [
-            play(
-                registry,
-                env.hooks,
-                RunSpec.of(game, seating),
-                range(seed + k, seed + total, len(seatings)),
-            )
-            for k, seating in enumerate(seatings)
-        ]
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        for game_result in games_of(streams, total):
-            tally.add(game_result)
-            ratings.add(game_result)
+        with players(env, workers or cpu_count()) as played:
+            streams = [
+                played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
+                for k, seating in enumerate(seatings)
+            ]
+            for game_result in games_of(streams, total):
+                tally.add(game_result)
+                ratings.add(game_result)
         elapsed = time.perf_counter() - started
     result = Tournament(
         game=game.id,

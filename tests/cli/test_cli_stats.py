@@ -192,10 +192,25 @@ def test_compare_ctrl_c_keeps_the_finished_seeds(
         return run(self, *a, **kw)
 
     monkeypatch.setattr(Match, "run", interrupted)
-    args = ["--variant", "", "--variant", "", "-n", "10", "--jsonl", str(tmp_path)]
+    args = ["--variant", "", "--variant", "", "-n", "10", "--jsonl", str(tmp_path), "-w", "1"]
     result = cli("compare", "tiny", *args)
     assert result.exit_code == 130
     assert "interrupted after 2 of 10 seeds" in result.stderr
     assert "2 seeds" in result.stdout
     for name in ("variant-1.jsonl", "variant-2.jsonl"):
         assert (tmp_path / name).read_bytes().count(b"\n") == 3  # the header and two games
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["compare", "clonk", "--variant", "", "--variant", "eye_tie=none", "-n", "12"],
+        ["tournament", "clonk", "--bots", "greedy,random", "-n", "12"],
+    ],
+)
+def test_compare_and_tournament_are_the_same_on_any_number_of_workers(
+    cli: Invoke, command: list[str]
+) -> None:
+    alone, spread = (cli(*command, "--json", "-w", str(w)) for w in (1, 2))
+    assert alone.exit_code == 0 and spread.exit_code == 0, alone.output + spread.output
+    assert alone.stdout == spread.stdout
