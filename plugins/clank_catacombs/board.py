@@ -12,7 +12,7 @@ placing a tile never renumbers a room; tunnels likewise keep their numbers.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 from meeple.plugins.clank.catalog import Graph
@@ -64,39 +64,36 @@ class Open(NamedTuple):
 class TileGraph(Graph):
     """The graph of the placed tiles, with Catacombs' room features and open edges."""
 
-    def __init__(
-        self,
-        board: Board,
-        names: list[str],
-        rooms: list[TileRoom],
-        tile_of: list[int],
-        locks: list[tuple[str, ...]],
-        opens: list[Open],
-        cells: dict[tuple[int, int], int],
-        haunted: frozenset[int],
-        trips: frozenset[int],
-    ) -> None:
-        super().__init__(board)
-        self.names = names
+    def __init__(self, growth: Growth) -> None:
+        tunnels = list(growth.tunnels)
+        locks = list(growth.locks)
+        features = growth.features
+        trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
+        super().__init__(
+            Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
+        )
+        self.growth = growth
+        """What :func:`extend` grows the graph from."""
+        self.names = growth.names
         """``<tile>:<room>`` of each room id."""
-        self.features = rooms
-        self.tile_of = tile_of
+        self.features = features
+        self.tile_of = growth.tile_of
         """The placement each room lies on."""
         self.locks = locks
         """The lock keys of each tunnel (``3/e2``; two for a lock on each half)."""
         self.opens: dict[int, list[Open]] = {}
-        for o in opens:
+        for o in growth.opens:
             self.opens.setdefault(o.room, []).append(o)
-        self.cells = cells
+        self.cells = growth.cells
         """The placement covering each occupied cell."""
-        self.haunted = haunted
+        self.haunted = growth.haunted
         """Placements of haunted tiles."""
-        self.portals = [r for r, f in enumerate(rooms) if f.portal]
-        self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
+        self.portals = [r for r, f in enumerate(features) if f.portal]
+        self.wayshrines = [r for r, f in enumerate(features) if f.wayshrine]
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
-        self.ends = [(t.a, t.b) for k, t in enumerate(board.tunnels) if k not in trips]
+        self.ends = [(t.a, t.b) for t in growth.tunnels]
         """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
@@ -105,35 +102,70 @@ class TileGraph(Graph):
                     table[rid] = tuple(e for e in exits if e.to not in portals)
 
 
-def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
-    """The graph of ``placements`` (tile definitions from ``tiles``)."""
-    rooms: list[Room] = []
-    names: list[str] = []
-    features: list[TileRoom] = []
-    tile_of: list[int] = []
-    tunnels: list[Tunnel] = []
-    locks: list[tuple[str, ...]] = []
-    opens: list[Open] = []
-    cells: dict[tuple[int, int], int] = {}
-    first: list[int] = []
-    """The room id of each placement's first room."""
-    haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
-    sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
-    """Each placement's half-tunnels by the cell, side and opening they lie on."""
-    for i, at in enumerate(placements):
-        tile = tiles[at.tile]
+GROWN = (
+    "rooms",
+    "names",
+    "features",
+    "tile_of",
+    "tunnels",
+    "locks",
+    "opens",
+    "cells",
+    "ids",
+    "sits",
+)
+"""The fields of a :class:`Growth` that each placement adds to."""
+
+
+class Growth:
+    """The placements so far as rooms, real tunnels and open edges, each placement added
+    after the others (:meth:`add`), so that a graph of one more tile starts from a copy."""
+
+    def __init__(self, tiles: Mapping[str, Tile]) -> None:
+        self.tiles = tiles
+        self.rooms: list[Room] = []
+        self.names: list[str] = []
+        self.features: list[TileRoom] = []
+        self.tile_of: list[int] = []
+        self.tunnels: list[Tunnel] = []
+        """The real tunnels, in placement order (a graph appends its portal trips)."""
+        self.locks: list[tuple[str, ...]] = []
+        self.opens: list[Open] = []
+        self.cells: dict[tuple[int, int], int] = {}
+        self.haunted: frozenset[int] = frozenset()
+        self.ids: list[dict[str, int]] = []
+        """The room id of each placement's rooms, by their names on the tile."""
+        self.sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
+        """Each placement's half-tunnels by the cell, side and opening they lie on."""
+
+    def copy(self) -> Growth:
+        """A growth that adds to copies of these lists (their items are never changed)."""
+        new = Growth(self.tiles)
+        for name in GROWN:
+            setattr(new, name, getattr(self, name).copy())
+        new.haunted = self.haunted
+        return new
+
+    def add(self, at: Placed) -> None:
+        """Placement ``at`` after the others: its rooms, its inner tunnels, the tunnels its
+        edges make with the tiles already placed, and the edges it leaves open."""
+        i = len(self.ids)
+        tile = self.tiles[at.tile]
         covered = cells_of(tile, at)
+        cells, sits = self.cells, self.sits
         for cell in covered:
             cells[cell] = i
         for k, half in enumerate(tile.edges):
             sits.setdefault(
                 (i, covered[half.cell], turned(half.side, at.turn), half.pos), (k, half)
             )
-        first.append(len(rooms))
+        if tile.haunted:
+            self.haunted |= {i}
+        ids = {}
         for room in tile.rooms:
-            rid = len(rooms)
+            rid = ids[room.id] = len(self.rooms)
             depths = room.depths if room.depths is not None else tile.back == "darker"
-            rooms.append(
+            self.rooms.append(
                 Room(
                     id=rid,
                     start=room.crypt,
@@ -142,18 +174,12 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
                     market=room.market,
                 )
             )
-            names.append(f"{tile.id}:{room.id}")
-            features.append(room)
-            tile_of.append(i)
-    rid_of = [
-        {room.id: first[i] + k for k, room in enumerate(tiles[at.tile].rooms)}
-        for i, at in enumerate(placements)
-    ]
-    for i, at in enumerate(placements):
-        tile = tiles[at.tile]
-        ids = rid_of[i]
+            self.names.append(f"{tile.id}:{room.id}")
+            self.features.append(room)
+            self.tile_of.append(i)
+        self.ids.append(ids)
         for k, t in enumerate(tile.inner):
-            tunnels.append(
+            self.tunnels.append(
                 Tunnel(
                     a=ids[t.a],
                     b=ids[t.b],
@@ -163,27 +189,45 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
                     one_way=t.one_way,
                 )
             )
-            locks.append((f"{i}/i{k}",) if t.lock else ())
+            self.locks.append((f"{i}/i{k}",) if t.lock else ())
+        self.opens = [o for o in self.opens if o.cell not in covered]
         for k, half in enumerate(tile.edges):
             cell, side = facing(tile, at, half)
             j = cells.get(cell)
             if j is None:
-                opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
+                self.opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
                 continue
-            if j >= i:  # joined when the later of the two tiles is reached
+            if j == i:
                 continue
             # The half of tile j that faces this one lies on the cell and side this one enters.
             match = sits.get((j, cell, side, across(half.pos)))
             if match is None:
                 continue  # rules.md#walls: a half against a side without one
             m, h = match
-            tunnel = join(rid_of[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
+            tunnel = join(self.ids[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
             if tunnel is not None:
-                tunnels.append(tunnel[0])
-                locks.append(tunnel[1])
-    trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
-    board = Board(name="catacombs", source=[], confidence="", rooms=rooms, tunnels=tunnels)
-    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted, trips)
+                self.tunnels.append(tunnel[0])
+                self.locks.append(tunnel[1])
+
+
+def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:
+    """The rooms, real tunnels and open edges of ``placements``."""
+    growth = Growth(tiles)
+    for at in placements:
+        growth.add(at)
+    return growth
+
+
+def build(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
+    """The graph of ``placements`` (tile definitions from ``tiles``)."""
+    return TileGraph(grow(placements, tiles))
+
+
+def extend(graph: TileGraph, at: Placed) -> TileGraph:
+    """The graph of ``graph``'s placements and ``at`` after them: ``graph`` stays as it was."""
+    growth = graph.growth.copy()
+    growth.add(at)
+    return TileGraph(growth)
 
 
 class Leg(NamedTuple):

@@ -116,8 +116,10 @@ class CatacombsBot(HeuristicBot):
             self._opened_key = key
         return LOCK, self._opened
 
-    def view_key(self) -> tuple[int, int]:
-        return id(self.graph), len(self.view.picked)
+    def view_key(self) -> tuple[TileGraph, int]:
+        """The graph itself, not its ``id``: a graph the game no longer caches may be freed,
+        and a new one could then reuse its address."""
+        return self.graph, len(self.view.picked)
 
     def price(self, start_ok: bool) -> Any:
         """A Lockpick held opens a lock, like a Master Key in Clank!."""
