@@ -12,10 +12,10 @@ placing a tile never renumbers a room; tunnels likewise keep their numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.catalog import Graph, Ways, link
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
@@ -65,6 +65,8 @@ class TileGraph(Graph):
     """The graph of the placed tiles, with Catacombs' room features and open edges."""
 
     def __init__(self, growth: Growth) -> None:
+        self.growth = growth
+        """What :func:`extend` grows the graph from."""
         tunnels = list(growth.tunnels)
         locks = list(growth.locks)
         features = growth.features
@@ -72,8 +74,6 @@ class TileGraph(Graph):
         super().__init__(
             Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
         )
-        self.growth = growth
-        """What :func:`extend` grows the graph from."""
         self.names = growth.names
         """``<tile>:<room>`` of each room id."""
         self.features = features
@@ -101,6 +101,14 @@ class TileGraph(Graph):
                 for rid, exits in table.items():
                     table[rid] = tuple(e for e in exits if e.to not in portals)
 
+    def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
+        """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
+        growth = self.growth
+        exits, near = growth.exits.copy(), growth.near.copy()
+        for i in range(len(growth.tunnels), len(tunnels)):
+            link(exits, near, i, tunnels[i])
+        return exits, near
+
 
 GROWN = (
     "rooms",
@@ -113,6 +121,8 @@ GROWN = (
     "cells",
     "ids",
     "sits",
+    "exits",
+    "near",
 )
 """The fields of a :class:`Growth` that each placement adds to."""
 
@@ -137,6 +147,9 @@ class Growth:
         """The room id of each placement's rooms, by their names on the tile."""
         self.sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
         """Each placement's half-tunnels by the cell, side and opening they lie on."""
+        self.exits: Ways = {}
+        """The real tunnels' exits (:meth:`Graph.ways`)."""
+        self.near: Ways = {}
 
     def copy(self) -> Growth:
         """A growth that adds to copies of these lists (their items are never changed)."""
@@ -177,19 +190,18 @@ class Growth:
             self.names.append(f"{tile.id}:{room.id}")
             self.features.append(room)
             self.tile_of.append(i)
+            self.exits[rid] = self.near[rid] = ()
         self.ids.append(ids)
         for k, t in enumerate(tile.inner):
-            self.tunnels.append(
-                Tunnel(
-                    a=ids[t.a],
-                    b=ids[t.b],
-                    boots=2 if t.footprints else 1,
-                    monsters=t.monsters,
-                    locked=t.lock,
-                    one_way=t.one_way,
-                )
+            inner = Tunnel(
+                a=ids[t.a],
+                b=ids[t.b],
+                boots=2 if t.footprints else 1,
+                monsters=t.monsters,
+                locked=t.lock,
+                one_way=t.one_way,
             )
-            self.locks.append((f"{i}/i{k}",) if t.lock else ())
+            self.tunnel(inner, (f"{i}/i{k}",) if t.lock else ())
         self.opens = [o for o in self.opens if o.cell not in covered]
         for k, half in enumerate(tile.edges):
             cell, side = facing(tile, at, half)
@@ -206,8 +218,13 @@ class Growth:
             m, h = match
             tunnel = join(self.ids[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
             if tunnel is not None:
-                self.tunnels.append(tunnel[0])
-                self.locks.append(tunnel[1])
+                self.tunnel(*tunnel)
+
+    def tunnel(self, t: Tunnel, keys: tuple[str, ...]) -> None:
+        """A real tunnel, its lock keys, its rooms' ways."""
+        link(self.exits, self.near, len(self.tunnels), t)
+        self.tunnels.append(t)
+        self.locks.append(keys)
 
 
 def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:
