@@ -7,7 +7,9 @@ clockwise (``n`` to ``e``...). :func:`build` turns the placements into a
 (rooms, exits, teleport targets, start, depths, caves, markets) plus what
 Catacombs asks of the map: room names and features, locks per tunnel, open
 half-tunnels at the dungeon's edge. Room ids count up in placement order, so
-placing a tile never renumbers a room; tunnels likewise keep their numbers.
+placing a tile never renumbers a room; real tunnels likewise keep their numbers (the
+portal trips come after them). A graph keeps its :class:`Growth`, so :func:`extend` adds
+one more placement to a copy of it instead of building the whole dungeon again.
 """
 
 from __future__ import annotations
