@@ -93,6 +93,7 @@ from meeple.plugins.clank_catacombs.tiles import Tile
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
 STEPS = tuple(board.STEP.values())
+"""The steps from a cell to the four cells sharing an edge with it."""
 GRAPHS_KEPT = 64
 """Graphs of placements kept per game object: a game places about 15 tiles, so this holds the
 maps of the games in play, and a long simulation on one game object stays within it."""
