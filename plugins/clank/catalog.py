@@ -9,10 +9,10 @@ Catacombs' growing tiles) builds its own :class:`Graph` and keeps the rest.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.content import Board, Card, Cards, Token, Tokens
+from meeple.plugins.clank.content import Board, Card, Cards, Token, Tokens, Tunnel
 
 SECRET_KINDS = ("major", "minor")
 
@@ -44,6 +44,21 @@ class Exit(NamedTuple):
     locked: bool
 
 
+Ways = dict[int, tuple[Exit, ...]]
+"""Exits by room."""
+
+
+def link(exits: Ways, near: Ways, i: int, t: Tunnel) -> None:
+    """Tunnel ``t``, number ``i``, joins the exits and teleport targets of its rooms."""
+    forward = Exit(t.b, i, t.boots, t.monsters, t.locked)
+    back = Exit(t.a, i, t.boots, t.monsters, t.locked)
+    exits[t.a] += (forward,)
+    near[t.a] += (forward,)
+    near[t.b] += (back,)
+    if not t.one_way:
+        exits[t.b] += (back,)
+
+
 class Graph:
     """A board as a graph: rooms by id, exits by room, teleport targets by room."""
 
@@ -54,25 +69,25 @@ class Graph:
         """Room ids in table order; the state's room zones follow it."""
         self.index = {rid: i for i, rid in enumerate(self.order)}
         self.tunnels = board.tunnels
-        exits: dict[int, list[Exit]] = {rid: [] for rid in self.order}
-        near: dict[int, list[Exit]] = {rid: [] for rid in self.order}
-        for i, t in enumerate(board.tunnels):
-            forward = Exit(t.b, i, t.boots, t.monsters, t.locked)
-            back = Exit(t.a, i, t.boots, t.monsters, t.locked)
-            exits[t.a].append(forward)
-            near[t.a].append(forward)
-            near[t.b].append(back)
-            if not t.one_way:
-                exits[t.b].append(back)
-        self.exits = {rid: tuple(e) for rid, e in exits.items()}
+        exits, near = self.ways(board.tunnels)
+        self.exits = exits
         """Exits a seat may walk (one-way tunnels only forwards)."""
-        self.near = {rid: tuple(e) for rid, e in near.items()}
+        self.near = near
         """Tunnels touching each room in either direction (teleport targets)."""
         self.start = next(r.id for r in board.rooms if r.start)
         self.depths = frozenset(r.id for r in board.rooms if r.depths)
         self.caves = frozenset(r.id for r in board.rooms if r.crystal_cave)
         self.markets = frozenset(r.id for r in board.rooms if r.market)
         self.heal = {r.id: r.heal for r in board.rooms if r.heal}
+
+    def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
+        """The exits and the teleport targets of each room (a graph that grows keeps them
+        from one size to the next)."""
+        exits: Ways = dict.fromkeys(self.order, ())
+        near = exits.copy()
+        for i, t in enumerate(tunnels):
+            link(exits, near, i, t)
+        return exits, near
 
 
 class Catalog:

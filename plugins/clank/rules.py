@@ -67,6 +67,9 @@ from meeple.plugins.clank.state import (
 )
 
 GEM_DISCOUNT = "gem-discount-2"
+OFFERS_KEPT = 256
+"""Row offers a game object keeps: a turn asks for the same one at every decision, a search
+for those of the states it visits."""
 
 
 class Common(TypedDict):
@@ -163,6 +166,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._use_token = shared(UseToken, "token", tokens)
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
+        self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
         self._frames = self.bind("frame")
@@ -301,23 +305,34 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
-        defs = self.cat.card
         graph = self.graph(state)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c in self.cat.distinct((*state.row.cards, *tops)):
-            card = defs[c]
+        for c, card, act in self._offer((*state.row.cards, *tops)):
             if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
             kind = card.kind
             if kind == "monster":
                 if swords >= card.cost:
-                    out.append(self._fight[c])
+                    out.append(act)
             elif kind == "device":
                 if skill >= card.cost and self.can_use(p, c):
-                    out.append(self._use[c])
+                    out.append(act)
             # only a gem's price can fall below its cost (rules.md#gem-discount)
             elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
-                out.append(self._acquire[c])
+                out.append(act)
+
+    def offer_of(self, cards: tuple[str, ...]) -> tuple[tuple[str, content.Card, Any], ...]:
+        """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops), its
+        definition and the action taking it (fight, use or acquire). They change only on an
+        acquire, a fight or a refill, so :meth:`card_actions` keeps them by those cards (the
+        last :data:`OFFERS_KEPT`)."""
+        defs = self.cat.card
+        takes = {"monster": self._fight, "device": self._use}
+        out = []
+        for c in self.cat.distinct(cards):
+            card = defs[c]
+            out.append((c, card, takes.get(card.kind, self._acquire)[c]))
+        return tuple(out)
 
     @staticmethod
     def skill_price(state: EngineState[Any, Any], card: Any) -> int:

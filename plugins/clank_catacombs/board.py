@@ -7,15 +7,17 @@ clockwise (``n`` to ``e``...). :func:`build` turns the placements into a
 (rooms, exits, teleport targets, start, depths, caves, markets) plus what
 Catacombs asks of the map: room names and features, locks per tunnel, open
 half-tunnels at the dungeon's edge. Room ids count up in placement order, so
-placing a tile never renumbers a room; tunnels likewise keep their numbers.
+placing a tile never renumbers a room; real tunnels likewise keep their numbers (the
+portal trips come after them). A graph keeps its :class:`Growth`, so :func:`extend` adds
+one more placement to a copy of it instead of building the whole dungeon again.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.catalog import Graph, Ways, link
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
@@ -64,39 +66,36 @@ class Open(NamedTuple):
 class TileGraph(Graph):
     """The graph of the placed tiles, with Catacombs' room features and open edges."""
 
-    def __init__(
-        self,
-        board: Board,
-        names: list[str],
-        rooms: list[TileRoom],
-        tile_of: list[int],
-        locks: list[tuple[str, ...]],
-        opens: list[Open],
-        cells: dict[tuple[int, int], int],
-        haunted: frozenset[int],
-        trips: frozenset[int],
-    ) -> None:
-        super().__init__(board)
-        self.names = names
+    def __init__(self, growth: Growth) -> None:
+        self.growth = growth
+        """What :func:`extend` grows the graph from."""
+        tunnels = list(growth.tunnels)
+        locks = list(growth.locks)
+        features = growth.features
+        trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
+        super().__init__(
+            Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
+        )
+        self.names = growth.names
         """``<tile>:<room>`` of each room id."""
-        self.features = rooms
-        self.tile_of = tile_of
+        self.features = features
+        self.tile_of = growth.tile_of
         """The placement each room lies on."""
         self.locks = locks
         """The lock keys of each tunnel (``3/e2``; two for a lock on each half)."""
         self.opens: dict[int, list[Open]] = {}
-        for o in opens:
+        for o in growth.opens:
             self.opens.setdefault(o.room, []).append(o)
-        self.cells = cells
+        self.cells = growth.cells
         """The placement covering each occupied cell."""
-        self.haunted = haunted
+        self.haunted = growth.haunted
         """Placements of haunted tiles."""
-        self.portals = [r for r, f in enumerate(rooms) if f.portal]
-        self.wayshrines = [r for r, f in enumerate(rooms) if f.wayshrine]
+        self.portals = [r for r, f in enumerate(features) if f.portal]
+        self.wayshrines = [r for r, f in enumerate(features) if f.wayshrine]
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
-        self.ends = [(t.a, t.b) for k, t in enumerate(board.tunnels) if k not in trips]
+        self.ends = [(t.a, t.b) for t in growth.tunnels]
         """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
@@ -104,36 +103,84 @@ class TileGraph(Graph):
                 for rid, exits in table.items():
                     table[rid] = tuple(e for e in exits if e.to not in portals)
 
+    def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
+        """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
+        growth = self.growth
+        exits, near = growth.exits.copy(), growth.near.copy()
+        for i in range(len(growth.tunnels), len(tunnels)):
+            link(exits, near, i, tunnels[i])
+        return exits, near
 
-def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
-    """The graph of ``placements`` (tile definitions from ``tiles``)."""
-    rooms: list[Room] = []
-    names: list[str] = []
-    features: list[TileRoom] = []
-    tile_of: list[int] = []
-    tunnels: list[Tunnel] = []
-    locks: list[tuple[str, ...]] = []
-    opens: list[Open] = []
-    cells: dict[tuple[int, int], int] = {}
-    first: list[int] = []
-    """The room id of each placement's first room."""
-    haunted = frozenset(i for i, at in enumerate(placements) if tiles[at.tile].haunted)
-    sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
-    """Each placement's half-tunnels by the cell, side and opening they lie on."""
-    for i, at in enumerate(placements):
-        tile = tiles[at.tile]
+
+GROWN = (
+    "rooms",
+    "names",
+    "features",
+    "tile_of",
+    "tunnels",
+    "locks",
+    "opens",
+    "cells",
+    "ids",
+    "sits",
+    "exits",
+    "near",
+)
+"""The fields of a :class:`Growth` that each placement adds to."""
+
+
+class Growth:
+    """The placements so far as rooms, real tunnels and open edges, each placement added
+    after the others (:meth:`add`), so that a graph of one more tile starts from a copy."""
+
+    def __init__(self, tiles: Mapping[str, Tile]) -> None:
+        self.tiles = tiles
+        self.rooms: list[Room] = []
+        self.names: list[str] = []
+        self.features: list[TileRoom] = []
+        self.tile_of: list[int] = []
+        self.tunnels: list[Tunnel] = []
+        """The real tunnels, in placement order (a graph appends its portal trips)."""
+        self.locks: list[tuple[str, ...]] = []
+        self.opens: list[Open] = []
+        self.cells: dict[tuple[int, int], int] = {}
+        self.haunted: frozenset[int] = frozenset()
+        self.ids: list[dict[str, int]] = []
+        """The room id of each placement's rooms, by their names on the tile."""
+        self.sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
+        """Each placement's half-tunnels by the cell, side and opening they lie on."""
+        self.exits: Ways = {}
+        """The real tunnels' exits (:meth:`Graph.ways`)."""
+        self.near: Ways = {}
+
+    def copy(self) -> Growth:
+        """A growth that adds to copies of these lists (their items are never changed)."""
+        new = Growth(self.tiles)
+        for name in GROWN:
+            setattr(new, name, getattr(self, name).copy())
+        new.haunted = self.haunted
+        return new
+
+    def add(self, at: Placed) -> None:
+        """Placement ``at`` after the others: its rooms, its inner tunnels, the tunnels its
+        edges make with the tiles already placed, and the edges it leaves open."""
+        i = len(self.ids)
+        tile = self.tiles[at.tile]
         covered = cells_of(tile, at)
+        cells, sits = self.cells, self.sits
         for cell in covered:
             cells[cell] = i
         for k, half in enumerate(tile.edges):
             sits.setdefault(
                 (i, covered[half.cell], turned(half.side, at.turn), half.pos), (k, half)
             )
-        first.append(len(rooms))
+        if tile.haunted:
+            self.haunted |= {i}
+        ids = {}
         for room in tile.rooms:
-            rid = len(rooms)
+            rid = ids[room.id] = len(self.rooms)
             depths = room.depths if room.depths is not None else tile.back == "darker"
-            rooms.append(
+            self.rooms.append(
                 Room(
                     id=rid,
                     start=room.crypt,
@@ -142,48 +189,64 @@ def build(placements: Sequence[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
                     market=room.market,
                 )
             )
-            names.append(f"{tile.id}:{room.id}")
-            features.append(room)
-            tile_of.append(i)
-    rid_of = [
-        {room.id: first[i] + k for k, room in enumerate(tiles[at.tile].rooms)}
-        for i, at in enumerate(placements)
-    ]
-    for i, at in enumerate(placements):
-        tile = tiles[at.tile]
-        ids = rid_of[i]
+            self.names.append(f"{tile.id}:{room.id}")
+            self.features.append(room)
+            self.tile_of.append(i)
+            self.exits[rid] = self.near[rid] = ()
+        self.ids.append(ids)
         for k, t in enumerate(tile.inner):
-            tunnels.append(
-                Tunnel(
-                    a=ids[t.a],
-                    b=ids[t.b],
-                    boots=2 if t.footprints else 1,
-                    monsters=t.monsters,
-                    locked=t.lock,
-                    one_way=t.one_way,
-                )
+            inner = Tunnel(
+                a=ids[t.a],
+                b=ids[t.b],
+                boots=2 if t.footprints else 1,
+                monsters=t.monsters,
+                locked=t.lock,
+                one_way=t.one_way,
             )
-            locks.append((f"{i}/i{k}",) if t.lock else ())
+            self.tunnel(inner, (f"{i}/i{k}",) if t.lock else ())
+        self.opens = [o for o in self.opens if o.cell not in covered]
         for k, half in enumerate(tile.edges):
             cell, side = facing(tile, at, half)
             j = cells.get(cell)
             if j is None:
-                opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
+                self.opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
                 continue
-            if j >= i:  # joined when the later of the two tiles is reached
+            if j == i:
                 continue
             # The half of tile j that faces this one lies on the cell and side this one enters.
             match = sits.get((j, cell, side, across(half.pos)))
             if match is None:
                 continue  # rules.md#walls: a half against a side without one
             m, h = match
-            tunnel = join(rid_of[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
+            tunnel = join(self.ids[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
             if tunnel is not None:
-                tunnels.append(tunnel[0])
-                locks.append(tunnel[1])
-    trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
-    board = Board(name="catacombs", source=[], confidence="", rooms=rooms, tunnels=tunnels)
-    return TileGraph(board, names, features, tile_of, locks, opens, cells, haunted, trips)
+                self.tunnel(*tunnel)
+
+    def tunnel(self, t: Tunnel, keys: tuple[str, ...]) -> None:
+        """A real tunnel, its lock keys, its rooms' ways."""
+        link(self.exits, self.near, len(self.tunnels), t)
+        self.tunnels.append(t)
+        self.locks.append(keys)
+
+
+def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:
+    """The rooms, real tunnels and open edges of ``placements``."""
+    growth = Growth(tiles)
+    for at in placements:
+        growth.add(at)
+    return growth
+
+
+def build(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
+    """The graph of ``placements`` (tile definitions from ``tiles``)."""
+    return TileGraph(grow(placements, tiles))
+
+
+def extend(graph: TileGraph, at: Placed) -> TileGraph:
+    """The graph of ``graph``'s placements and ``at`` after them: ``graph`` stays as it was."""
+    growth = graph.growth.copy()
+    growth.add(at)
+    return TileGraph(growth)
 
 
 class Leg(NamedTuple):

@@ -32,7 +32,7 @@ from meeple.plugins.clank.packs.offer import ACCEPT, Offer
 from meeple.plugins.clank.packs.trash_self import TrashSelf
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph, build
+from meeple.plugins.clank_catacombs.board import TileGraph
 from meeple.plugins.clank_catacombs.rules import TileCatalog
 from meeple.plugins.clank_catacombs.state import (
     MARK,
@@ -332,7 +332,7 @@ class CatacombsBot(HeuristicBot):
     def layout(self, placements: list[Placed], room: int | None, entry: int) -> float:
         """How good a dungeon is from the new tile: rooms reachable from where the bot stands
         after the placement (``room``, or the new tile's entry room), edges open onward."""
-        graph = build(placements, self.cat.tiles)
+        graph = self.game.placed_graph(tuple(placements))  # from the graphs the game keeps
         i = len(placements) - 1
         router = Router(graph)
         price = self.price(start_ok=False)

@@ -13,7 +13,7 @@ rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from functools import lru_cache, partial
+from functools import lru_cache
 from typing import Any, cast
 
 import msgspec
@@ -53,7 +53,15 @@ from meeple.plugins.clank.state import (
 )
 from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph, build, cells_of, join, turned
+from meeple.plugins.clank_catacombs.board import (
+    TileGraph,
+    build,
+    cells_of,
+    extend,
+    grow,
+    join,
+    turned,
+)
 from meeple.plugins.clank_catacombs.state import (
     MARK,
     PICK_LOCK,
@@ -84,6 +92,8 @@ from meeple.plugins.clank_catacombs.tiles import Tile
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
+STEPS = tuple(board.STEP.values())
+"""The steps from a cell to the four cells sharing an edge with it."""
 GRAPHS_KEPT = 64
 """Graphs of placements kept per game object: a game places about 15 tiles, so this holds the
 maps of the games in play, and a long simulation on one game object stays within it."""
@@ -180,7 +190,7 @@ class CatacombsGame(
     def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
-        self._graph_of = lru_cache(maxsize=GRAPHS_KEPT)(partial(build, tiles=self.cat.tiles))
+        self._graph_of = lru_cache(maxsize=GRAPHS_KEPT)(self.placed_graph)
         self._last_graph: tuple[list[Placed], TileGraph | None] = ([], None)
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
@@ -193,8 +203,8 @@ class CatacombsGame(
     # -- the map -------------------------------------------------------------
 
     def graph(self, state: CatacombsState) -> TileGraph:
-        """rules.md#discovery: the graph of the placed tiles, built once per placement
-        (of the last :data:`GRAPHS_KEPT`).
+        """rules.md#discovery: the graph of the placed tiles, built once per placement (of
+        the last :data:`GRAPHS_KEPT`).
 
         A decision asks for it a few times over one map, so the last one answered is
         checked first: comparing the placements to it is a walk over the same objects,
@@ -208,6 +218,13 @@ class CatacombsGame(
         graph = self._graph_of(key)
         self._last_graph = (list(key), graph)
         return graph
+
+    def placed_graph(self, placements: tuple[Placed, ...]) -> TileGraph:
+        """The graph of ``placements``: the graph of all but the last (usually kept, since
+        the dungeon grew from it) extended by the last."""
+        if len(placements) == 1:
+            return build(placements, self.cat.tiles)
+        return extend(self._graph_of(placements[:-1]), placements[-1])
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         if where == "crystal-cave-or-wayshrine":
@@ -332,10 +349,19 @@ class CatacombsGame(
             events.append(Ghosted())
 
     def link_ok(self, state: CatacombsState, placements: list[Placed], i: int) -> bool:
-        """Whether placement ``i`` has a tunnel to another tile in ``placements``."""
-        graph = build(placements, self.cat.tiles)
-        owner = graph.tile_of
-        return any((owner[a] == i) != (owner[b] == i) for a, b in graph.ends)
+        """Whether placement ``i`` has a tunnel to another tile in ``placements``: grown from
+        it and the tiles beside it alone, in their order, since only they can meet it."""
+        tiles = self.cat.tiles
+        at = placements[i]
+        near = {(x + dx, y + dy) for x, y in cells_of(tiles[at.tile], at) for dx, dy in STEPS}
+        beside = [
+            j for j, other in enumerate(placements)
+            if j == i or not near.isdisjoint(cells_of(tiles[other.tile], other))
+        ]  # fmt: skip
+        growth = grow([placements[j] for j in beside], tiles)
+        owner = growth.tile_of
+        k = beside.index(i)
+        return any((owner[t.a] == k) != (owner[t.b] == k) for t in growth.tunnels)
 
     # -- legal actions -------------------------------------------------------------
 

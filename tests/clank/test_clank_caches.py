@@ -1,0 +1,27 @@
+"""Clank!'s row offer cache is invisible: at every decision of seeded games, the distinct
+Dungeon Row and Reserve cards kept equal those worked out afresh, within the bound."""
+
+from __future__ import annotations
+
+import pytest
+
+from meeple.core.bots import Prompt, RandomBot
+from meeple.core.engine import Hooks, Match
+from meeple.core.plugins import plugin_manager
+from meeple.core.rng import bot_stream
+from meeple.plugins.clank.rules import OFFERS_KEPT, Clank
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 2)])
+def test_row_offer_is_the_offer_worked_out_afresh(seats: int, seed: int) -> None:
+    game = Clank()
+    match = Match.new(game, seats, seed, Hooks(plugin_manager()))
+    bots = [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
+    state = match.state
+    while state.stack:
+        cards = (*state.row.cards, *(z.cards[-1] for z in state.reserve if z.cards))
+        assert game._offer(cards) == game.offer_of(cards)
+        assert [c for c, _, _ in game._offer(cards)] == list(game.cat.distinct(cards))
+        seat = state.stack[-1].seat
+        match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
+    assert 0 < game._offer.cache_info().currsize <= OFFERS_KEPT

@@ -1,0 +1,83 @@
+"""Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
+(grown from the graph of the tiles before the last one) equals the graph built afresh, and
+``link_ok`` (which grows only a tile and its neighbours) answers as over every tile; the
+graphs kept stay within their bound."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from meeple.core.bots import Prompt, RandomBot
+from meeple.core.engine import Hooks, Match
+from meeple.core.plugins import plugin_manager
+from meeple.core.rng import bot_stream
+from meeple.plugins.clank_catacombs.board import TileGraph, build, grow
+from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
+from meeple.plugins.clank_catacombs.state import CatacombsState, Placed
+
+HOOKS = Hooks(plugin_manager())
+GRAPH_FIELDS = (
+    "order", "index", "rooms", "tunnels", "exits", "near", "start", "depths", "caves",
+    "markets", "heal", "names", "features", "tile_of", "locks", "cells", "haunted", "portals",
+    "wayshrines", "trips", "ends",
+)  # fmt: skip
+
+
+def decisions(game: Any, seats: int, seed: int) -> Iterator[Any]:
+    """Every state of a seeded game of random players, before each decision."""
+    match = Match.new(game, seats, seed, HOOKS)
+    bots = [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
+    state = match.state
+    while state.stack:
+        yield state
+        seat = state.stack[-1].seat
+        match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
+
+
+def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
+    for name in GRAPH_FIELDS:
+        assert getattr(got, name) == getattr(fresh, name), name
+    assert list(got.opens.items()) == list(fresh.opens.items())
+
+
+def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:
+    """``link_ok`` the long way: every placement grown, any real tunnel out of tile ``i``."""
+    growth = grow(placements, game.cat.tiles)
+    owner = growth.tile_of
+    return any((owner[t.a] == i) != (owner[t.b] == i) for t in growth.tunnels)
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 3), (4, 4), (4, 5)])
+def test_catacombs_graph_is_the_graph_built_afresh(
+    seats: int, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = CatacombsGame(CatacombsGame.Options(start_side="random"))
+    checked = []
+    link_ok = game.link_ok
+
+    def checked_link_ok(state: CatacombsState, placements: list[Placed], i: int) -> bool:
+        answer = link_ok(state, placements, i)
+        assert answer == linked(placements, i, game)
+        checked.append(i)
+        return answer
+
+    monkeypatch.setattr(game, "link_ok", checked_link_ok)
+    tiles = 0
+    for state in decisions(game, seats, seed):
+        assert_same_graph(game.graph(state), build(state.tiles, game.cat.tiles))
+        tiles = len(state.tiles)
+    assert tiles > 5 and checked  # the dungeon grew, and a tile turned
+    assert game._graph_of.cache_info().currsize <= GRAPHS_KEPT
+
+
+def test_catacombs_graphs_kept_stay_bounded() -> None:
+    """Many games on one game object keep at most :data:`GRAPHS_KEPT` graphs."""
+    game = CatacombsGame()
+    for seed in range(8):
+        for _ in decisions(game, 4, seed):
+            pass
+    info = game._graph_of.cache_info()
+    assert info.currsize == GRAPHS_KEPT and info.misses > GRAPHS_KEPT
