@@ -69,8 +69,11 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             f"there are {total}"
         )
     hits = state.ghost_hits
-    if len(hits) != state.seats or min(hits, default=0) < 0:
-        problems.append(f"$.ghost_hits: {hits}; one count per seat, never negative")
+    if len(hits) != state.seats or not all(0 <= n <= total for n in hits):
+        # A seat waits on at most every Ghost cube at once: each drawn Ghost waits once.
+        problems.append(
+            f"$.ghost_hits: {hits}; one count per seat, from 0 to the {total} Ghost cubes"
+        )
     else:  # rules.md#ghost-ward: a ward card is offered for a Ghost waiting on it
         for i, f in enumerate(state.stack):
             if game.ward_offer(f) and not hits[f.seat]:

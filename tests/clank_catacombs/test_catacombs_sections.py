@@ -311,6 +311,15 @@ def test_ghost_ward_is_the_seats_choice(g, s) -> None:
     assert s.ghost_hits == [0, 0] and s.stack[-1].seat == 0 and g.validate_state(s) == []
 
 
+def test_more_ghosts_waiting_than_there_are_is_refused(g, s) -> None:
+    """rules.md#ghost-ward: each drawn Ghost waits once on a seat, so a file saying a seat
+    waits on more Ghosts than the game has is refused, not played (its damage would not end)."""
+    s.ghost_hits = [6, 0]
+    assert any("$.ghost_hits: [6, 0]" in p for p in g.validate_state(s))
+    s.ghost_hits = [5, 0]
+    assert not any("$.ghost_hits" in p for p in g.validate_state(s))
+
+
 # -- map decisions --------------------------------------------------------------------------
 
 
