@@ -17,9 +17,8 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import Workers, lines_to, players
+from meeple.cli.simulate import Bots, FirstSeed, Rotate, Workers, lines_to, players
 from meeple.core.errors import MeepleError
-from meeple.core.rng import SEED_MAX
 from meeple.core.runner import RunSpec, cpu_count, header_line, result_line
 from meeple.core.stats import Difference, Paired, Summary, Tally
 
@@ -70,26 +69,13 @@ def compare(
     n: Annotated[
         int, typer.Option("-n", "--games", min=1, help="How many seeds to play each variant on.")
     ] = 100,
-    seed: Annotated[
-        int,
-        typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i."),
-    ] = 0,
-    seats: Annotated[
-        str | None,
-        typer.Option(
-            help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."
-        ),
-    ] = None,
+    seed: FirstSeed = 0,
+    seats: Bots = None,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="Game option of every variant, key=value."),
     ] = None,
-    rotate: Annotated[
-        bool,
-        typer.Option(
-            help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
-        ),
-    ] = False,
+    rotate: Rotate = False,
     jsonl: Annotated[
         Path | None,
         typer.Option(

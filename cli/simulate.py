@@ -76,22 +76,26 @@ Workers = Annotated[
 ]
 """The ``--workers`` option of every command that plays many games."""
 
+FirstSeed = Annotated[
+    int, typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i.")
+]
+Bots = Annotated[
+    str | None,
+    typer.Option(help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."),
+]
+Rotate = Annotated[
+    bool,
+    typer.Option(help="Rotate the seats: the game of seed s moves every bot s % seats seats on."),
+]
+
 
 @app.command(context_settings=common.GAME_FLAGS)
 def simulate(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
     n: Annotated[int, typer.Option("-n", "--games", min=1, help="How many games to play.")] = 100,
-    seed: Annotated[
-        int,
-        typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i."),
-    ] = 0,
-    seats: Annotated[
-        str | None,
-        typer.Option(
-            help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."
-        ),
-    ] = None,
+    seed: FirstSeed = 0,
+    seats: Bots = None,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
@@ -99,12 +103,7 @@ def simulate(
         Path | None,
         typer.Option(help="Write a header line, then one JSON line per game in seed order."),
     ] = None,
-    rotate: Annotated[
-        bool,
-        typer.Option(
-            help="Rotate the seats: the game of seed s moves every bot s % seats seats on."
-        ),
-    ] = False,
+    rotate: Rotate = False,
     workers: Workers = None,
     resume: Annotated[
         bool,

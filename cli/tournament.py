@@ -21,9 +21,8 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import Workers, players
+from meeple.cli.simulate import FirstSeed, Workers, players
 from meeple.core.errors import MeepleError
-from meeple.core.rng import SEED_MAX
 from meeple.core.runner import GameResult, RunSpec, cpu_count
 from meeple.core.stats import Rating, Ratings, Summary, Tally
 
@@ -72,10 +71,7 @@ def tournament(
             help="Seats in each game (default: as many as the bots, up to the game's most)."
         ),
     ] = None,
-    seed: Annotated[
-        int,
-        typer.Option(min=0, max=SEED_MAX, help="Seed of the first game; game i uses seed + i."),
-    ] = 0,
+    seed: FirstSeed = 0,
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
