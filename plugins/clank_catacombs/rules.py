@@ -398,12 +398,14 @@ class CatacombsGame(
         self.claim_actions(state, p, out)
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
-        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit."""
-        tokens = super().takeable(state, p, room)
-        if not tokens:
-            return tokens
+        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit.
+
+        Most rooms are empty: a room id is its zone's index, so that is seen at once.
+        """
+        if not state.rooms[room].cards:
+            return []
         idols = self.cat.idols
-        return [t for t in tokens if t not in idols]
+        return [t for t in super().takeable(state, p, room) if t not in idols]
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
