@@ -54,13 +54,13 @@ from meeple.plugins.clank.state import (
 from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import (
+    CLOCKWISE,
     TileGraph,
     build,
     cells_of,
     extend,
     grow,
     join,
-    turned,
 )
 from meeple.plugins.clank_catacombs.state import (
     MARK,
@@ -595,26 +595,30 @@ class CatacombsGame(
         mine = o.edge
         first = len(state.rooms)
         against = self.against_arrows(state.players[frame.seat])
+        # The halves at the mover's opening of the top cell, each with the one turn that
+        # brings it to the mover's side, by turn.
+        facing = sorted(
+            (CLOCKWISE[half.side].index(o.side), k, half)
+            for k, half in enumerate(tile.edges)
+            if not half.cell and half.pos == o.pos
+        )
         out = []
-        for t in range(4):
-            for k, half in enumerate(tile.edges):
-                if half.cell or turned(half.side, t) != o.side or half.pos != o.pos:
-                    continue
-                room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
-                joined = join(
-                    frame.room,
-                    mine,
-                    f"{frame.place}/e{frame.half}",
-                    room,
-                    half,
-                    f"{len(state.tiles)}/e{k}",
-                )
-                if joined is None:
-                    continue
-                tunnel, keys = joined
-                if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
-                    continue
-                out.append((t, tunnel, keys, room))
+        for t, k, half in facing:
+            room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
+            joined = join(
+                frame.room,
+                mine,
+                f"{frame.place}/e{frame.half}",
+                room,
+                half,
+                f"{len(state.tiles)}/e{k}",
+            )
+            if joined is None:
+                continue
+            tunnel, keys = joined
+            if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
+                continue
+            out.append((t, tunnel, keys, room))
         return out
 
     @frame(Discover)
