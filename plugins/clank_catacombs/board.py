@@ -25,11 +25,13 @@ from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 SIDES = ("n", "e", "s", "w")
 STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OPPOSITE = {"n": "s", "e": "w", "s": "n", "w": "e"}
+CLOCKWISE = {side: SIDES[i:] + SIDES[:i] for i, side in enumerate(SIDES)}
+"""Each side after 0 to 3 quarter turns clockwise."""
 
 
 def turned(side: str, turn: int) -> str:
     """``side`` after ``turn`` quarter turns clockwise."""
-    return SIDES[(SIDES.index(side) + turn) % 4]
+    return CLOCKWISE[side][turn % 4]
 
 
 def cells_of(tile: Tile, at: Placed) -> list[tuple[int, int]]:
@@ -37,12 +39,12 @@ def cells_of(tile: Tile, at: Placed) -> list[tuple[int, int]]:
     return [(at.x, at.y + c) for c in range(tile.cells)]
 
 
-def facing(tile: Tile, at: Placed, half: Half) -> tuple[tuple[int, int], str]:
-    """The cell a half-tunnel leads into and the side of that cell it enters by."""
-    x, y = cells_of(tile, at)[half.cell]
+def facing(at: Placed, half: Half) -> tuple[tuple[int, int], str]:
+    """The cell a half-tunnel leads into and the side of that cell it enters by (from its
+    own cell, as :func:`cells_of` numbers them)."""
     side = turned(half.side, at.turn)
     dx, dy = STEP[side]
-    return (x + dx, y + dy), OPPOSITE[side]
+    return (at.x + dx, at.y + half.cell + dy), OPPOSITE[side]
 
 
 def across(pos: int | None) -> int | None:
@@ -61,6 +63,8 @@ class Open(NamedTuple):
     """The side of the empty cell it enters by."""
     pos: int | None
     """The opening of that side it enters by (:func:`across` its own)."""
+    edge: Half
+    """The half-tunnel itself (placement ``place``'s tile's ``edges[half]``)."""
 
 
 class TileGraph(Graph):
@@ -99,9 +103,10 @@ class TileGraph(Graph):
         """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
+            beside = {e.to for rid in portals for e in self.near[rid]}
             for table in (self.exits, self.near):
-                for rid, exits in table.items():
-                    table[rid] = tuple(e for e in exits if e.to not in portals)
+                for rid in beside:
+                    table[rid] = tuple(e for e in table[rid] if e.to not in portals)
 
     def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
         """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
@@ -206,10 +211,10 @@ class Growth:
             self.tunnel(inner, (f"{i}/i{k}",) if t.lock else ())
         self.opens = [o for o in self.opens if o.cell not in covered]
         for k, half in enumerate(tile.edges):
-            cell, side = facing(tile, at, half)
+            cell, side = facing(at, half)
             j = cells.get(cell)
             if j is None:
-                self.opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos)))
+                self.opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos), half))
                 continue
             if j == i:
                 continue
@@ -267,6 +272,8 @@ def portal_trips(
 
     A trip costs one boot in all; the monsters, locks and arrows of both tunnels apply.
     """
+    if len(portals) < 2:
+        return frozenset()
     legs = []
     for k, t in enumerate(tunnels):
         if t.b in portals and t.a not in portals:

@@ -128,7 +128,7 @@ def direction(o: Open) -> str:
 
 def edge_text(game: CatacombsGame, state: cs.CatacombsState, o: Open) -> str:
     """What an open edge's half asks: ``2 boots, 1 monster, 1 lock closed, one-way in``."""
-    half = game.cat.tiles[state.tiles[o.place].tile].edges[o.half]
+    half = o.edge
     closed = half.lock and f"{o.place}/e{o.half}" not in state.picked
     t = Tunnel(
         a=o.room,

@@ -54,13 +54,13 @@ from meeple.plugins.clank.state import (
 from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import (
+    CLOCKWISE,
     TileGraph,
     build,
     cells_of,
     extend,
     grow,
     join,
-    turned,
 )
 from meeple.plugins.clank_catacombs.state import (
     MARK,
@@ -105,6 +105,8 @@ class TileCatalog(Catalog):
     ``tokens`` holds each token's Catacombs definition by id, ``counts_as`` the kinds it
     counts as (rules.md#tokens); the sets name the tokens the turn's actions ask about.
     """
+
+    graph: TileGraph
 
     def __init__(self, tables: content.CatacombsTables) -> None:
         self.tiles: dict[str, Tile] = tables.tile
@@ -191,7 +193,10 @@ class CatacombsGame(
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
         self._graph_of = lru_cache(maxsize=GRAPHS_KEPT)(self.placed_graph)
-        self._last_graph: tuple[list[Placed], TileGraph | None] = ([], None)
+        self._last_tiles: list[Placed] = []
+        """The placements of :attr:`_last_graph` (a copy: a state's list grows in place);
+        none at first, which no state has."""
+        self._last_graph = self.cat.graph
         self._explore: dict[tuple[int, int, bool], Explore] = {}
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
         self._goto: dict[int, GoTo] = {}
@@ -211,12 +216,11 @@ class CatacombsGame(
         cheaper than hashing them.
         """
         tiles = state.tiles
-        last, graph = self._last_graph
-        if graph is not None and tiles == last:
-            return graph
+        if tiles == self._last_tiles:
+            return self._last_graph
         key = tuple(tiles)
-        graph = self._graph_of(key)
-        self._last_graph = (list(key), graph)
+        self._last_graph = graph = self._graph_of(key)
+        self._last_tiles = list(key)
         return graph
 
     def placed_graph(self, placements: tuple[Placed, ...]) -> TileGraph:
@@ -280,7 +284,7 @@ class CatacombsGame(
             for tid in picks[seat * each : (seat + 1) * each]:
                 p.held.add(tid)
         placed = [Placed(start, 0, 0)]
-        graph = build(placed, tiles)
+        graph = self._graph_of(tuple(placed))
         for p in fields["players"]:
             p.room = graph.start
         state = CatacombsState(
@@ -394,12 +398,14 @@ class CatacombsGame(
         self.claim_actions(state, p, out)
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
-        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit."""
-        tokens = super().takeable(state, p, room)
-        if not tokens:
-            return tokens
+        """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit.
+
+        Most rooms are empty: a room id is its zone's index, so that is seen at once.
+        """
+        if not state.rooms[room].cards:
+            return []
         idols = self.cat.idols
-        return [t for t in tokens if t not in idols]
+        return [t for t in super().takeable(state, p, room) if t not in idols]
 
     def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
         f = self.graph(state).features[room]
@@ -445,15 +451,13 @@ class CatacombsGame(
             return
         pool = state.pool
         walk = self.can_walk(pool)
-        picks = len(self.lockpicks(p))
-        tiles = self.cat.tiles
         for o in opens:
-            half = tiles[state.tiles[o.place].tile].edges[o.half]
+            half = o.edge
             if (
                 walk
                 and pool.boots >= (2 if half.footprints else 1)
                 and (half.arrow != "in" or against)
-                and (not half.lock or f"{o.place}/e{o.half}" in state.picked or picks)
+                and (not half.lock or f"{o.place}/e{o.half}" in state.picked or self.lockpicks(p))
             ):
                 out.append(self.explore_action(o.place, o.half, False))
             if pool.teleports:
@@ -528,12 +532,10 @@ class CatacombsGame(
         seat = state.stack[-1].seat
         p = state.players[seat]
         events: list[Event] = []
-        key = f"{action.place}/e{action.half}"
-        half = self.cat.tiles[state.tiles[action.place].tile].edges[action.half]
-        if not action.teleport and half.lock:
-            self.open_locks(state, seat, (key,), events)
         graph = self.graph(state)
         o = next(o for o in graph.opens[p.room] if (o.place, o.half) == (action.place, action.half))
+        if not action.teleport and o.edge.lock:
+            self.open_locks(state, seat, (f"{action.place}/e{action.half}",), events)
         state.drawn.add(state.tile_stack.draw())
         state.stack.append(
             Discover(
@@ -584,36 +586,39 @@ class CatacombsGame(
         self, state: CatacombsState, frame: Discover
     ) -> list[tuple[int, Any, tuple[str, ...], int]]:
         """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room)."""
-        tiles = self.cat.tiles
-        tile = tiles[frame.tile]
-        mine = tiles[state.tiles[frame.place].tile].edges[frame.half]
+        tile = self.cat.tiles[frame.tile]
         o = next(
             o
             for o in self.graph(state).opens[frame.room]
             if (o.place, o.half) == (frame.place, frame.half)
         )
+        mine = o.edge
         first = len(state.rooms)
         against = self.against_arrows(state.players[frame.seat])
+        # The halves at the mover's opening of the top cell, each with the one turn that
+        # brings it to the mover's side, by turn.
+        facing = sorted(
+            (CLOCKWISE[half.side].index(o.side), k, half)
+            for k, half in enumerate(tile.edges)
+            if not half.cell and half.pos == o.pos
+        )
         out = []
-        for t in range(4):
-            for k, half in enumerate(tile.edges):
-                if half.cell or turned(half.side, t) != o.side or half.pos != o.pos:
-                    continue
-                room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
-                joined = join(
-                    frame.room,
-                    mine,
-                    f"{frame.place}/e{frame.half}",
-                    room,
-                    half,
-                    f"{len(state.tiles)}/e{k}",
-                )
-                if joined is None:
-                    continue
-                tunnel, keys = joined
-                if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
-                    continue
-                out.append((t, tunnel, keys, room))
+        for t, k, half in facing:
+            room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
+            joined = join(
+                frame.room,
+                mine,
+                f"{frame.place}/e{frame.half}",
+                room,
+                half,
+                f"{len(state.tiles)}/e{k}",
+            )
+            if joined is None:
+                continue
+            tunnel, keys = joined
+            if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
+                continue
+            out.append((t, tunnel, keys, room))
         return out
 
     @frame(Discover)

@@ -1,7 +1,7 @@
 """Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
 (grown from the graph of the tiles before the last one) equals the graph built afresh, and
 ``link_ok`` (which grows only a tile and its neighbours) answers as over every tile; the
-graphs kept stay within their bound."""
+graphs kept stay within their bound. The shortcuts the rules take answer as the long way."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
+from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank_catacombs.board import TileGraph, build, grow
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Placed
@@ -81,3 +82,19 @@ def test_catacombs_graphs_kept_stay_bounded() -> None:
             pass
     info = game._graph_of.cache_info()
     assert info.currsize == GRAPHS_KEPT and info.misses > GRAPHS_KEPT
+
+
+@pytest.mark.parametrize(("seats", "seed"), [(2, 0), (4, 3)])
+def test_catacombs_shortcuts_answer_as_the_long_way(seats: int, seed: int) -> None:
+    """At every decision, an open edge carries its tile's half-tunnel, and ``takeable`` (which
+    sees an empty room by its zone) answers as the engine's with the idols left out."""
+    game = CatacombsGame()
+    tiles, idols = game.cat.tiles, game.cat.idols
+    for state in decisions(game, seats, seed):
+        graph = game.graph(state)
+        for o in (o for opens in graph.opens.values() for o in opens):
+            assert o.edge == tiles[state.tiles[o.place].tile].edges[o.half]
+        p = state.players[state.stack[-1].seat]
+        for room in graph.order:
+            engine = ClankEngine.takeable(game, state, p, room)
+            assert game.takeable(state, p, room) == [t for t in engine if t not in idols]
