@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from meeple.core import copier as _copier
 from meeple.core import zones as _zones
 from meeple.core.errors import IllegalAction, explain
 from meeple.core.rng import Stream
@@ -172,7 +173,11 @@ class Game(Generic[S, A]):
 
     def clone(self, state: S) -> S:
         """An independent deep copy (changing it never changes ``state``)."""
-        return self._decoder.decode(self._encoder.encode(state))
+        try:
+            copied: S = _copier.copy(state)
+        except _copier.Uncopyable:  # a value of a type only msgspec knows
+            return self._decoder.decode(self._encoder.encode(state))
+        return copied
 
     def digest(self, state: S) -> str:
         """A short fingerprint of the exact state, identical on every machine."""
