@@ -7,6 +7,8 @@ its smallest and largest table) it measures, each for about ``--seconds``:
   choice, the checked apply): decisions/s and games/s;
 - :meth:`Game.clone` of mid-game states: clones/s;
 - :meth:`Game.view` of mid-game states, for every seat and the onlooker: views/s;
+- deals of the mover's view of mid-game states, many from each view as a search makes
+  them (:meth:`Game.dealer`): deals/s;
 - snapshot files of mid-game states (:mod:`meeple.core.records`, JSON):
   encode and strict decode, MB/s;
 - :func:`meeple.core.validate.check_file` on saved records (decode, replay,
@@ -37,7 +39,7 @@ from meeple.core.bots import RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.game import Game
 from meeple.core.plugins import Registry, plugin_manager
-from meeple.core.rng import bot_stream
+from meeple.core.rng import Stream, bot_stream
 from meeple.core.state import State
 
 SAMPLES = 16
@@ -121,6 +123,13 @@ def views(game: Game[Any, Any], states: list[State], budget: float) -> dict[str,
     return {"views_per_s": calls / elapsed}
 
 
+def deals(game: Game[Any, Any], states: list[State], budget: float) -> dict[str, float]:
+    dealers = [game.dealer(game.view(s, s.to_move)) for s in states if s.stack]
+    pick, stream = cycle(dealers), Stream("bench/deals")
+    calls, _, elapsed = timed(budget, lambda i: pick(i)(stream) and 0)
+    return {"deals_per_s": calls / elapsed}
+
+
 def snapshots(
     game: Game[Any, Any], seats: int, states: list[State], budget: float
 ) -> dict[str, float]:
@@ -185,6 +194,7 @@ def measure(
     row |= self_play(game, seats, hooks, budget)
     row |= clones(game, states, budget)
     row |= views(game, states, budget)
+    row |= deals(game, states, budget)
     row |= snapshots(game, seats, states, budget)
     row |= validation(game, seats, matches, registry, hooks, budget)
     return row
@@ -208,6 +218,7 @@ METRICS = [
     ("self-play games/s", "games_per_s", "{:,.1f}"),
     ("clones/s (mid-game)", "clones_per_s", "{:,.0f}"),
     ("views/s (mid-game, every seat)", "views_per_s", "{:,.0f}"),
+    ("deals/s (mid-game, mover's view)", "deals_per_s", "{:,.0f}"),
     ("snapshot size (KB)", "snapshot_kb", "{:,.1f}"),
     ("snapshot encode MB/s", "encode_mb_per_s", "{:,.1f}"),
     ("snapshot decode MB/s", "decode_mb_per_s", "{:,.1f}"),

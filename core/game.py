@@ -12,16 +12,19 @@ state checks, records and validation -- is provided here or by the engine
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import itertools
 import re
 import typing
 from collections import Counter
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from meeple.core import copier as _copier
 from meeple.core import zones as _zones
 from meeple.core.errors import IllegalAction, explain
 from meeple.core.rng import Stream
@@ -170,7 +173,11 @@ class Game(Generic[S, A]):
 
     def clone(self, state: S) -> S:
         """An independent deep copy (changing it never changes ``state``)."""
-        return self._decoder.decode(self._encoder.encode(state))
+        try:
+            copied: S = _copier.copy(state)
+        except _copier.Uncopyable:  # a value of a type only msgspec knows
+            return self._decoder.decode(self._encoder.encode(state))
+        return copied
 
     def digest(self, state: S) -> str:
         """A short fingerprint of the exact state, identical on every machine."""
@@ -205,25 +212,17 @@ class Game(Generic[S, A]):
         Each placeholder gets an unseen card with the same back; the random
         seed is drawn too, so chance after this point is unknown as well.
         """
-        state = self.clone(view)
-        unseen: dict[str, list[str]] = {}
-        seen = Counter(
-            c for z in _zones.iter_zones(state) for c in z.cards if not c.startswith(_zones.HIDDEN)
-        )
-        for card in self.cards(state):
-            if seen[card]:
-                seen[card] -= 1
-            else:
-                unseen.setdefault(self.back(card), []).append(card)
-        for pool in unseen.values():
-            stream.shuffle(pool)
-        for zone in _zones.iter_zones(state):
-            cards = zone.cards
-            for i, card in enumerate(cards):
-                if card.startswith(_zones.HIDDEN):
-                    cards[i] = unseen[card[len(_zones.HIDDEN) :]].pop()
-        state.rng.seed = int(stream.random() * 2**31)
-        return state
+        return Dealer(self, view)(stream)
+
+    def dealer(self, view: S) -> Callable[[Stream], S]:
+        """``dealer(view)(stream)`` is ``determinize(view, stream)``, for many deals of one view.
+
+        A search deals thousands of times from one view: the :class:`Dealer` reads the
+        view once. A game that extends :meth:`determinize` has it called for every deal.
+        """
+        if type(self).determinize is not Game.determinize:
+            return functools.partial(self.determinize, view)
+        return Dealer(self, view)
 
     def check_state(self, state: S) -> list[str]:
         """The generic checks of a state, then the game's own (:meth:`validate_state`).
@@ -400,6 +399,69 @@ class Game(Generic[S, A]):
     def seat_summary(self, state: S) -> Sequence[str]:
         """One short public line per seat, for listings (optional)."""
         return [f"seat {s}" for s in range(state.seats)]
+
+
+class Dealer(Generic[S]):
+    """The deals of one view (:meth:`Game.determinize`), with all that is the same in every
+    deal worked out once: the view encoded, its unseen cards pooled by back, and the runs of
+    placeholders each pool fills.
+
+    A deal decodes the view, shuffles a copy of every pool and fills the runs from the pools'
+    tops, drawing from the stream exactly as dealing card by card in walk order would.
+    """
+
+    __slots__ = ("_blob", "_decode", "_first", "_pools", "_runs")
+
+    def __init__(self, game: Game[S, Any], view: S) -> None:
+        self._blob = game._encoder.encode(view)
+        self._decode: Callable[[bytes], S] = game._decoder.decode
+        first = self._decode(self._blob)
+        zones = list(_zones.iter_zones(first))  # as each deal walks its own
+        self._first: tuple[S, list[_zones.Zone]] | None = (first, zones)  # the first deal's
+        seen = Counter(itertools.chain.from_iterable(zone.cards for zone in zones))
+        count, placeholder = seen.get, game._placeholders.__getitem__
+        pools: dict[str, list[str]] = {}  # by placeholder, in the order of game.cards()
+        for card in game.cards(view):
+            n = count(card)
+            if n:
+                seen[card] = n - 1
+            else:
+                pools.setdefault(placeholder(card), []).append(card)
+        for hidden, n in seen.items():
+            if hidden.startswith(_zones.HIDDEN) and n > len(pools.get(hidden, ())):
+                have = len(pools.get(hidden, ()))
+                raise ValueError(f"{n} placeholders {hidden!r} but {have} unseen cards")
+        slot = {hidden: i for i, hidden in enumerate(pools)}
+        runs: list[tuple[int, int, int, int]] = []  # (zone, start, end, pool) in walk order
+        for z, zone in enumerate(zones):
+            if slot.keys().isdisjoint(zone.cards):
+                continue
+            i = 0
+            for card, group in itertools.groupby(zone.cards):
+                n = sum(1 for _ in group)
+                if card in slot:
+                    runs.append((z, i, i + n, slot[card]))
+                i += n
+        self._pools = list(pools.values())
+        self._runs = runs
+
+    def __call__(self, stream: Stream) -> S:
+        if self._first is not None:
+            (state, zones), self._first = self._first, None
+        else:
+            state = self._decode(self._blob)
+            zones = list(_zones.iter_zones(state)) if self._runs else []
+        pools = [pool[:] for pool in self._pools]
+        for pool in pools:
+            stream.shuffle(pool)
+        for z, start, end, p in self._runs:
+            pool = pools[p]
+            cut = len(pool) - (end - start)
+            # each placeholder in turn takes the pool's top card: the run gets them reversed
+            zones[z].cards[start:end] = reversed(pool[cut:])
+            del pool[cut:]
+        state.rng.seed = int(stream.random() * 2**31)
+        return state
 
 
 REQUIRED = ("id", "title", "min_seats", "max_seats", "State", "Action")

@@ -125,23 +125,24 @@ class Ismcts:
         """The tree grown from ``view`` within the budget; its root's children are the answers."""
         root = _Node()
         options = self.options
+        deal = self.game.dealer(view)
         if options.time:
             deadline = time.perf_counter() + options.time
             while True:
-                self._iterate(root, view)
+                self._iterate(root, deal)
                 if time.perf_counter() >= deadline:
                     break
         else:
             for _ in range(options.iterations):
-                self._iterate(root, view)
+                self._iterate(root, deal)
         return root
 
-    def _iterate(self, root: _Node, view: State) -> None:
+    def _iterate(self, root: _Node, deal: Callable[[Stream], State]) -> None:
         game = self.game
         legal_actions, resolve = game.legal_actions, game.resolve
         below = self._stream.below
         c = self.options.exploration
-        state = game.determinize(view, self._stream)
+        state = deal(self._stream)
         stack = state.stack
         node = root
         path: list[tuple[_Node, int]] = []

@@ -6,17 +6,19 @@ strength of real budgets is measured by benchmarks/ladder.py, not asserted.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 import msgspec
 import pytest
 
 from meeple.core import testing
-from meeple.core.bots import Prompt
+from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry
-from meeple.core.rng import Stream
+from meeple.core.rng import Stream, bot_stream
 from meeple.core.scoring import Score
 from meeple.core.search import Ismcts, IsmctsOptions, rewards
 from meeple.core.zones import Zone
@@ -210,3 +212,88 @@ def test_a_bot_with_options_as_another_bots_policy_gets_its_defaults(registry: R
     factory = registry.player("random", "tiny").bots("ismcts")
     bot = factory(game, 1, Stream("policy"))
     assert isinstance(bot, Ismcts) and bot.options == IsmctsOptions()
+
+
+# -- deals: the same as before they were made cheaper --------------------------------------
+
+PINNED = {
+    "clank": ("016d62b42c5cef53", "9c7fd175185516f3"),
+    "clank-catacombs": ("c082b38a0b3802bf", "9cbab4f44df16629"),
+    "clonk": ("c47066f00642e773", "e64427530ac11c5c"),
+}
+"""Per game, on three mid-game states: a hash of two deals of every seat's view, and one of
+the statistics at the root of a 10-iteration ismcts search (its choice is the most visited).
+Recorded when each deal re-encoded its view and dealt card by card: a cheaper deal must draw
+from the stream and place every card exactly as that did."""
+
+
+def midgame_states(game: Any, seats: int) -> list[Any]:
+    """Three states a few dozen random decisions in, each at a decision with a real choice."""
+    states = []
+    for seed in range(3):
+        match = Match.new(game, seats, seed, Hooks(None))
+        players = [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
+        for _ in range(25 + 20 * seed):
+            if match.over:
+                break
+            s = match.state.to_move
+            match.step(players[s].choose(Prompt(game, match.state, s, match.legal())))
+        while len(match.legal()) == 1:
+            match.step(match.legal()[0])
+        states.append(match.state)
+    return states
+
+
+@pytest.mark.parametrize("pinned", sorted(PINNED))
+def test_deals_and_searches_as_pinned(registry: Registry, pinned: str) -> None:
+    game = registry.game(pinned)()
+    seats = min(4, game.max_seats)
+    deals, trees = [], []
+    for seed, state in enumerate(midgame_states(game, seats)):
+        for viewer in (None, *range(seats)):
+            dealer = game.dealer(game.view(state, viewer))
+            key = f"deal/{seed}/{viewer}"
+            deals.append([game.digest(dealer(Stream(f"{key}/{k}"))) for k in range(2)])
+        seat = state.to_move
+        bot = registry.player("ismcts:iterations=10", pinned).make(game, seat, seed)
+        root = bot.search(game.view(state, seat))
+        trees.append(
+            [(repr(a), n.visits, n.available, round(n.total, 9)) for a, n in root.children.items()]
+        )
+    assert (digest(deals), digest(trees)) == PINNED[pinned]
+
+
+def digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
+
+
+def test_a_dealer_deals_as_determinize_does(registry: Registry, game_id: str) -> None:
+    """Deal after deal from one view, each the state ``determinize`` gives for its stream;
+    and a game that extends ``determinize`` has its own called by the dealer."""
+    game_cls = registry.game(game_id)
+    game = game_cls()
+    seats = min(4, game.max_seats)
+    calls: list[Any] = []
+
+    class Extended(game_cls):
+        def determinize(self, view: Any, stream: Any) -> Any:
+            calls.append(view)
+            return super().determinize(view, stream)
+
+    for state in midgame_states(game, seats)[:2]:
+        view = game.view(state, state.to_move)
+        dealer = game.dealer(view)
+        for k in range(3):
+            dealt = dealer(Stream(f"d/{k}"))
+            assert game.digest(dealt) == game.digest(game.determinize(view, Stream(f"d/{k}")))
+            assert not game.check_state(dealt)
+        assert game.digest(view) == game.digest(game.view(state, state.to_move))  # unchanged
+        Extended().dealer(view)(Stream("x"))
+        assert calls[-1] is view
+
+
+def test_a_view_with_more_placeholders_than_unseen_cards_cannot_be_dealt(tiny: Any) -> None:
+    view = tiny.view(tiny.setup(2, 1), 0)
+    view.hands[1].cards.append(view.deck.cards[0])
+    with pytest.raises(ValueError, match=r"placeholders '\?card' but \d+ unseen cards"):
+        tiny.determinize(view, Stream("x"))
