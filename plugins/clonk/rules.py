@@ -262,7 +262,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
         hand = state.hands[seat].cards
         if kind is Feed:
             feed = self._moves.feed
-            return [a for card in hand for a in feed[card]]
+            out: list[Any] = []
+            for card in hand:
+                out += feed[card]
+            return out
         if kind is Discard:
             discard = self._moves.discard
             return [discard[card] for card in hand]
