@@ -158,13 +158,22 @@ class Match:
         on_events: Callable[[int, Action, list[Event]], None] | None = None,
         max_steps: int = 1_000_000,
     ) -> list[Score]:
-        """Let ``players[seat]`` answer every decision until the game ends; return the scores."""
+        """Let ``players[seat]`` answer every decision until the game ends; return the scores.
+
+        The loop is :meth:`step` unrolled: the same check of each pick against
+        the legal actions, the same log and hooks, with every lookup hoisted
+        out of it -- at tens of thousands of decisions a second its own
+        overhead counts for every game.
+        """
         game, state = self.game, self.state
-        legal_actions, apply = game.legal_actions, self._apply
+        legal_actions, resolve, log = game.legal_actions, game.resolve, self.actions.append
+        after_action = self.hooks.after_action
+        legal, self._legal = self._legal, None
         steps = 0
         while state.stack:
             seat = state.stack[-1].seat
-            legal = self._legal if self._legal is not None else legal_actions(state)
+            if legal is None:
+                legal = legal_actions(state)
             action = players[seat].choose(Prompt(game, state, seat, legal))
             # ``in`` tries identity first, so checking a bot's pick is cheap.
             if action not in legal:
@@ -172,7 +181,11 @@ class Match:
                     f"seat {seat}'s player chose {game.describe_action(state, action)}, "
                     "which is not among the legal actions"
                 )
-            events = apply(action)
+            legal = None
+            events = resolve(state, action)
+            log(action)
+            if after_action is not None:
+                after_action(game=game, state=state, seat=seat, action=action, events=events)
             if on_events is not None:
                 on_events(seat, action, events)
             steps += 1

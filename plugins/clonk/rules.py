@@ -9,8 +9,9 @@ per card table and hands out pre-built action values.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import countOf
 from typing import Any
 
 from meeple.core.errors import MeepleError
@@ -261,7 +262,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
         hand = state.hands[seat].cards
         if kind is Feed:
             feed = self._moves.feed
-            return [a for card in hand for a in feed[card]]
+            out: list[Any] = []
+            for card in hand:
+                out += feed[card]
+            return out
         if kind is Discard:
             discard = self._moves.discard
             return [discard[card] for card in hand]
@@ -272,33 +276,44 @@ class Clonk(Game[ClonkState, ClonkAction]):
         return [show[t] for t in state.tasks[seat].cards]
 
     def unearth_actions(self, state: ClonkState, frame: Unearth) -> list[Any]:
-        """rules.md#unearth: every dig, gift and blast open now, and stopping."""
+        """rules.md#unearth: every dig, gift and blast open now, and stopping.
+
+        Digs come first, then gifts seat by seat, each in the order of the
+        cards on offer: the hand, then the shaft tops left to right.
+        """
         chains = self.content.chains
+        moves = self._moves
         seat = frame.seat
+        galleries, carts = state.galleries, state.carts
+        # rules.md#chain: the chains the seat may extend, each with the moves that extend it
+        # -- its own, then (rules.md#gift) every other seat's with a free space.
+        ends: list[tuple[str | None, Mapping[str | int, ClonkAction]]] = [
+            (self.last_card(state, seat), moves.dig)
+        ]
+        if not frame.gifted:
+            for target in range(state.seats):
+                their = galleries[target].cards
+                if target != seat and len(their) < GALLERY:
+                    their = their or carts[target].cards
+                    if their:
+                        ends.append((their[-1], moves.gift[target]))
         hand = state.hands[seat].cards
         shafts = state.shafts
-        tops = [i for i, z in enumerate(shafts) if z.cards]
-        # Every card one could play, by source: hand cards by id, shaft tops by index.
-        sources: list[str | int] = [*hand, *tops]
-        cards = hand + [shafts[i].cards[-1] for i in tops]
-        chain = chains[self.last_card(state, seat)]  # type: ignore[index]
-        dig = self._moves.dig
-        out: list[Any] = [dig[s] for s, c in zip(sources, cards, strict=True) if c in chain]
-        if not frame.gifted:
-            galleries = state.galleries
-            for target, gift in enumerate(self._moves.gift[: state.seats]):
-                if target == seat or len(galleries[target].cards) >= GALLERY:
-                    continue
-                their = self.last_card(state, target)
-                if their is None:
-                    continue
-                chain = chains[their]
-                out += [gift[s] for s, c in zip(sources, cards, strict=True) if c in chain]
+        out: list[Any] = []
+        for end, move in ends:
+            chain = chains[end]  # type: ignore[index]
+            for card in hand:
+                if card in chain:
+                    out.append(move[card])
+            for i, zone in enumerate(shafts):
+                cards = zone.cards
+                if cards and cards[-1] in chain:
+                    out.append(move[i])
         if state.kablooeys[seat].cards and not (
             frame.blasted and self.options.one_kablooey_per_turn
         ):
-            blast = self._moves.blast
-            out += [blast[i] for i in tops]
+            blast = moves.blast
+            out += [blast[i] for i, zone in enumerate(shafts) if zone.cards]
         out.append(STOP)
         return out
 
@@ -485,23 +500,21 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def tally(self, state: ClonkState, seat: int) -> tuple[int, int, int, int, int, int]:
         """rules.md#coins: (coins, colour task, type task, eyes, Snore eyes, Treasure cards)."""
         c = self.content
-        coins, eyes, colour_of = c.coins, c.eyes, c.colour
+        coins, eyes = c.coins.__getitem__, c.eyes.__getitem__
         cards = [*state.carts[seat].cards, *state.galleries[seat].cards]
-        treasures = [x for x in cards if x in colour_of]
+        treasures = [x for x in cards if x in c.colour]
         points = {True: 0, False: 0}
         for task in state.tasks[seat].cards:
             attr, want = c.task[task]
-            n = sum(attr[x] == want for x in treasures)
+            n = countOf(map(attr.__getitem__, treasures), want)
             points[task.startswith(TASK_COLOUR)] = TASK_POINTS[min(n, len(TASK_POINTS) - 1)]
-        held = state.kablooeys[seat].cards
-        all_eyes = sum(eyes[x] for x in cards)
-        snore_eyes = sum(eyes[x] for x in cards if x not in colour_of)
+        all_eyes = sum(map(eyes, cards))
         return (
-            sum(coins[x] for x in cards) + sum(coins[x] for x in held),
+            sum(map(coins, cards)) + sum(map(coins, state.kablooeys[seat].cards)),
             points[True],
             points[False],
             all_eyes,
-            snore_eyes,
+            all_eyes - sum(map(eyes, treasures)),
             len(treasures),
         )
 
