@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, TypedDict, TypeVar
 
+import msgspec
+
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
@@ -167,6 +169,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
+        self._trials = msgspec.msgpack.Decoder(self.State)
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
         self._frames = self.bind("frame")
