@@ -97,6 +97,13 @@ class Common(TypedDict):
 A = TypeVar("A")
 
 
+Offered = tuple[str, content.Card, Any, bool, int]
+"""A card of the row or a Reserve top as :meth:`~ClankEngine.card_actions` reads it: its id,
+its definition, the action taking it (fight, use or acquire), whether swords pay for it, and
+the least Skill (or swords) that can: its cost, 0 for a gem (rules.md#gem-discount). A plain
+tuple: unpacking it in the loop is faster than a named one's."""
+
+
 @lru_cache(maxsize=64)
 def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[str, A]:
     """One action value ``kind(field=key)`` per key, built once per table and shared by
@@ -310,7 +317,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         graph = self.graph(state)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c, card, act in self._offer((*state.row.cards, *tops)):
+        for c, card, act, by_swords, least in self._offer((*state.row.cards, *tops)):
+            if (swords if by_swords else skill) < least:
+                continue  # out of reach whatever else holds (the common case)
             if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
             kind = card.kind
@@ -324,17 +333,17 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
                 out.append(act)
 
-    def offer_of(self, cards: tuple[str, ...]) -> tuple[tuple[str, content.Card, Any], ...]:
-        """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops), its
-        definition and the action taking it (fight, use or acquire). They change only on an
-        acquire, a fight or a refill, so :meth:`card_actions` keeps them by those cards (the
-        last :data:`OFFERS_KEPT`)."""
+    def offer_of(self, cards: tuple[str, ...]) -> tuple[Offered, ...]:
+        """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops) as
+        :meth:`card_actions` reads it. They change only on an acquire, a fight or a refill,
+        so :meth:`card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
         defs = self.cat.card
         takes = {"monster": self._fight, "device": self._use}
         out = []
         for c in self.cat.distinct(cards):
             card = defs[c]
-            out.append((c, card, takes.get(card.kind, self._acquire)[c]))
+            take = takes.get(card.kind, self._acquire)[c]
+            out.append((c, card, take, card.kind == "monster", 0 if card.gem else card.cost))
         return tuple(out)
 
     @staticmethod

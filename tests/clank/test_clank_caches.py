@@ -21,7 +21,7 @@ def test_row_offer_is_the_offer_worked_out_afresh(seats: int, seed: int) -> None
     while state.stack:
         cards = (*state.row.cards, *(z.cards[-1] for z in state.reserve if z.cards))
         assert game._offer(cards) == game.offer_of(cards)
-        assert [c for c, _, _ in game._offer(cards)] == list(game.cat.distinct(cards))
+        assert [o[0] for o in game._offer(cards)] == list(game.cat.distinct(cards))
         seat = state.stack[-1].seat
         match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
     assert 0 < game._offer.cache_info().currsize <= OFFERS_KEPT
