@@ -52,6 +52,7 @@ from meeple.plugins.clank.state import (
     EngineOptions,
     EngineState,
     Fight,
+    Pending,
     Pick,
     Play,
     Played,
@@ -176,6 +177,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
+        self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
         self._trials = msgspec.msgpack.Decoder(self.State)
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
@@ -428,9 +430,14 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         card = action.card
         p.hand.remove(card)
         p.play.add(card)
-        state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
+        state.pool.queue.extend(self._plays(card))
         events: list[Event] = [Played(seat=seat, card=card)]
         return events
+
+    def play_effects(self, card: str) -> tuple[Pending[Any], ...]:
+        """The play effects of ``card`` as they wait in the queue. Pending values are
+        frozen, so every state's queue may share them: :meth:`play_card` keeps them by card."""
+        return tuple(self.pending(self.cat.card[card].play, card))
 
     def take_card(self, state: S, card: str) -> None:
         """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
