@@ -113,6 +113,20 @@ def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[st
 
 
 @lru_cache(maxsize=16)
+def on_offer(cat: Catalog) -> dict[str, Offered]:
+    """Every card of ``cat`` as it would lie on offer, built once per catalog (and shared, as
+    the catalog is, by every game on it): a row offer is then a lookup per card."""
+    cards = tuple(cat.card)
+    takes = {"monster": shared(Fight, "card", cards), "device": shared(UseDevice, "card", cards)}
+    acquire = shared(Acquire, "card", cards)
+    out: dict[str, Offered] = {}
+    for c, card in cat.card.items():
+        take = takes.get(card.kind, acquire)[c]
+        out[c] = (c, card, take, card.kind == "monster", 0 if card.gem else card.cost)
+    return out
+
+
+@lru_cache(maxsize=16)
 def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
     """The catalog of the tables ``o`` names, as a game of ``schema`` reads them, built once
     per game and set of options (of the last 16: a tournament over variants cannot grow it)."""
@@ -176,6 +190,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._use_token = shared(UseToken, "token", tokens)
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
+        self._on_offer = on_offer(cat)
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
         self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
         self._trials = msgspec.msgpack.Decoder(self.State)
@@ -309,7 +324,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if p.held.cards:
             token = self.cat.token
             use = self._use_token
-            out.extend(use[t] for t in p.held.cards if token[t].use)
+            out += [use[t] for t in p.held.cards if token[t].use]
         if not hand:
             out.append(END_TURN)
         self.room_takes(state, p, out)
@@ -339,14 +354,8 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops) as
         :meth:`card_actions` reads it. They change only on an acquire, a fight or a refill,
         so :meth:`card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
-        defs = self.cat.card
-        takes = {"monster": self._fight, "device": self._use}
-        out = []
-        for c in self.cat.distinct(cards):
-            card = defs[c]
-            take = takes.get(card.kind, self._acquire)[c]
-            out.append((c, card, take, card.kind == "monster", 0 if card.gem else card.cost))
-        return tuple(out)
+        offered = self._on_offer
+        return tuple(offered[c] for c in self.cat.distinct(cards))
 
     @staticmethod
     def skill_price(state: EngineState[Any, Any], card: Any) -> int:
