@@ -9,7 +9,7 @@ once it is answered. Each handler is registered for its effect type
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -258,34 +258,29 @@ class Effects(Part[S]):
         whether it would change the table (rules.md#no-empty-option); an option that fails
         either may not be picked."""
         p = state.players[seat]
-        tables = self.trial_tables(state)
+        table: bytes | None = None
         out = []
         for effects in options:
             payable = not any(
                 type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card))
                 for e in effects
             )
-            out.append(payable and self.changes(*next(tables), seat, effects, card))
+            if payable and table is None:
+                table = self.trial_table(state)
+            out.append(payable and self.changes(table, seat, effects, card))
         return out
 
-    def trial_tables(self, state: S) -> Iterator[tuple[S, bytes]]:
-        """Fresh copies of the table to try options on, each with its encoding: what else
-        waits in the turn's queue and conditions set aside. The first is a clone, the next
-        ones are decoded from its encoding (made only as options need them)."""
-        trial = self.clone(state)
-        trial.pool.queue.clear()
-        trial.pool.ifs.clear()
-        table = msgspec.msgpack.encode(trial)
-        while True:
-            yield trial, table
-            trial = self._trials.decode(table)
+    def trial_table(self, state: S) -> bytes:
+        """The table as :meth:`changes` tries options on it, encoded: what else waits in the
+        turn's queue and conditions set aside (on a shallow copy, ``state`` is left as is)."""
+        pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
+        return msgspec.msgpack.encode(msgspec.structs.replace(state, pool=pool))
 
-    def changes(
-        self, trial: S, table: bytes, seat: int, effects: list[Any], card: str | None
-    ) -> bool:
-        """Whether ``effects`` change ``trial``, a fresh copy of the table encoded as
-        ``table`` (:meth:`trial_tables`). One test for every effect type, a game's own
-        included, where a rule per type would repeat its handler."""
+    def changes(self, table: bytes, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on a copy
+        decoded from it. One test for every effect type, a game's own included, where a
+        rule per type would repeat its handler."""
+        trial = self._trials.decode(table)
         handle = self._handlers
         events: list[Event] = []
         for e in effects:
