@@ -332,12 +332,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
-        graph = self.graph(state)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
         for c, card, act, by_swords, least in self._offer((*state.row.cards, *tops)):
             if (swords if by_swords else skill) < least:
                 continue  # out of reach whatever else holds (the common case)
-            if card.where is not None and not self.where_ok(graph, p.room, card.where):
+            where = card.where
+            if where is not None and not self.where_ok(self.graph(state), p.room, where):
                 continue
             kind = card.kind
             if kind == "monster":
