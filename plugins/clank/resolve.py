@@ -265,9 +265,12 @@ class Effects(Part[S]):
                 type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card))
                 for e in effects
             )
-            if payable and table is None:
+            if not payable:
+                out.append(False)
+                continue
+            if table is None:
                 table = self.trial_table(state)
-            out.append(payable and self.changes(table, seat, effects, card))
+            out.append(self.changes(table, seat, effects, card))
         return out
 
     def trial_table(self, state: S) -> bytes:
