@@ -34,13 +34,13 @@ MOVES_KEPT = 4096
 """Move and Teleport values kept per game object (a fixed board has a few hundred)."""
 
 
-def moves_through(e: Exit) -> tuple[Move, ...]:
-    """The Move values through exit ``e``, one per number of swords spent."""
-    return tuple(Move(tunnel=e.tunnel, to=e.to, swords=s) for s in range(e.monsters + 1))
+def moves_through(tunnel: int, to: int, monsters: int) -> tuple[Move, ...]:
+    """The Move values through a tunnel, one per number of swords spent."""
+    return tuple(Move(tunnel=tunnel, to=to, swords=s) for s in range(monsters + 1))
 
 
-def teleport_through(e: Exit) -> Teleport:
-    return Teleport(tunnel=e.tunnel, to=e.to)
+def teleport_through(tunnel: int, to: int) -> Teleport:
+    return Teleport(tunnel=tunnel, to=to)
 
 
 class Movement(Part[S]):
@@ -58,12 +58,11 @@ class Movement(Part[S]):
         return self.cat.graph
 
     def moves(self, e: Exit) -> tuple[Move, ...]:
-        """The Move values through exit ``e``, one per number of swords spent (kept by the
-        exit's values, not its place: a growing map may renumber its tunnels)."""
-        return self._moves(e)
+        """The Move values through exit ``e``, one per number of swords spent."""
+        return self._moves(e.tunnel, e.to, e.monsters)  # a growing map may renumber its tunnels
 
     def teleport_to(self, e: Exit) -> Teleport:
-        return self._teleports(e)
+        return self._teleports(e.tunnel, e.to)  # positional: a cache key of keywords costs more
 
     def passable(self, state: S, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""
