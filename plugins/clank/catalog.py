@@ -119,6 +119,8 @@ class Catalog:
                 for cid in starter_ids(card, seat):
                     self.card[cid] = card
                     self.starters[seat].append(cid)
+        self.kind_of = {cid: card.id for cid, card in self.card.items()}
+        """Card kind ids by physical id (what :meth:`distinct` compares)."""
         self.token: dict[str, Token] = {}
         self.points: dict[str, int] = {}
         self.by_kind: dict[str, list[str]] = {}
@@ -141,9 +143,11 @@ class Catalog:
         """One physical card per card kind, the first of each: copies are interchangeable,
         so offering each once keeps the choices short for people and bots alike."""
         firsts: dict[str, str] = {}
-        card = self.card
+        kind_of = self.kind_of
         for c in cards:
-            firsts.setdefault(card[c].id, c)
+            kind = kind_of[c]
+            if kind not in firsts:
+                firsts[kind] = c
         return firsts.values()
 
     def make_graph(self, board: Board) -> Graph:

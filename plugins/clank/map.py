@@ -180,10 +180,14 @@ class Movement(Part[S]):
         return [t for t in tokens if not self.taken_as_action(t)]
 
     def room_takes(self, state: S, p: Player, out: list[Any]) -> None:
-        """rules.md#take-artifact: the turn actions taking a token of the seat's room."""
-        if p.status == "in":
+        """rules.md#take-artifact: the turn actions taking a token of the seat's room. Most
+        rooms hold no token taken so, and are passed over before :meth:`takeable` is asked."""
+        if p.status != "in":
+            return
+        here = state.rooms[self.graph(state).index[p.room]].cards
+        if here and any(self.taken_as_action(t) for t in here):
             take = self._take
-            out.extend(take[t] for t in self.takeable(state, p, p.room) if self.taken_as_action(t))
+            out += [take[t] for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]
 
     def escape(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""

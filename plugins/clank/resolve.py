@@ -9,7 +9,7 @@ once it is answered. Each handler is registered for its effect type
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 import msgspec
@@ -51,6 +51,7 @@ class Effects(Part[S]):
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
     _pick: list[Pick]
+    _trials: msgspec.msgpack.Decoder[Any]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
     _replace: dict[str, Replace]
@@ -250,28 +251,44 @@ class Effects(Part[S]):
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
-        """rules.md#choices: an option the seat cannot carry out, or one that would change
-        nothing (rules.md#no-empty-option), may not be picked."""
+    def feasible(
+        self, state: S, seat: int, options: Sequence[list[Any]], card: str | None
+    ) -> list[bool]:
+        """rules.md#choices: for each of ``options``, whether the seat can carry it out and
+        whether it would change the table (rules.md#no-empty-option); an option that fails
+        either may not be picked."""
         p = state.players[seat]
-        for e in effects:
-            if type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card)):
-                return False
-        return self.changes(state, seat, effects, card)
+        table: bytes | None = None
+        out = []
+        for effects in options:
+            payable = not any(
+                type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card))
+                for e in effects
+            )
+            if not payable:
+                out.append(False)
+                continue
+            if table is None:
+                table = self.trial_table(state)
+            out.append(self.changes(table, seat, effects, card))
+        return out
 
-    def changes(self, state: S, seat: int, effects: list[Any], card: str | None) -> bool:
-        """Whether ``effects`` would change the table now: tried on a copy of it, with what
-        else waits in the turn's queue and conditions set aside. One test for every effect
-        type, a game's own included, where a rule per type would repeat its handler."""
-        trial = self.clone(state)
-        trial.pool.queue.clear()
-        trial.pool.ifs.clear()
-        before = msgspec.msgpack.encode(trial)
+    def trial_table(self, state: S) -> bytes:
+        """The table as :meth:`changes` tries options on it, encoded: what else waits in the
+        turn's queue and conditions set aside (on a shallow copy, ``state`` is left as is)."""
+        pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
+        return msgspec.msgpack.encode(msgspec.structs.replace(state, pool=pool))
+
+    def changes(self, table: bytes, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on a copy
+        decoded from it. One test for every effect type, a game's own included, where a
+        rule per type would repeat its handler."""
+        trial = self._trials.decode(table)
         handle = self._handlers
         events: list[Event] = []
         for e in effects:
             handle[type(e)](trial, seat, e, card, events)
-        return msgspec.msgpack.encode(trial) != before
+        return msgspec.msgpack.encode(trial) != table
 
     @effect(fx.Trash)
     def trash(
@@ -345,12 +362,8 @@ class Effects(Part[S]):
     @frame(ChooseOne)
     def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
         """rules.md#choices: each option the seat can carry out, or none."""
-        picks = [
-            self._pick[i]
-            for i, option in enumerate(frame.options)
-            if self.feasible(state, frame.seat, option, frame.card)
-        ]
-        return picks or [SKIP]
+        ok = self.feasible(state, frame.seat, frame.options, frame.card)
+        return [self._pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
 
     @frame(TrashOne)
     def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:

@@ -17,6 +17,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, TypedDict, TypeVar
 
+import msgspec
+
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
@@ -50,6 +52,7 @@ from meeple.plugins.clank.state import (
     EngineOptions,
     EngineState,
     Fight,
+    Pending,
     Pick,
     Play,
     Played,
@@ -95,11 +98,32 @@ class Common(TypedDict):
 A = TypeVar("A")
 
 
+Offered = tuple[str, content.Card, Any, bool, int]
+"""A card of the row or a Reserve top as :meth:`~ClankEngine.card_actions` reads it: its id,
+its definition, the action taking it (fight, use or acquire), whether swords pay for it, and
+the least Skill (or swords) that can: its cost, 0 for a gem (rules.md#gem-discount). A plain
+tuple: unpacking it in the loop is faster than a named one's."""
+
+
 @lru_cache(maxsize=64)
 def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[str, A]:
     """One action value ``kind(field=key)`` per key, built once per table and shared by
     every game on it: a game per saved record or simulated game then costs nothing here."""
     return {k: kind(**{field: k}) for k in keys}
+
+
+@lru_cache(maxsize=16)
+def on_offer(cat: Catalog) -> dict[str, Offered]:
+    """Every card of ``cat`` as it would lie on offer, built once per catalog (and shared, as
+    the catalog is, by every game on it): a row offer is then a lookup per card."""
+    cards = tuple(cat.card)
+    takes = {"monster": shared(Fight, "card", cards), "device": shared(UseDevice, "card", cards)}
+    acquire = shared(Acquire, "card", cards)
+    out: dict[str, Offered] = {}
+    for c, card in cat.card.items():
+        take = takes.get(card.kind, acquire)[c]
+        out[c] = (c, card, take, card.kind == "monster", 0 if card.gem else card.cost)
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -166,7 +190,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._use_token = shared(UseToken, "token", tokens)
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
+        self._on_offer = on_offer(cat)
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
+        self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
+        self._trials = msgspec.msgpack.Decoder(self.State)
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
         self._frames = self.bind("frame")
@@ -297,7 +324,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if p.held.cards:
             token = self.cat.token
             use = self._use_token
-            out.extend(use[t] for t in p.held.cards if token[t].use)
+            out += [use[t] for t in p.held.cards if token[t].use]
         if not hand:
             out.append(END_TURN)
         self.room_takes(state, p, out)
@@ -305,10 +332,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
-        graph = self.graph(state)
         tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c, card, act in self._offer((*state.row.cards, *tops)):
-            if card.where is not None and not self.where_ok(graph, p.room, card.where):
+        for c, card, act, by_swords, least in self._offer((*state.row.cards, *tops)):
+            if (swords if by_swords else skill) < least:
+                continue  # out of reach whatever else holds (the common case)
+            where = card.where
+            if where is not None and not self.where_ok(self.graph(state), p.room, where):
                 continue
             kind = card.kind
             if kind == "monster":
@@ -321,18 +350,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
                 out.append(act)
 
-    def offer_of(self, cards: tuple[str, ...]) -> tuple[tuple[str, content.Card, Any], ...]:
-        """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops), its
-        definition and the action taking it (fight, use or acquire). They change only on an
-        acquire, a fight or a refill, so :meth:`card_actions` keeps them by those cards (the
-        last :data:`OFFERS_KEPT`)."""
-        defs = self.cat.card
-        takes = {"monster": self._fight, "device": self._use}
-        out = []
-        for c in self.cat.distinct(cards):
-            card = defs[c]
-            out.append((c, card, takes.get(card.kind, self._acquire)[c]))
-        return tuple(out)
+    def offer_of(self, cards: tuple[str, ...]) -> tuple[Offered, ...]:
+        """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops) as
+        :meth:`card_actions` reads it. They change only on an acquire, a fight or a refill,
+        so :meth:`card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
+        offered = self._on_offer
+        return tuple(offered[c] for c in self.cat.distinct(cards))
 
     @staticmethod
     def skill_price(state: EngineState[Any, Any], card: Any) -> int:
@@ -416,9 +439,14 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         card = action.card
         p.hand.remove(card)
         p.play.add(card)
-        state.pool.queue.extend(self.pending(self.cat.card[card].play, card))
+        state.pool.queue.extend(self._plays(card))
         events: list[Event] = [Played(seat=seat, card=card)]
         return events
+
+    def play_effects(self, card: str) -> tuple[Pending[Any], ...]:
+        """The play effects of ``card`` as they wait in the queue. Pending values are
+        frozen, so every state's queue may share them: :meth:`play_card` keeps them by card."""
+        return tuple(self.pending(self.cat.card[card].play, card))
 
     def take_card(self, state: S, card: str) -> None:
         """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""

@@ -1,5 +1,6 @@
-"""Clank!'s row offer cache is invisible: at every decision of seeded games, the distinct
-Dungeon Row and Reserve cards kept equal those worked out afresh, within the bound."""
+"""Clank!'s caches are invisible: at every decision of seeded games, the distinct Dungeon
+Row and Reserve cards kept, and the play effects kept per card, equal those worked out
+afresh, within their bounds."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from meeple.plugins.clank.rules import OFFERS_KEPT, Clank
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 2)])
-def test_row_offer_is_the_offer_worked_out_afresh(seats: int, seed: int) -> None:
+def test_caches_hold_what_is_worked_out_afresh(seats: int, seed: int) -> None:
     game = Clank()
     match = Match.new(game, seats, seed, Hooks(plugin_manager()))
     bots = [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
@@ -21,7 +22,11 @@ def test_row_offer_is_the_offer_worked_out_afresh(seats: int, seed: int) -> None
     while state.stack:
         cards = (*state.row.cards, *(z.cards[-1] for z in state.reserve if z.cards))
         assert game._offer(cards) == game.offer_of(cards)
-        assert [c for c, _, _ in game._offer(cards)] == list(game.cat.distinct(cards))
+        assert [o[0] for o in game._offer(cards)] == list(game.cat.distinct(cards))
+        for card in state.players[state.stack[-1].seat].hand.cards:
+            fresh = game.pending(game.cat.card[card].play, card)
+            assert list(game._plays(card)) == fresh
         seat = state.stack[-1].seat
         match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
     assert 0 < game._offer.cache_info().currsize <= OFFERS_KEPT
+    assert 0 < game._plays.cache_info().currsize <= len(game.cat.card)

@@ -53,12 +53,9 @@ class ChooseSomePack(ClankEngine[S]):
 
     @frame(PickSome)
     def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
-        picks = [
-            self._pick[i]
-            for i, option in enumerate(frame.options)
-            if i not in frame.picked and self.feasible(state, frame.seat, option, frame.card)
-        ]
-        return picks or [SKIP]
+        left = [(i, o) for i, o in enumerate(frame.options) if i not in frame.picked]
+        ok = self.feasible(state, frame.seat, [o for _, o in left], frame.card)
+        return [self._pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
 
     def pick(self, state: S, action: Pick) -> list[Event]:
         frame = state.stack[-1]
