@@ -21,6 +21,8 @@ from typing import Any
 
 import msgspec
 
+from meeple.core.declared import remembered
+
 
 class Uncopyable(TypeError):
     """A state holds a value of a type this module cannot copy."""
@@ -125,23 +127,9 @@ def _expr(tp: Any, value: str, env: dict[str, Any]) -> str:
     return f"copy({value})"
 
 
+@remembered(provisional=True)  # a recursive type: immutable if the rest is
 def _immutable(tp: Any) -> bool:
     """Whether every value of declared type ``tp`` is immutable (shared by a copy)."""
-    try:
-        known = _IMMUTABLE.get(tp)
-    except TypeError:  # an annotation with unhashable metadata: decide without remembering
-        return _inspect(tp)
-    if known is None:
-        _IMMUTABLE[tp] = True  # a recursive type refers to itself: it is if the rest is
-        known = _IMMUTABLE[tp] = _inspect(tp)
-    return known
-
-
-_IMMUTABLE: dict[Any, bool] = {}
-"""By declared type (never by anything a file holds): bounded."""
-
-
-def _inspect(tp: Any) -> bool:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is typing.Literal:
         return True

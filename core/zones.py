@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from meeple.core.declared import remembered
 from meeple.core.rng import Rng, Seed, shuffle
 
 HIDDEN = "?"
@@ -259,7 +260,6 @@ _SEQUENCES = (list, tuple)
 _CONTAINERS = (list, tuple, msgspec.Struct, dict)
 _ZONE_FIELDS: dict[type, tuple[str, ...]] = {}
 _READERS: dict[type, Callable[[object], tuple[object, ...]]] = {}
-_HOLDS: dict[object, bool] = {}
 """All keyed by types a program declares (never by anything a file holds): bounded."""
 
 _LEAVES = (str, int, float, bool, bytes, bytearray, type(None), enum.Enum)
@@ -286,19 +286,9 @@ def zone_fields(cls: type[msgspec.Struct]) -> tuple[str, ...]:
     return fields
 
 
+@remembered(provisional=True)  # a recursive type: assume a zone while looking
 def _holds_zone(tp: Any) -> bool:
     """Whether a value of declared type ``tp`` can be or contain a zone."""
-    try:
-        holds = _HOLDS.get(tp)
-    except TypeError:  # an annotation with unhashable metadata: decide without remembering
-        return _inspect(tp)
-    if holds is None:
-        _HOLDS[tp] = True  # a recursive type refers to itself: assume so while looking
-        holds = _HOLDS[tp] = _inspect(tp)
-    return holds
-
-
-def _inspect(tp: Any) -> bool:
     origin = typing.get_origin(tp)
     if origin is typing.Literal:
         return False
