@@ -88,7 +88,7 @@ from meeple.plugins.clank_catacombs.state import (
     Turned,
     TurnTile,
 )
-from meeple.plugins.clank_catacombs.tiles import Tile
+from meeple.plugins.clank_catacombs.tiles import Tile, TileRoom
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
@@ -393,7 +393,7 @@ class CatacombsGame(
             return
         room = p.room
         f = graph.features[room]
-        if (f.chest or f.library or f.prison) and self.can_pick(state, p, room):
+        if (f.chest or f.library or f.prison) and self.can_pick(state, p, room, f):
             out.append(PICK_LOCK)
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
@@ -409,8 +409,9 @@ class CatacombsGame(
         idols = self.cat.idols
         return [t for t in super().takeable(state, p, room) if t not in idols]
 
-    def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
-        f = self.graph(state).features[room]
+    def can_pick(self, state: CatacombsState, p: Player, room: int, f: TileRoom) -> bool:
+        """rules.md#chest, #library, #prison: whether the seat can pick the lock of ``room``
+        (whose features are ``f``) now."""
         if f"room {room}" in state.picked or not self.lockpicks(p):
             return False
         if f.chest:
