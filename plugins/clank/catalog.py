@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from meeple.plugins.clank.content import Board, Card, Cards, Token, Tokens, Tunnel
+from meeple.plugins.clank.content import Board, Card, Cards, Room, Token, Tokens, Tunnel
 
 SECRET_KINDS = ("major", "minor")
 
@@ -64,21 +64,26 @@ class Graph:
 
     def __init__(self, board: Board) -> None:
         self.board = board
-        self.rooms = {r.id: r for r in board.rooms}
-        self.order = [r.id for r in board.rooms]
-        """Room ids in table order; the state's room zones follow it."""
-        self.index = {rid: i for i, rid in enumerate(self.order)}
+        self.read_rooms(board.rooms)
         self.tunnels = board.tunnels
         exits, near = self.ways(board.tunnels)
         self.exits = exits
         """Exits a seat may walk (one-way tunnels only forwards)."""
         self.near = near
         """Tunnels touching each room in either direction (teleport targets)."""
-        self.start = next(r.id for r in board.rooms if r.start)
-        self.depths = frozenset(r.id for r in board.rooms if r.depths)
-        self.caves = frozenset(r.id for r in board.rooms if r.crystal_cave)
-        self.markets = frozenset(r.id for r in board.rooms if r.market)
-        self.heal = {r.id: r.heal for r in board.rooms if r.heal}
+
+    def read_rooms(self, rooms: Sequence[Room]) -> None:
+        """What the rooms' table says: rooms by id, their order, the start, the depths,
+        caves, markets and healing rooms (a graph that grows keeps them as it grows)."""
+        self.rooms = {r.id: r for r in rooms}
+        self.order = [r.id for r in rooms]
+        """Room ids in table order; the state's room zones follow it."""
+        self.index = {rid: i for i, rid in enumerate(self.order)}
+        self.start = next(r.id for r in rooms if r.start)
+        self.depths = frozenset(r.id for r in rooms if r.depths)
+        self.caves = frozenset(r.id for r in rooms if r.crystal_cave)
+        self.markets = frozenset(r.id for r in rooms if r.market)
+        self.heal = {r.id: r.heal for r in rooms if r.heal}
 
     def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
         """The exits and the teleport targets of each room (a graph that grows keeps them

@@ -98,13 +98,13 @@ class Movement(Part[S]):
         pool.swords -= swords
         return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
 
-    def move_actions(self, state: S, p: Player, out: list[Any]) -> None:
-        """rules.md#movement and rules.md#teleport: every move open to the seat now (into the
-        start only with an artifact, rules.md#escape: asked only of a tunnel leading there)."""
+    def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
+        """rules.md#movement and rules.md#teleport: every move open to the seat now over
+        ``graph``, the state's map (into the start only with an artifact, rules.md#escape:
+        asked only of a tunnel leading there)."""
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
             return
         pool = state.pool
-        graph = self.graph(state)
         start = graph.start
         if self.can_walk(pool):
             calm = NO_MONSTERS in pool.mods
@@ -179,12 +179,13 @@ class Movement(Part[S]):
         """The tokens of ``tokens`` offered on entry."""
         return [t for t in tokens if not self.taken_as_action(t)]
 
-    def room_takes(self, state: S, p: Player, out: list[Any]) -> None:
-        """rules.md#take-artifact: the turn actions taking a token of the seat's room. Most
-        rooms hold no token taken so, and are passed over before :meth:`takeable` is asked."""
+    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
+        """The turn actions the seat's room offers, listed last (rules.md#take-artifact: taking
+        a token of the room). Most rooms hold no token taken so, and are passed over before
+        :meth:`takeable` is asked."""
         if p.status != "in":
             return
-        here = state.rooms[self.graph(state).index[p.room]].cards
+        here = state.rooms[graph.index[p.room]].cards
         if here and any(self.taken_as_action(t) for t in here):
             take = self._take
             out += [take[t] for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]

@@ -26,7 +26,7 @@ from meeple.core.state import Event
 from meeple.core.turns import Turns
 from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone, draw
 from meeple.plugins.clank import checks, content, present
-from meeple.plugins.clank.catalog import Catalog
+from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
 from meeple.plugins.clank.part import S, action, points
@@ -309,35 +309,41 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         return self.frame_actions(state, frame)
 
     def turn_actions(self, state: S, seat: int) -> list[Any]:
-        """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end."""
+        """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end.
+
+        The map is asked for once and handed to each part of the listing: a map that grows
+        is found from the state (:meth:`~.map.Movement.graph`), at a price."""
         p = state.players[seat]
         pool = state.pool
         play = self._play
         hand = p.hand.cards
         out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
+        graph = self.graph(state)
         skill, swords = pool.skill, pool.swords
         if skill or swords:
-            self.card_actions(state, p, skill, swords, out)
-        if p.room in self.graph(state).markets and state.market.cards:
+            self.card_actions(state, p, graph, skill, swords, out)
+        if p.room in graph.markets and state.market.cards:
             self.market_actions(state, p, out)
-        self.move_actions(state, p, out)
+        self.move_actions(state, p, graph, out)
         if p.held.cards:
             token = self.cat.token
             use = self._use_token
             out += [use[t] for t in p.held.cards if token[t].use]
         if not hand:
             out.append(END_TURN)
-        self.room_takes(state, p, out)
+        self.room_actions(state, seat, p, graph, out)
         return out
 
-    def card_actions(self, state: S, p: Player, skill: int, swords: int, out: list[Any]) -> None:
+    def card_actions(
+        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
+    ) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         tops = [z.cards[-1] for z in state.reserve if z.cards]
         for c, card, act, by_swords, least in self._offer((*state.row.cards, *tops)):
             if (swords if by_swords else skill) < least:
                 continue  # out of reach whatever else holds (the common case)
             where = card.where
-            if where is not None and not self.where_ok(self.graph(state), p.room, where):
+            if where is not None and not self.where_ok(graph, p.room, where):
                 continue
             kind = card.kind
             if kind == "monster":

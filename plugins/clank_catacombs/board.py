@@ -75,14 +75,13 @@ class TileGraph(Graph):
         """What :func:`extend` grows the graph from."""
         tunnels = list(growth.tunnels)
         locks = list(growth.locks)
-        features = growth.features
-        trips = portal_trips(tunnels, locks, {r for r, f in enumerate(features) if f.portal})
+        trips = portal_trips(tunnels, locks, set(growth.portals))
         super().__init__(
             Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
         )
         self.names = growth.names
         """``<tile>:<room>`` of each room id."""
-        self.features = features
+        self.features = growth.features
         self.tile_of = growth.tile_of
         """The placement each room lies on."""
         self.locks = locks
@@ -94,12 +93,12 @@ class TileGraph(Graph):
         """The placement covering each occupied cell."""
         self.haunted = growth.haunted
         """Placements of haunted tiles."""
-        self.portals = [r for r, f in enumerate(features) if f.portal]
-        self.wayshrines = [r for r, f in enumerate(features) if f.wayshrine]
+        self.portals = growth.portals
+        self.wayshrines = growth.wayshrines
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
-        self.ends = [(t.a, t.b) for t in growth.tunnels]
+        self.ends = growth.ends
         """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
@@ -107,6 +106,19 @@ class TileGraph(Graph):
             for table in (self.exits, self.near):
                 for rid in beside:
                     table[rid] = tuple(e for e in table[rid] if e.to not in portals)
+
+    def read_rooms(self, rooms: Sequence[Room]) -> None:
+        """What the rooms say, grown with the tiles: a new tile adds only its own rooms."""
+        growth = self.growth
+        assert growth.start is not None, "the starting tile holds the Crypt"
+        self.rooms = growth.by_id
+        self.order = growth.order
+        self.index = growth.index
+        self.start = growth.start
+        self.depths = growth.depths
+        self.caves = growth.caves
+        self.markets = growth.markets
+        self.heal = growth.heal
 
     def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
         """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
@@ -130,6 +142,13 @@ GROWN = (
     "sits",
     "exits",
     "near",
+    "by_id",
+    "order",
+    "index",
+    "heal",
+    "portals",
+    "wayshrines",
+    "ends",
 )
 """The fields of a :class:`Growth` that each placement adds to."""
 
@@ -157,13 +176,27 @@ class Growth:
         self.exits: Ways = {}
         """The real tunnels' exits (:meth:`Graph.ways`)."""
         self.near: Ways = {}
+        self.by_id: dict[int, Room] = {}
+        """The rooms by id, and what else :meth:`Graph.read_rooms` reads off them."""
+        self.order: list[int] = []
+        self.index: dict[int, int] = {}
+        self.start: int | None = None
+        self.depths: frozenset[int] = frozenset()
+        self.caves: frozenset[int] = frozenset()
+        self.markets: frozenset[int] = frozenset()
+        self.heal: dict[int, int] = {}
+        self.portals: list[int] = []
+        self.wayshrines: list[int] = []
+        self.ends: list[tuple[int, int]] = []
+        """The rooms each real tunnel joins."""
 
     def copy(self) -> Growth:
         """A growth that adds to copies of these lists (their items are never changed)."""
         new = Growth(self.tiles)
         for name in GROWN:
             setattr(new, name, getattr(self, name).copy())
-        new.haunted = self.haunted
+        new.haunted, new.start = self.haunted, self.start
+        new.depths, new.caves, new.markets = self.depths, self.caves, self.markets
         return new
 
     def add(self, at: Placed) -> None:
@@ -194,6 +227,7 @@ class Growth:
                     market=room.market,
                 )
             )
+            self.read(rid, self.rooms[-1], room)
             self.names.append(f"{tile.id}:{room.id}")
             self.features.append(room)
             self.tile_of.append(i)
@@ -227,11 +261,32 @@ class Growth:
             if tunnel is not None:
                 self.tunnel(*tunnel)
 
+    def read(self, rid: int, room: Room, features: TileRoom) -> None:
+        """A new room into what :meth:`Graph.read_rooms` and Catacombs read off the rooms."""
+        self.by_id[rid] = room
+        self.index[rid] = len(self.order)
+        self.order.append(rid)
+        if room.start and self.start is None:
+            self.start = rid
+        if room.depths:
+            self.depths |= {rid}
+        if room.crystal_cave:
+            self.caves |= {rid}
+        if room.market:
+            self.markets |= {rid}
+        if room.heal:
+            self.heal[rid] = room.heal
+        if features.portal:
+            self.portals.append(rid)
+        if features.wayshrine:
+            self.wayshrines.append(rid)
+
     def tunnel(self, t: Tunnel, keys: tuple[str, ...]) -> None:
         """A real tunnel, its lock keys, its rooms' ways."""
         link(self.exits, self.near, len(self.tunnels), t)
         self.tunnels.append(t)
         self.locks.append(keys)
+        self.ends.append((t.a, t.b))
 
 
 def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:

@@ -88,7 +88,7 @@ from meeple.plugins.clank_catacombs.state import (
     Turned,
     TurnTile,
 )
-from meeple.plugins.clank_catacombs.tiles import Tile
+from meeple.plugins.clank_catacombs.tiles import Tile, TileRoom
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
@@ -372,8 +372,6 @@ class CatacombsGame(
     def turn_actions(self, state: CatacombsState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)
         p = state.players[seat]
-        if p.status == "in":
-            self.room_actions(state, seat, p, out)
         if not self.cat.spent_in_a_room.isdisjoint(p.held.cards):
             out[:] = [a for a in out if type(a) is not UseToken or self.usable_here(state, p, a)]
         return out
@@ -385,17 +383,21 @@ class CatacombsGame(
         graph = self.graph(state)
         return where is None or p.room in (graph.markets if where == "market" else graph.wayshrines)
 
-    def room_actions(self, state: CatacombsState, seat: int, p: Player, out: list[Any]) -> None:
-        """rules.md#chest, #library, #prison, #wayshrine, #offers (the engine adds the tokens
-        taken here, rules.md#take-artifact)."""
+    def room_actions(
+        self, state: CatacombsState, seat: int, p: Player, graph: TileGraph, out: list[Any]
+    ) -> None:
+        """rules.md#chest, #library, #prison, #wayshrine, #offers, after the tokens taken here
+        (rules.md#take-artifact)."""
+        super().room_actions(state, seat, p, graph, out)
+        if p.status != "in":
+            return
         room = p.room
-        graph = self.graph(state)
         f = graph.features[room]
-        if (f.chest or f.library or f.prison) and self.can_pick(state, p, room):
+        if (f.chest or f.library or f.prison) and self.can_pick(state, p, room, f):
             out.append(PICK_LOCK)
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
-        self.claim_actions(state, p, out)
+        self.claim_actions(state, p, graph, out)
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
         """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit.
@@ -407,8 +409,9 @@ class CatacombsGame(
         idols = self.cat.idols
         return [t for t in super().takeable(state, p, room) if t not in idols]
 
-    def can_pick(self, state: CatacombsState, p: Player, room: int) -> bool:
-        f = self.graph(state).features[room]
+    def can_pick(self, state: CatacombsState, p: Player, room: int, f: TileRoom) -> bool:
+        """rules.md#chest, #library, #prison: whether the seat can pick the lock of ``room``
+        (whose features are ``f``) now."""
         if f"room {room}" in state.picked or not self.lockpicks(p):
             return False
         if f.chest:
@@ -435,18 +438,20 @@ class CatacombsGame(
     def locks_to_open(self, state: CatacombsState, tunnel: int) -> int:
         return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
 
-    def move_actions(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
+    def move_actions(
+        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Any]
+    ) -> None:
         """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest;
         rules.md#catacombs-map: against the arrows with a Catacombs Map."""
-        super().move_actions(state, p, out)
+        super().move_actions(state, p, graph, out)
         if p.status != "in":
             return
         against = self.against_arrows(p)
         if against:
-            self.moves_against_arrows(state, p, out)
+            self.moves_against_arrows(state, p, graph, out)
         if not state.tile_stack.cards:
             return
-        opens = self.graph(state).opens.get(p.room)
+        opens = graph.opens.get(p.room)
         if not opens:
             return
         pool = state.pool
@@ -467,13 +472,14 @@ class CatacombsGame(
         """rules.md#catacombs-map: whether the seat may walk one-way tunnels backwards."""
         return not self.cat.against_arrows.isdisjoint(p.held.cards)
 
-    def moves_against_arrows(self, state: CatacombsState, p: Player, out: list[Any]) -> None:
+    def moves_against_arrows(
+        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Any]
+    ) -> None:
         """rules.md#catacombs-map: the one-way tunnels into the seat's room, walked back at
         their usual price (boots, monsters, locks; the Crypt only with an artifact)."""
         pool = state.pool
         if not self.can_walk(pool):
             return
-        graph = self.graph(state)
         room = p.room
         for e in graph.near[room]:
             t = graph.tunnels[e.tunnel]
@@ -648,7 +654,7 @@ class CatacombsGame(
                 turns = sorted({t for t, *_ in fits}) or range(4)
                 out.extend(self.rotate_action(t, 0, False) for t in turns)
         if pool.skill or pool.swords:
-            self.card_actions(state, p, pool.skill, pool.swords, out)
+            self.card_actions(state, p, self.graph(state), pool.skill, pool.swords, out)
         return out
 
     @action(Rotate)

@@ -1,5 +1,6 @@
 """Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
-(grown from the graph of the tiles before the last one) equals the graph built afresh, and
+(grown from the graph of the tiles before the last one) equals the graph built afresh, what
+it grew room by room equals what the engine reads off the same rooms at once, and
 ``link_ok`` (which grows only a tile and its neighbours) answers as over every tile; the
 graphs kept stay within their bound. The shortcuts the rules take answer as the long way."""
 
@@ -14,6 +15,7 @@ from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
+from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank_catacombs.board import TileGraph, build, grow
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
@@ -25,6 +27,8 @@ GRAPH_FIELDS = (
     "markets", "heal", "names", "features", "tile_of", "locks", "cells", "haunted", "portals",
     "wayshrines", "trips", "ends",
 )  # fmt: skip
+ROOM_FIELDS = ("rooms", "order", "index", "start", "depths", "caves", "markets", "heal")
+"""The fields :meth:`Graph.read_rooms` reads off the rooms (a tile graph grows them)."""
 
 
 def decisions(game: Any, seats: int, seed: int) -> Iterator[Any]:
@@ -42,6 +46,13 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     for name in GRAPH_FIELDS:
         assert getattr(got, name) == getattr(fresh, name), name
     assert list(got.opens.items()) == list(fresh.opens.items())
+    board = Graph(fresh.board)  # what the engine reads off the same rooms, all at once
+    for name in ROOM_FIELDS:
+        assert getattr(got, name) == getattr(board, name), name
+    features = fresh.features
+    assert got.portals == [r for r, f in enumerate(features) if f.portal]
+    assert got.wayshrines == [r for r, f in enumerate(features) if f.wayshrine]
+    assert got.ends == [(t.a, t.b) for t in fresh.growth.tunnels]
 
 
 def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:

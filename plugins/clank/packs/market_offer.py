@@ -6,7 +6,7 @@ from typing import Any
 
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.catalog import Catalog
+from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.part import S, action, effect
 from meeple.plugins.clank.present import effect_text
 from meeple.plugins.clank.rules import ClankEngine
@@ -50,10 +50,10 @@ class MarketOfferPack(ClankEngine[S]):
     ) -> None:
         self.set_turn_offer(state, e.price, e.anywhere)
 
-    def claim_actions(self, state: S, p: Player, out: list[Any]) -> None:
+    def claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
         """rules.md#offers: the items the seat can claim at the offer's price, where it is."""
         price, anywhere = self.turn_offer(state)
-        if price is not None and (anywhere or p.room in self.graph(state).markets):
+        if price is not None and (anywhere or p.room in graph.markets):
             claim = self._claim
             out.extend(claim[kind] for kind in self.market_kinds(state, p, price))
 
