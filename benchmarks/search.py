@@ -18,17 +18,21 @@ Figures depend on the machine; nothing here is asserted by the test suite.
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
-from typing import Any
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, NamedTuple
 
 from meeple.cli.common import best_bot
-from meeple.core.bots import Prompt, RandomBot
+from meeple.core.bots import Bot, Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream
-from meeple.core.runner import RunSpec, play
+from meeple.core.runner import RunSpec
+from meeple.core.scoring import rank
 from meeple.core.state import State
+from meeple.core.stats import wilson
 
 
 def seats_for(game: Any) -> int:
@@ -67,25 +71,104 @@ def speed(registry: Registry, games: list[str], iterations: int, samples: int, r
         print(f"{game_id:<16} {seats:>5} {rate:>12.2f} {rate * iterations:>13.0f}")
 
 
-def ladder(registry: Registry, games: list[str], budgets: list[int], n: int) -> None:
+class Timed:
+    """A bot that counts the decisions it searched (more than one legal action) and their CPU
+    time."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.searched = 0
+        self.seconds = 0.0
+
+    def choose(self, prompt: Prompt) -> Any:
+        if len(prompt.legal) == 1:
+            return self.bot.choose(prompt)
+        started = time.process_time()
+        action = self.bot.choose(prompt)
+        self.seconds += time.process_time() - started
+        self.searched += 1
+        return action
+
+
+class Rung(NamedTuple):
+    """The games of one pairing: each seat's share of the win, and the search's decisions."""
+
+    shares: list[float]
+    """The search's share of each game's win."""
+    searched: int
+    seconds: float
+
+
+def play_rung(spec: RunSpec, seeds: range) -> Rung:
+    """The games of ``seeds`` with the search (the spec's first bot) timed: a worker's unit."""
+    registry = Registry(plugin_manager())
     hooks = Hooks(registry.pm)
-    print(f"ismcts's share of wins in {n} games per rung, its seat rotating")
+    game = spec.make(registry)
+    search = spec.bots[0]
+    rung = Rung([], 0, 0.0)
+    for seed in seeds:
+        seated = spec.seating(seed)
+        match = Match.new(game, len(seated), seed, hooks)
+        bots = [registry.player(name, game.id).make(game, s, seed) for s, name in enumerate(seated)]
+        timed = [
+            Timed(bot) if name == search else bot for bot, name in zip(bots, seated, strict=True)
+        ]
+        places = rank(match.run(timed))
+        firsts = places.count(1)
+        rung.shares.append(
+            sum(
+                1 / firsts
+                for name, place in zip(seated, places, strict=True)
+                if name == search and place == 1
+            )
+        )
+        for bot in timed:
+            if isinstance(bot, Timed):
+                rung = rung._replace(
+                    searched=rung.searched + bot.searched, seconds=rung.seconds + bot.seconds
+                )
+    return rung
+
+
+def run_rung(spec: RunSpec, n: int, workers: int) -> Rung:
+    """The ``n`` games of a pairing, on ``workers`` processes (spawned, as ``simulate``'s)."""
+    if workers == 1:
+        return play_rung(spec, range(n))
+    size = max(1, n // (workers * 8))
+    chunks = [range(i, min(i + size, n)) for i in range(0, n, size)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        parts = list(pool.map(play_rung, [spec] * len(chunks), chunks))
+    return Rung(
+        [x for part in parts for x in part.shares],
+        sum(part.searched for part in parts),
+        sum(part.seconds for part in parts),
+    )
+
+
+def ladder(
+    registry: Registry,
+    games: list[str],
+    searches: list[str],
+    against: list[str],
+    n: int,
+    workers: int,
+) -> None:
+    print(f"{n} rotated games per pairing: the search's share of wins with its 95% Wilson interval")
     for game_id in games:
         game = registry.game(game_id)()
         seats = seats_for(game)
-        for opponent in dict.fromkeys(["random", best_bot(registry, game_id)]):
-            for budget in budgets:
-                search = f"ismcts:iterations={budget}"
+        opponents = [best_bot(registry, game_id) if a == "bot" else a for a in against]
+        for opponent in dict.fromkeys(opponents):
+            for search in searches:
                 spec = RunSpec.of(game, [search] + [opponent] * (seats - 1), rotate=True)
-                started = time.perf_counter()
-                wins = 0.0
-                for result in play(registry, hooks, spec, range(n)):
-                    winners = [s for s, place in enumerate(result.places) if place == 1]
-                    wins += sum(result.seats[s] == search for s in winners) / len(winners)
-                took = time.perf_counter() - started
+                rung = run_rung(spec, n, workers)
+                share = wilson(sum(rung.shares), len(rung.shares))
+                per = rung.seconds / rung.searched if rung.searched else 0.0
                 print(
-                    f"{game_id:<16} {search:<22} vs {seats - 1} {opponent:<10} "
-                    f"{wins / n:6.1%}  (fair share {1 / seats:.0%}, {took:.0f} s)",
+                    f"{game_id:<16} {search:<36} vs {seats - 1} {opponent:<10} "
+                    f"{share.value:6.1%} [{share.low:5.1%}, {share.high:5.1%}]  "
+                    f"fair {1 / seats:.0%}  {per:.3f} s/decision",
                     flush=True,
                 )
 
@@ -97,16 +180,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=200, help="speed: iterations")
     parser.add_argument("--samples", type=int, default=3, help="speed: mid-game states per game")
     parser.add_argument("--repeat", type=int, default=3, help="speed: runs, the best kept")
-    parser.add_argument("--budgets", default="25,100", help="ladder: comma-separated iterations")
-    parser.add_argument("-n", type=int, default=40, help="ladder: games per rung")
+    parser.add_argument(
+        "--search",
+        nargs="+",
+        default=["ismcts:iterations=25", "ismcts:iterations=100"],
+        help="ladder: the search bots to rank, each with its options",
+    )
+    parser.add_argument(
+        "--against",
+        default="random,bot",
+        help="ladder: comma-separated opponents (bot: the game's own best bot)",
+    )
+    parser.add_argument("-n", type=int, default=40, help="ladder: games per pairing")
+    parser.add_argument("--workers", type=int, default=1, help="ladder: processes")
     args = parser.parse_args(argv)
     registry = Registry(plugin_manager())
     games = args.games.split(",") if args.games else sorted(registry.games)
     if args.what == "speed":
         speed(registry, games, args.iterations, args.samples, args.repeat)
     else:
-        budgets = [int(b) for b in args.budgets.split(",")]
-        ladder(registry, games, budgets, args.n)
+        ladder(registry, games, args.search, args.against.split(","), args.n, args.workers)
     return 0
 
 

@@ -70,6 +70,20 @@ class _Node:
         self.total = 0.0
 
 
+def win_chances(points: Sequence[float], spread: float) -> list[float]:
+    """Each seat's chance of finishing first, if its final points are ``points`` plus
+    independent noise of scale ``spread`` (in points): a softmax of ``points / spread``.
+
+    The softmax is exact for Gumbel noise (the Gumbel-max trick), a close stand-in for the
+    luck still to come; the less of the game is left, the smaller the spread a game gives.
+    A game's :meth:`Game.evaluate` turns its expected final points into chances with it.
+    """
+    top = max(points)
+    weights = [math.exp((p - top) / spread) for p in points]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def rewards(scores: Sequence[Score], how: str) -> list[float]:
     """Each seat's reward in 0..1 from the final scores (see :class:`IsmctsOptions`)."""
     places = rank(scores)
