@@ -162,6 +162,9 @@ class Ismcts:
         while stack:
             seat = stack[-1].seat
             legal = legal_actions(state)
+            if len(legal) == 1:  # a forced move is no choice: it takes no node
+                resolve(state, legal[0])
+                continue
             children = node.children
             untried: list[Action] = []
             for a in legal:
@@ -185,13 +188,13 @@ class Ismcts:
             )
             resolve(state, action)
             path.append((node, seat))
-        reward = self._rollout(state)
+        reward = self._rollout(state, {seat for _, seat in path})
         for node, seat in path:
             node.visits += 1
             node.total += reward[seat]
 
-    def _rollout(self, state: State) -> list[float]:
-        """Play ``state`` on to the end (or the cut-off); each seat's reward."""
+    def _rollout(self, state: State, seats: set[int]) -> dict[int, float]:
+        """Play ``state`` on to the end (or the cut-off); the reward of each of ``seats``."""
         game = self.game
         legal_actions, resolve = game.legal_actions, game.resolve
         stack = state.stack
@@ -200,7 +203,7 @@ class Ismcts:
         steps = 0
         while stack:
             if depth and steps >= depth:
-                return [game.evaluate(state, s) for s in range(state.seats)]
+                return {s: game.evaluate(state, s) for s in seats}
             legal = legal_actions(state)
             if policy is None:
                 action = legal[below(len(legal))]
@@ -209,7 +212,7 @@ class Ismcts:
                 action = policy[seat].choose(Prompt(game, state, seat, legal))
             resolve(state, action)
             steps += 1
-        return rewards(game.scores(state), self.options.reward)
+        return dict(enumerate(rewards(game.scores(state), self.options.reward)))
 
 
 @hookimpl

@@ -25,16 +25,16 @@ map that grows is read as it stands), monsters and locks priced as the
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic
 
 from meeple.core.search import win_chances
 from meeple.plugins.clank.bots import INF, Price, router
 from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.dragon import COLOURS
+from meeple.plugins.clank.part import S
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.rules import ClankEngine
-    from meeple.plugins.clank.state import EngineState
 
 MASTERY = 20
 """The Mastery token of a seat that escapes (rules.md#escape)."""
@@ -60,10 +60,10 @@ ELIMINATED = -1000.0
 """The expected points of an eliminated seat: below every seat that scores."""
 
 
-class Outlook:
+class Outlook(Generic[S]):
     """The expected points of every seat of one game on the engine, and their win chances."""
 
-    def __init__(self, game: ClankEngine[Any]) -> None:
+    def __init__(self, game: ClankEngine[S]) -> None:
         self.game = game
         cat = game.cat
         self.health = cat.health
@@ -75,7 +75,7 @@ class Outlook:
         self.typical = round(sum(worth) / len(worth)) if worth else 0
         """The points of an artifact the map does not show yet."""
 
-    def chances(self, state: EngineState[Any, Any]) -> list[float]:
+    def chances(self, state: S) -> list[float]:
         """Each seat's chance to win."""
         graph = self.game.graph(state)
         artifacts = self.artifacts
@@ -96,7 +96,7 @@ class Outlook:
 
     def expected(
         self,
-        state: EngineState[Any, Any],
+        state: S,
         seat: int,
         total: int,
         graph: Graph,
@@ -133,18 +133,30 @@ class Outlook:
         left = self.health - p.damage
         # Even odds when the damage to come equals the health left.
         safe = left * left / (left * left + hurt * hurt) * (1.0 if held else FETCH)
-        if state.countdown and turns > TURNS_AFTER_KNOCKOUT - state.countdown + 1:
+        if turns > self.turns_left(state):
             safe *= LATE
         return safe * (total + gain + MASTERY) + (1 - safe) * fall, turns
 
-    def hurt_per_turn(self, state: EngineState[Any, Any], seat: int) -> float:
+    def turns_left(self, state: S) -> float:
+        """The turns a seat still in the dungeon has at most: once a seat is out, the
+        countdown's (rules.md#countdown)."""
+        return TURNS_AFTER_KNOCKOUT - state.countdown + 1 if state.countdown else INF
+
+    def hurt_per_turn(self, state: S, seat: int) -> float:
         """The damage the seat may expect in one turn: its share of the dragon's cubes."""
+        return HURT_PER_TURN + ATTACKS_PER_ROUND * self.drawn(state) * self.share(state, seat)
+
+    def drawn(self, state: S) -> float:
+        """The cubes an attack draws (rules.md#dragon-attack)."""
+        return self.rage_track[min(state.rage, len(self.rage_track) - 1)]
+
+    def share(self, state: S, seat: int) -> float:
+        """The share of the cubes in the bag and the Clank! area that hurt the seat."""
         mine = state.bag.cubes.get(COLOURS[seat], 0) + state.players[seat].clank
         cubes = len(state.bag) + sum(p.clank for p in state.players)
-        drawn = self.rage_track[min(state.rage, len(self.rage_track) - 1)]
-        return HURT_PER_TURN + ATTACKS_PER_ROUND * drawn * mine / max(cubes, 1)
+        return mine / max(cubes, 1)
 
 
-def evaluate(game: ClankEngine[Any], state: EngineState[Any, Any], seat: int) -> float:
+def evaluate(game: ClankEngine[S], state: S, seat: int) -> float:
     """``seat``'s chance to win (see the module's docstring)."""
     return Outlook(game).chances(state)[seat]
