@@ -4,13 +4,15 @@
 states halfway through a few random games (4 seats, or the game's most if
 fewer), and prints decisions/s and iterations/s (best of ``--repeat``).
 
-``ladder`` plays ``--games`` rotated games per rung: ismcts at each budget of
-``--budgets`` against ``random`` and against the game's own bot (``bot`` on the
-command line) in the other seats, and prints the search's share of wins (a win shared by k
-seats counts 1/k). A rung is one ``meeple simulate`` run, so a single rung can
-also be run at scale with its options (workers, ``--jsonl``)::
+``ladder`` plays ``-n`` games per pairing, seats rotated: each search bot of
+``--search`` (``ismcts`` with its options) against ``--against`` in every other
+seat (``random`` and ``bot``, the game's own, by default), and prints the
+search's share of the wins (a win shared by k seats counts 1/k) with its 95%
+Wilson interval, and the CPU seconds of its decisions that had a choice. Games
+are played on ``--workers`` processes; the same options give the same games.
+A pairing is also one ``meeple simulate`` run (without the timing)::
 
-    meeple simulate clonk -n 1000 --seats ismcts:iterations=100,greedy,greedy,greedy --rotate
+    meeple simulate clonk -n 1000 --seats ismcts:depth=8,greedy,greedy,greedy --rotate
 
 Figures depend on the machine; nothing here is asserted by the test suite.
 """
