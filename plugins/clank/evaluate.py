@@ -25,7 +25,7 @@ map that grows is read as it stands), monsters and locks priced as the
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Generic
+from typing import TYPE_CHECKING, Generic, NamedTuple
 
 from meeple.core.search import win_chances
 from meeple.plugins.clank.bots import INF, Price, router
@@ -51,13 +51,22 @@ FETCH = 0.8
 take it first, or the walk may cost more than the map shows."""
 TURNS_AFTER_KNOCKOUT = 4
 """Turns the countdown leaves once on the track (rules.md#countdown: space 5 ends it)."""
-LATE = 0.2
-"""The odds kept by a seat whose walk takes longer than the countdown leaves it."""
+RACE = 1.0
+"""How sharply the odds fall, in turns, as a seat's walk outlasts the turns it has left."""
 SPREAD_AT_END = 1.0
 SPREAD_PER_TURN = 4.0
 """How far a seat's points may move, by the square root of the turns the game has left."""
 ELIMINATED = -1000.0
 """The expected points of an eliminated seat: below every seat that scores."""
+
+
+class Trip(NamedTuple):
+    """What a seat in the dungeon has still to do: the turns its walk takes, the points of
+    the artifact it is to fetch (0 if it holds one), and whether it holds one."""
+
+    turns: float
+    gain: int
+    held: bool
 
 
 class Outlook(Generic[S]):
@@ -85,57 +94,65 @@ class Outlook(Generic[S]):
             for t in zone.cards
             if t in artifacts
         ]
+        scores = self.game.scores(state)
+        trips = [self.trip(state, seat, graph, lying) for seat in range(state.seats)]
+        turns = [t.turns for t in trips if t is not None]
+        left = self.turns_left(state)
         expected: list[float] = []
-        longest = 0.0
-        for seat, score in enumerate(self.game.scores(state)):
-            points, turns = self.expected(state, seat, score.total, graph, lying)
+        for seat, (score, trip) in enumerate(zip(scores, trips, strict=True)):
+            status = state.players[seat].status
+            if status == "eliminated":
+                points = ELIMINATED
+            elif trip is None:
+                points = score.total
+            else:
+                deadline = min(left, self.race(trip.turns, turns))
+                points = self.expected(state, seat, score.total, trip, deadline)
             expected.append(points + 0.01 * score.tiebreak[-1])
-            longest = max(longest, turns)
-        spread = SPREAD_AT_END + SPREAD_PER_TURN * math.sqrt(longest)
+        spread = SPREAD_AT_END + SPREAD_PER_TURN * math.sqrt(max(turns, default=0.0))
         return win_chances(expected, spread)
 
-    def expected(
-        self,
-        state: S,
-        seat: int,
-        total: int,
-        graph: Graph,
-        lying: list[tuple[int, int]],
-    ) -> tuple[float, float]:
-        """The seat's expected final points, and the turns it may still play; ``lying``
-        holds the room and points of each artifact on the map."""
+    def trip(self, state: S, seat: int, graph: Graph, lying: list[tuple[int, int]]) -> Trip | None:
+        """What a seat in the dungeon has still to do (``None``: it is out); ``lying`` holds
+        the room and points of each artifact on the map."""
         p = state.players[seat]
-        if p.status == "eliminated":
-            return ELIMINATED, 0.0
         if p.status != "in":
-            return float(total), 0.0
+            return None
         held = any(t in self.artifacts for t in p.held.cards)
         key = any(t in self.keys for t in p.held.cards)
         price = Price(key=key, hurt=1.0, bearable=self.health, swords=0, start_ok=True)
         routes = router(graph)
         home = routes.toward(graph.start, price)
         here = p.room
-        gain = 0
         if held:
-            walk = home.get(here, INF)
-            fall = 0 if here in graph.depths else total
-        else:
-            # The nearest artifact there and out again, the more valuable of equally near ones.
-            walk, fall = INF, 0
-            for rid, points in lying:
-                way = routes.toward(rid, price).get(here, INF) + home.get(rid, INF)
-                if (way, -points) < (walk, -gain):
-                    walk, gain = way, points
-            if walk == INF:
-                walk, gain = FAR, self.typical
-        turns = min(walk, FAR) / BOOTS_PER_TURN
-        hurt = turns * self.hurt_per_turn(state, seat)
+            return Trip(min(home.get(here, INF), FAR) / BOOTS_PER_TURN, 0, True)
+        # The nearest artifact there and out again, the more valuable of equally near ones.
+        walk, gain = INF, 0
+        for rid, points in lying:
+            way = routes.toward(rid, price).get(here, INF) + home.get(rid, INF)
+            if (way, -points) < (walk, -gain):
+                walk, gain = way, points
+        if walk == INF:
+            walk, gain = FAR, self.typical
+        return Trip(min(walk, FAR) / BOOTS_PER_TURN, gain, False)
+
+    def expected(self, state: S, seat: int, total: int, trip: Trip, deadline: float) -> float:
+        """The expected final points of a seat in the dungeon, out within ``deadline`` turns."""
+        p = state.players[seat]
+        hurt = trip.turns * self.hurt_per_turn(state, seat)
         left = self.health - p.damage
-        # Even odds when the damage to come equals the health left.
-        safe = left * left / (left * left + hurt * hurt) * (1.0 if held else FETCH)
-        if turns > self.turns_left(state):
-            safe *= LATE
-        return safe * (total + gain + MASTERY) + (1 - safe) * fall, turns
+        # Even odds when the damage to come equals the health left, or the trip the deadline.
+        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
+        safe /= 1 + math.exp((trip.turns - deadline) / RACE)
+        fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
+        return safe * (total + trip.gain + MASTERY) + (1 - safe) * fall
+
+    def race(self, mine: float, turns: list[float]) -> float:
+        """The turns a seat whose walk takes ``mine`` has before the countdown ends it: the
+        first other seat out leaves the rest its turns (``turns``: every walk in the dungeon)."""
+        rest = sorted(turns)
+        rest.remove(mine)
+        return rest[0] + TURNS_AFTER_KNOCKOUT if rest else INF
 
     def turns_left(self, state: S) -> float:
         """The turns a seat still in the dungeon has at most: once a seat is out, the

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from meeple.plugins.clank.bots import INF
 from meeple.plugins.clank.evaluate import Outlook
 from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState
@@ -20,6 +21,10 @@ ROW_CARDS_PER_TURN = 1.5
 
 class CatacombsOutlook(Outlook[CatacombsState]):
     """The Catacombs dragon and end."""
+
+    def race(self, mine: float, turns: list[float]) -> float:
+        """No countdown: a seat out does not end the others' game (rules.md#left-seats)."""
+        return INF
 
     def turns_left(self, state: CatacombsState) -> float:
         inside = sum(p.status == "in" for p in state.players)
