@@ -20,9 +20,11 @@ Figures depend on the machine; nothing here is asserted by the test suite.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import multiprocessing
 import sys
 import time
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
@@ -133,19 +135,26 @@ def play_rung(spec: RunSpec, seeds: range) -> Rung:
 
 
 def run_rung(spec: RunSpec, n: int, workers: int) -> Rung:
-    """The ``n`` games of a pairing, on ``workers`` processes (spawned, as ``simulate``'s)."""
-    if workers == 1:
-        return play_rung(spec, range(n))
-    size = max(1, n // (workers * 8))
+    """The ``n`` games of a pairing, in chunks on ``workers`` processes (spawned, as
+    ``simulate``'s); the share so far goes to stderr after each chunk."""
+    size = max(1, min(25, n // (workers * 4)))
     chunks = [range(i, min(i + size, n)) for i in range(0, n, size)]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
-        parts = list(pool.map(play_rung, [spec] * len(chunks), chunks))
-    return Rung(
-        [x for part in parts for x in part.shares],
-        sum(part.searched for part in parts),
-        sum(part.seconds for part in parts),
-    )
+    rung = Rung([], 0, 0.0)
+    with contextlib.ExitStack() as stack:
+        if workers == 1:
+            parts: Iterator[Rung] = map(play_rung, [spec] * len(chunks), chunks)
+        else:
+            context = multiprocessing.get_context("spawn")
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context))
+            parts = pool.map(play_rung, [spec] * len(chunks), chunks)
+        for part in parts:
+            rung.shares.extend(part.shares)
+            rung = rung._replace(
+                searched=rung.searched + part.searched, seconds=rung.seconds + part.seconds
+            )
+            share = wilson(sum(rung.shares), len(rung.shares))
+            print(f"  {len(rung.shares)} games: {share.value:.1%}", file=sys.stderr, flush=True)
+    return rung
 
 
 def ladder(
