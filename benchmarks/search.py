@@ -134,11 +134,11 @@ def play_rung(spec: RunSpec, seeds: range) -> Rung:
     return rung
 
 
-def run_rung(spec: RunSpec, n: int, workers: int) -> Rung:
-    """The ``n`` games of a pairing, in chunks on ``workers`` processes (spawned, as
+def run_rung(spec: RunSpec, seeds: range, workers: int) -> Rung:
+    """The games of ``seeds`` of a pairing, in chunks on ``workers`` processes (spawned, as
     ``simulate``'s); the share so far goes to stderr after each chunk."""
-    size = max(1, min(25, n // (workers * 4)))
-    chunks = [range(i, min(i + size, n)) for i in range(0, n, size)]
+    size = max(1, min(25, len(seeds) // (workers * 4)))
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
     rung = Rung([], 0, 0.0)
     with contextlib.ExitStack() as stack:
         if workers == 1:
@@ -164,8 +164,11 @@ def ladder(
     against: list[str],
     n: int,
     workers: int,
+    first: int = 0,
 ) -> None:
-    print(f"{n} rotated games per pairing: the search's share of wins with its 95% Wilson interval")
+    print(
+        f"{n} rotated games per pairing from seed {first}: the search's share of wins (95% Wilson)"
+    )
     for game_id in games:
         game = registry.game(game_id)()
         seats = seats_for(game)
@@ -173,7 +176,7 @@ def ladder(
         for opponent in dict.fromkeys(opponents):
             for search in searches:
                 spec = RunSpec.of(game, [search] + [opponent] * (seats - 1), rotate=True)
-                rung = run_rung(spec, n, workers)
+                rung = run_rung(spec, range(first, first + n), workers)
                 share = wilson(sum(rung.shares), len(rung.shares))
                 per = rung.seconds / rung.searched if rung.searched else 0.0
                 print(
@@ -203,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         help="ladder: comma-separated opponents (bot: the game's own best bot)",
     )
     parser.add_argument("-n", type=int, default=40, help="ladder: games per pairing")
+    parser.add_argument("--seed", type=int, default=0, help="ladder: the first game's seed")
     parser.add_argument("--workers", type=int, default=1, help="ladder: processes")
     args = parser.parse_args(argv)
     registry = Registry(plugin_manager())
@@ -210,7 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.what == "speed":
         speed(registry, games, args.iterations, args.samples, args.repeat)
     else:
-        ladder(registry, games, args.search, args.against.split(","), args.n, args.workers)
+        against = args.against.split(",")
+        ladder(registry, games, args.search, against, args.n, args.workers, args.seed)
     return 0
 
 
