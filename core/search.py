@@ -18,7 +18,8 @@ shared by every deal:
 
 Actions are frozen structs, so nodes are keyed by action value and an action
 means the same in every deal. The bot answers with the root's most visited
-action. Its randomness comes from its own stream only: with an iteration
+action; with ``reuse``, its next choice in the same turn grows on that
+action's subtree. Its randomness comes from its own stream only: with an iteration
 budget, the same seed gives the same choices.
 """
 
