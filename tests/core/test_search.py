@@ -141,6 +141,16 @@ def test_the_game_bot_as_rollout_policy(registry: Registry) -> None:
     assert bot.choose(Prompt(game, state, state.to_move, legal)) in legal
 
 
+@pytest.mark.parametrize("which", ["clonk", "clank", "clank-catacombs"])
+def test_every_built_in_game_evaluates_a_cut_off_rollout(registry: Registry, which: str) -> None:
+    game = registry.game(which)()
+    state = game.setup(4, 2)
+    seat = state.to_move
+    legal = game.legal_actions(state)
+    bot = registry.player("ismcts:iterations=6:depth=4", which).make(game, seat, 2)
+    assert bot.choose(Prompt(game, state, seat, legal)) in legal
+
+
 def test_reuse_grows_the_next_choice_of_the_turn_from_the_kept_subtree(registry: Registry) -> None:
     """Clonk!'s Phase II is several choices of one seat in one turn: with ``reuse``, the
     second grows on the subtree of the first answer."""
