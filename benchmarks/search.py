@@ -4,13 +4,15 @@
 states halfway through a few random games (4 seats, or the game's most if
 fewer), and prints decisions/s and iterations/s (best of ``--repeat``).
 
-``ladder`` plays ``--games`` rotated games per rung: ismcts at each budget of
-``--budgets`` against ``random`` and against the game's own bot (``bot`` on the
-command line) in the other seats, and prints the search's share of wins (a win shared by k
-seats counts 1/k). A rung is one ``meeple simulate`` run, so a single rung can
-also be run at scale with its options (workers, ``--jsonl``)::
+``ladder`` plays ``-n`` games per pairing, seats rotated: each search bot of
+``--search`` (``ismcts`` with its options) against ``--against`` in every other
+seat (``random`` and ``bot``, the game's own, by default), and prints the
+search's share of the wins (a win shared by k seats counts 1/k) with its 95%
+Wilson interval, and the CPU seconds of its decisions that had a choice. Games
+are played on ``--workers`` processes; the same options give the same games.
+A pairing is also one ``meeple simulate`` run (without the timing)::
 
-    meeple simulate clonk -n 1000 --seats ismcts:iterations=100,greedy,greedy,greedy --rotate
+    meeple simulate clonk -n 1000 --seats ismcts:depth=8,greedy,greedy,greedy --rotate
 
 Figures depend on the machine; nothing here is asserted by the test suite.
 """
@@ -18,17 +20,23 @@ Figures depend on the machine; nothing here is asserted by the test suite.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import multiprocessing
 import sys
 import time
-from typing import Any
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, NamedTuple
 
 from meeple.cli.common import best_bot
-from meeple.core.bots import Prompt, RandomBot
+from meeple.core.bots import Bot, Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream
-from meeple.core.runner import RunSpec, play
+from meeple.core.runner import RunSpec
+from meeple.core.scoring import rank
 from meeple.core.state import State
+from meeple.core.stats import wilson
 
 
 def seats_for(game: Any) -> int:
@@ -67,25 +75,114 @@ def speed(registry: Registry, games: list[str], iterations: int, samples: int, r
         print(f"{game_id:<16} {seats:>5} {rate:>12.2f} {rate * iterations:>13.0f}")
 
 
-def ladder(registry: Registry, games: list[str], budgets: list[int], n: int) -> None:
+class Timed:
+    """A bot that counts the decisions it searched (more than one legal action) and their CPU
+    time."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.searched = 0
+        self.seconds = 0.0
+
+    def choose(self, prompt: Prompt) -> Any:
+        if len(prompt.legal) == 1:
+            return self.bot.choose(prompt)
+        started = time.process_time()
+        action = self.bot.choose(prompt)
+        self.seconds += time.process_time() - started
+        self.searched += 1
+        return action
+
+
+class Rung(NamedTuple):
+    """The games of one pairing: each seat's share of the win, and the search's decisions."""
+
+    shares: list[float]
+    """The search's share of each game's win."""
+    searched: int
+    seconds: float
+
+
+def play_rung(spec: RunSpec, seeds: range) -> Rung:
+    """The games of ``seeds`` with the search (the spec's first bot) timed: a worker's unit."""
+    registry = Registry(plugin_manager())
     hooks = Hooks(registry.pm)
-    print(f"ismcts's share of wins in {n} games per rung, its seat rotating")
+    game = spec.make(registry)
+    search = spec.bots[0]
+    rung = Rung([], 0, 0.0)
+    for seed in seeds:
+        seated = spec.seating(seed)
+        match = Match.new(game, len(seated), seed, hooks)
+        bots = [registry.player(name, game.id).make(game, s, seed) for s, name in enumerate(seated)]
+        timed = [
+            Timed(bot) if name == search else bot for bot, name in zip(bots, seated, strict=True)
+        ]
+        places = rank(match.run(timed))
+        firsts = places.count(1)
+        rung.shares.append(
+            sum(
+                1 / firsts
+                for name, place in zip(seated, places, strict=True)
+                if name == search and place == 1
+            )
+        )
+        for bot in timed:
+            if isinstance(bot, Timed):
+                rung = rung._replace(
+                    searched=rung.searched + bot.searched, seconds=rung.seconds + bot.seconds
+                )
+    return rung
+
+
+def run_rung(spec: RunSpec, seeds: range, workers: int) -> Rung:
+    """The games of ``seeds`` of a pairing, in chunks on ``workers`` processes (spawned, as
+    ``simulate``'s); the share so far goes to stderr after each chunk."""
+    size = max(1, min(25, len(seeds) // (workers * 4)))
+    chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+    rung = Rung([], 0, 0.0)
+    with contextlib.ExitStack() as stack:
+        if workers == 1:
+            parts: Iterator[Rung] = map(play_rung, [spec] * len(chunks), chunks)
+        else:
+            context = multiprocessing.get_context("spawn")
+            pool = stack.enter_context(ProcessPoolExecutor(workers, mp_context=context))
+            parts = pool.map(play_rung, [spec] * len(chunks), chunks)
+        for part in parts:
+            rung.shares.extend(part.shares)
+            rung = rung._replace(
+                searched=rung.searched + part.searched, seconds=rung.seconds + part.seconds
+            )
+            share = wilson(sum(rung.shares), len(rung.shares))
+            print(f"  {len(rung.shares)} games: {share.value:.1%}", file=sys.stderr, flush=True)
+    return rung
+
+
+def ladder(
+    registry: Registry,
+    games: list[str],
+    searches: list[str],
+    against: list[str],
+    n: int,
+    workers: int,
+    first: int = 0,
+) -> None:
+    print(
+        f"{n} rotated games per pairing from seed {first}: the search's share of wins (95% Wilson)"
+    )
     for game_id in games:
         game = registry.game(game_id)()
         seats = seats_for(game)
-        for opponent in dict.fromkeys(["random", best_bot(registry, game_id)]):
-            for budget in budgets:
-                search = f"ismcts:iterations={budget}"
+        opponents = [best_bot(registry, game_id) if a == "bot" else a for a in against]
+        for opponent in dict.fromkeys(opponents):
+            for search in searches:
                 spec = RunSpec.of(game, [search] + [opponent] * (seats - 1), rotate=True)
-                started = time.perf_counter()
-                wins = 0.0
-                for result in play(registry, hooks, spec, range(n)):
-                    winners = [s for s, place in enumerate(result.places) if place == 1]
-                    wins += sum(result.seats[s] == search for s in winners) / len(winners)
-                took = time.perf_counter() - started
+                rung = run_rung(spec, range(first, first + n), workers)
+                share = wilson(sum(rung.shares), len(rung.shares))
+                per = rung.seconds / rung.searched if rung.searched else 0.0
                 print(
-                    f"{game_id:<16} {search:<22} vs {seats - 1} {opponent:<10} "
-                    f"{wins / n:6.1%}  (fair share {1 / seats:.0%}, {took:.0f} s)",
+                    f"{game_id:<16} {search:<36} vs {seats - 1} {opponent:<10} "
+                    f"{share.value:6.1%} [{share.low:5.1%}, {share.high:5.1%}]  "
+                    f"fair {1 / seats:.0%}  {per:.3f} s/decision",
                     flush=True,
                 )
 
@@ -97,16 +194,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=200, help="speed: iterations")
     parser.add_argument("--samples", type=int, default=3, help="speed: mid-game states per game")
     parser.add_argument("--repeat", type=int, default=3, help="speed: runs, the best kept")
-    parser.add_argument("--budgets", default="25,100", help="ladder: comma-separated iterations")
-    parser.add_argument("-n", type=int, default=40, help="ladder: games per rung")
+    parser.add_argument(
+        "--search",
+        nargs="+",
+        default=["ismcts:iterations=25", "ismcts:iterations=100"],
+        help="ladder: the search bots to rank, each with its options",
+    )
+    parser.add_argument(
+        "--against",
+        default="random,bot",
+        help="ladder: comma-separated opponents (bot: the game's own best bot)",
+    )
+    parser.add_argument("-n", type=int, default=40, help="ladder: games per pairing")
+    parser.add_argument("--seed", type=int, default=0, help="ladder: the first game's seed")
+    parser.add_argument("--workers", type=int, default=1, help="ladder: processes")
     args = parser.parse_args(argv)
     registry = Registry(plugin_manager())
     games = args.games.split(",") if args.games else sorted(registry.games)
     if args.what == "speed":
         speed(registry, games, args.iterations, args.samples, args.repeat)
     else:
-        budgets = [int(b) for b in args.budgets.split(",")]
-        ladder(registry, games, budgets, args.n)
+        against = args.against.split(",")
+        ladder(registry, games, args.search, against, args.n, args.workers, args.seed)
     return 0
 
 

@@ -7,7 +7,8 @@ shared by every deal:
 
 - **selection**: among the actions legal in this deal, UCB1 with
   *availability* counts -- a child's exploration term counts the iterations
-  in which it could have been chosen, not its parent's visits;
+  in which it could have been chosen, not its parent's visits; a forced move
+  (one legal action) is played without a node;
 - **expansion**: one action of this deal not yet in the tree, at random;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions and then scored by
@@ -17,7 +18,8 @@ shared by every deal:
 
 Actions are frozen structs, so nodes are keyed by action value and an action
 means the same in every deal. The bot answers with the root's most visited
-action. Its randomness comes from its own stream only: with an iteration
+action; with ``reuse``, its next choice in the same turn grows on that
+action's subtree. Its randomness comes from its own stream only: with an iteration
 budget, the same seed gives the same choices.
 """
 
@@ -56,18 +58,37 @@ class IsmctsOptions(BotOptions, frozen=True):
     reward: Literal["win", "rank"] = "win"
     """``win``: 1 for a win, 1/k for a win shared by k seats, else 0; ``rank``: 1 for
     first place down to 0 for last, in even steps (tied seats share the better place)."""
+    reuse: bool = False
+    """Grow the next decision of the same turn from the subtree of the action chosen, when
+    the search saw that decision as the seat's own next choice."""
 
 
 class _Node:
     """The statistics of one action at one point of the tree, and what may follow it."""
 
-    __slots__ = ("available", "children", "total", "visits")
+    __slots__ = ("available", "children", "seat", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
         self.visits = 0
         self.available = 1
         self.total = 0.0
+        self.seat = -1
+        """The seat that chose among the children (-1: none yet)."""
+
+
+def win_chances(points: Sequence[float], spread: float) -> list[float]:
+    """Each seat's chance of finishing first, if its final points are ``points`` plus
+    independent noise of scale ``spread`` (in points): a softmax of ``points / spread``.
+
+    The softmax is exact for Gumbel noise (the Gumbel-max trick), a close stand-in for the
+    luck still to come; the less of the game is left, the smaller the spread a game gives.
+    A game's :meth:`Game.evaluate` turns its expected final points into chances with it.
+    """
+    top = max(points)
+    weights = [math.exp((p - top) / spread) for p in points]
+    total = sum(weights)
+    return [w / total for w in weights]
 
 
 def rewards(scores: Sequence[Score], how: str) -> list[float]:
@@ -105,6 +126,8 @@ class Ismcts:
         self.options = options
         self._stream = stream
         self._policy: list[Bot] | None = None
+        self._kept: tuple[int, _Node] | None = None
+        """With ``reuse``: the turn number and the subtree of the last action chosen."""
         if options.rollout != "random":
             policy = bots(options.rollout)
             # One bot per seat, each with a stream drawn from this bot's own.
@@ -117,13 +140,23 @@ class Ismcts:
         legal = prompt.legal
         if len(legal) == 1:
             return legal[0]
-        root = self.search(prompt.view)
+        view = prompt.view
+        kept = self._kept
+        turn = view.turns.turn
+        # Sound only if, in the search's deals, the seat itself chose next in this turn.
+        reused = kept[1] if kept and kept[0] == turn and kept[1].seat == prompt.seat else None
+        root = self.search(view, reused)
         visits = {a: root.children[a].visits for a in legal if a in root.children}
-        return max(visits, key=visits.__getitem__) if visits else legal[0]
+        action = max(visits, key=visits.__getitem__) if visits else legal[0]
+        if self.options.reuse:
+            child = root.children.get(action)
+            self._kept = (turn, child) if child is not None else None
+        return action
 
-    def search(self, view: State) -> _Node:
-        """The tree grown from ``view`` within the budget; its root's children are the answers."""
-        root = _Node()
+    def search(self, view: State, root: _Node | None = None) -> _Node:
+        """The tree grown from ``view`` (on ``root``, a subtree kept from the last decision)
+        within the budget; its root's children are the answers."""
+        root = _Node() if root is None else root
         options = self.options
         deal = self.game.dealer(view)
         if options.time:
@@ -149,7 +182,11 @@ class Ismcts:
         while stack:
             seat = stack[-1].seat
             legal = legal_actions(state)
+            if len(legal) == 1:  # a forced move is no choice: it takes no node
+                resolve(state, legal[0])
+                continue
             children = node.children
+            node.seat = seat
             untried: list[Action] = []
             for a in legal:
                 child = children.get(a)
@@ -172,13 +209,13 @@ class Ismcts:
             )
             resolve(state, action)
             path.append((node, seat))
-        reward = self._rollout(state)
+        reward = self._rollout(state, {seat for _, seat in path})
         for node, seat in path:
             node.visits += 1
             node.total += reward[seat]
 
-    def _rollout(self, state: State) -> list[float]:
-        """Play ``state`` on to the end (or the cut-off); each seat's reward."""
+    def _rollout(self, state: State, seats: set[int]) -> dict[int, float]:
+        """Play ``state`` on to the end (or the cut-off); the reward of each of ``seats``."""
         game = self.game
         legal_actions, resolve = game.legal_actions, game.resolve
         stack = state.stack
@@ -187,7 +224,7 @@ class Ismcts:
         steps = 0
         while stack:
             if depth and steps >= depth:
-                return [game.evaluate(state, s) for s in range(state.seats)]
+                return {s: game.evaluate(state, s) for s in seats}
             legal = legal_actions(state)
             if policy is None:
                 action = legal[below(len(legal))]
@@ -196,7 +233,7 @@ class Ismcts:
                 action = policy[seat].choose(Prompt(game, state, seat, legal))
             resolve(state, action)
             steps += 1
-        return rewards(game.scores(state), self.options.reward)
+        return dict(enumerate(rewards(game.scores(state), self.options.reward)))
 
 
 @hookimpl

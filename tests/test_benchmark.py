@@ -63,9 +63,13 @@ def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[st
     module = load(SEARCH)
     assert module.main(["speed", "--games", "tiny", "--iterations", "2", "--repeat", "1"]) == 0
     assert "iterations/s" in capsys.readouterr().out
-    assert module.main(["ladder", "--games", "tiny", "--budgets", "2", "-n", "2"]) == 0
+    assert (
+        module.main(["ladder", "--games", "tiny", "--search", "ismcts:iterations=2", "-n", "2"])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "ismcts:iterations=2" in out and "vs 3 random" in out
+    assert "s/decision" in out and "[" in out  # the interval
 
 
 def test_simulate_benchmark_measures_speed_and_memory(

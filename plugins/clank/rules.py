@@ -709,6 +709,11 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         token = self.cat.token
         return int(len({token[t].id for t in p.held.cards}.intersection(bonus.of)) >= 2)
 
+    def evaluate(self, state: S, seat: int) -> float:
+        from meeple.plugins.clank.evaluate import evaluate  # it routes as the bots do: after them
+
+        return evaluate(self, state, seat)
+
     def scores(self, state: S) -> list[Score]:
         """rules.md#scoring: eliminated seats score nothing and rank below every scoring seat."""
         out = []

@@ -852,6 +852,11 @@ class CatacombsGame(
         else:  # the new turn under what the seats decide
             state.stack.insert(0, state.stack.pop())
 
+    def evaluate(self, state: CatacombsState, seat: int) -> float:
+        from meeple.plugins.clank_catacombs.evaluate import evaluate  # it builds on the rules
+
+        return evaluate(self, state, seat)
+
     def left_dungeon(self, state: CatacombsState, seat: int) -> None:
         """rules.md#left-seats: a seat that left keeps its turns (the dragon's)."""
 

@@ -21,7 +21,7 @@ from meeple.core.scoring import Score
 from meeple.core.state import Event
 from meeple.core.turns import Turns
 from meeple.core.zones import FACING, FACING_OWNER, PRIVATE, PUBLIC, SECRET, TOP_ONLY, Zone
-from meeple.plugins.clonk import checks, present
+from meeple.plugins.clonk import checks, evaluate, present
 from meeple.plugins.clonk.content import AWAKENING, TASK_COLOUR, Content, load
 from meeple.plugins.clonk.state import (
     GALLERY,
@@ -539,6 +539,9 @@ class Clonk(Game[ClonkState, ClonkAction]):
                 Score(seat=s, total=sum(parts.values()), parts=parts, tiebreak=[-eyes, treasures])
             )
         return out
+
+    def evaluate(self, state: ClonkState, seat: int) -> float:
+        return evaluate.evaluate(self, state, seat)
 
     # -- what the core needs to know ---------------------------------------------
 

@@ -22,6 +22,7 @@ from meeple.core.rng import Stream, bot_stream
 from meeple.core.scoring import Score
 from meeple.core.search import Ismcts, IsmctsOptions, rewards
 from meeple.core.zones import Zone
+from meeple.plugins.clonk.state import Unearth
 
 
 def bots(registry: Registry, game: Any, names: list[str], seed: int) -> list[Any]:
@@ -140,6 +141,38 @@ def test_the_game_bot_as_rollout_policy(registry: Registry) -> None:
     legal = game.legal_actions(state)
     bot = registry.player("ismcts:iterations=2:rollout=greedy", "clonk").make(game, 0, 3)
     assert bot.choose(Prompt(game, state, state.to_move, legal)) in legal
+
+
+@pytest.mark.parametrize("which", ["clonk", "clank", "clank-catacombs"])
+def test_every_built_in_game_evaluates_a_cut_off_rollout(registry: Registry, which: str) -> None:
+    game = registry.game(which)()
+    state = game.setup(4, 2)
+    seat = state.to_move
+    legal = game.legal_actions(state)
+    bot = registry.player("ismcts:iterations=6:depth=4", which).make(game, seat, 2)
+    assert bot.choose(Prompt(game, state, seat, legal)) in legal
+
+
+def test_reuse_grows_the_next_choice_of_the_turn_from_the_kept_subtree(registry: Registry) -> None:
+    """Clonk!'s Phase II is several choices of one seat in one turn: with ``reuse``, the
+    second grows on the subtree of the first answer."""
+    game = registry.game("clonk")()
+    match = Match.new(game, 2, 4, Hooks(None))
+    while not isinstance(match.state.stack[-1], Unearth) or match.state.turns.round < 2:
+        match.step(match.legal()[0])
+    seat = match.state.stack[-1].seat
+    bot = registry.player("ismcts:iterations=30:reuse=true", "clonk").make(game, seat, 4)
+    action = bot.choose(Prompt(game, match.state, seat, match.legal()))
+    turn, kept = bot._kept
+    assert turn == match.state.turns.turn and kept.visits > 0
+    match.step(action)
+    assert match.state.to_move == seat and kept.seat == seat  # a dig: Phase II goes on
+    before = sum(child.visits for child in kept.children.values())
+    bot.choose(Prompt(game, match.state, seat, match.legal()))
+    assert sum(child.visits for child in kept.children.values()) == before + 30
+    assert bot._kept[1] in kept.children.values()
+    seats = ["ismcts:iterations=8:reuse=true", "random"]
+    assert choices(registry, "clonk", seats, 3) == choices(registry, "clonk", seats, 3)
 
 
 def test_finds_the_winning_move_that_random_usually_misses(registry: Registry) -> None:

@@ -1,0 +1,179 @@
+"""How well a seat stands in a game on the Clank! engine: its chance to win, from the full state.
+
+Each seat gets the points it may expect at the end (rules.md#scoring), and
+:func:`~meeple.core.search.win_chances` weighs them against each other with a
+spread that shrinks as the game nears its end:
+
+- a seat that escaped or was rescued has its final points (rules.md#escape,
+  rules.md#knocked-out); an eliminated one has nothing and ranks below all;
+- a seat in the dungeon holding an artifact expects its points now, plus the
+  Mastery token (20) if it gets out, else what a knocked-out seat keeps
+  (nothing in the depths); whether it gets out weighs the damage it may yet
+  take on its way (rules.md#dragon-attack: the rage track, its cubes among
+  those in the bag and the Clank! area) against the health it has left
+  (rules.md#health), and the turns the countdown still leaves it
+  (rules.md#countdown);
+- a seat without an artifact must first fetch the nearest one it can see and
+  then get out: it expects that artifact and the Mastery token with the same
+  odds, else nothing (a seat knocked out without an artifact is eliminated).
+
+Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
+map that grows is read as it stands), monsters and locks priced as the
+``heuristic`` bot's router prices them.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Generic, NamedTuple
+
+from meeple.core.search import win_chances
+from meeple.plugins.clank.bots import INF, Price, router
+from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.dragon import COLOURS
+from meeple.plugins.clank.part import S
+
+if TYPE_CHECKING:
+    from meeple.plugins.clank.rules import ClankEngine
+
+MASTERY = 20
+"""The Mastery token of a seat that escapes (rules.md#escape)."""
+BOOTS_PER_TURN = 2.5
+"""Boots a seat's turn brings on average."""
+ATTACKS_PER_ROUND = 1.0
+"""Dragon attacks in a round of turns, on average."""
+HURT_PER_TURN = 0.2
+"""Damage a turn's walk brings besides the dragon (monsters passed, cards)."""
+FAR = 12.0
+"""The walk, in boots, to an artifact or a way out that the map does not show yet."""
+FETCH = 0.8
+"""The odds of a seat that has still to fetch its artifact, beyond its health: another seat may
+take it first, or the walk may cost more than the map shows."""
+TURNS_AFTER_KNOCKOUT = 4
+"""Turns the countdown leaves once on the track (rules.md#countdown: space 5 ends it)."""
+RACE = 1.0
+"""How sharply the odds fall, in turns, as a seat's walk outlasts the turns it has left."""
+SPREAD_AT_END = 1.0
+SPREAD_PER_TURN = 4.0
+"""How far a seat's points may move, by the square root of the turns the game has left."""
+ELIMINATED = -1000.0
+"""The expected points of an eliminated seat: below every seat that scores."""
+
+
+class Trip(NamedTuple):
+    """What a seat in the dungeon has still to do: the turns its walk takes, the points of
+    the artifact it is to fetch (0 if it holds one), and whether it holds one."""
+
+    turns: float
+    gain: int
+    held: bool
+
+
+class Outlook(Generic[S]):
+    """The expected points of every seat of one game on the engine, and their win chances."""
+
+    def __init__(self, game: ClankEngine[S]) -> None:
+        self.game = game
+        cat = game.cat
+        self.health = cat.health
+        self.rage_track = cat.tables.rage_track
+        self.artifacts = {t: cat.points[t] for t in cat.token if cat.token[t].kind == "artifact"}
+        """The points of each artifact, by id."""
+        self.keys = frozenset(t for t in cat.token if cat.token[t].power == "key")
+        worth = self.artifacts.values()
+        self.typical = round(sum(worth) / len(worth)) if worth else 0
+        """The points of an artifact the map does not show yet."""
+
+    def chances(self, state: S) -> list[float]:
+        """Each seat's chance to win."""
+        graph = self.game.graph(state)
+        artifacts = self.artifacts
+        lying = [
+            (rid, artifacts[t])
+            for rid, zone in zip(graph.order, state.rooms, strict=True)
+            for t in zone.cards
+            if t in artifacts
+        ]
+        scores = self.game.scores(state)
+        trips = [self.trip(state, seat, graph, lying) for seat in range(state.seats)]
+        turns = [t.turns for t in trips if t is not None]
+        left = self.turns_left(state)
+        expected: list[float] = []
+        for seat, (score, trip) in enumerate(zip(scores, trips, strict=True)):
+            status = state.players[seat].status
+            if status == "eliminated":
+                points = ELIMINATED
+            elif trip is None:
+                points = score.total
+            else:
+                deadline = min(left, self.race(trip.turns, turns))
+                points = self.expected(state, seat, score.total, trip, deadline)
+            expected.append(points + 0.01 * score.tiebreak[-1])
+        spread = SPREAD_AT_END + SPREAD_PER_TURN * math.sqrt(max(turns, default=0.0))
+        return win_chances(expected, spread)
+
+    def trip(self, state: S, seat: int, graph: Graph, lying: list[tuple[int, int]]) -> Trip | None:
+        """What a seat in the dungeon has still to do (``None``: it is out); ``lying`` holds
+        the room and points of each artifact on the map."""
+        p = state.players[seat]
+        if p.status != "in":
+            return None
+        held = any(t in self.artifacts for t in p.held.cards)
+        key = any(t in self.keys for t in p.held.cards)
+        price = Price(key=key, hurt=1.0, bearable=self.health, swords=0, start_ok=True)
+        routes = router(graph)
+        home = routes.toward(graph.start, price)
+        here = p.room
+        if held:
+            return Trip(min(home.get(here, INF), FAR) / BOOTS_PER_TURN, 0, True)
+        # The nearest artifact there and out again, the more valuable of equally near ones.
+        walk, gain = INF, 0
+        for rid, points in lying:
+            way = routes.toward(rid, price).get(here, INF) + home.get(rid, INF)
+            if (way, -points) < (walk, -gain):
+                walk, gain = way, points
+        if walk == INF:
+            walk, gain = FAR, self.typical
+        return Trip(min(walk, FAR) / BOOTS_PER_TURN, gain, False)
+
+    def expected(self, state: S, seat: int, total: int, trip: Trip, deadline: float) -> float:
+        """The expected final points of a seat in the dungeon, out within ``deadline`` turns."""
+        p = state.players[seat]
+        hurt = trip.turns * self.hurt_per_turn(state, seat)
+        left = self.health - p.damage
+        # Even odds when the damage to come equals the health left, or the trip the deadline.
+        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
+        safe /= 1 + math.exp((trip.turns - deadline) / RACE)
+        fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
+        return safe * (total + trip.gain + MASTERY) + (1 - safe) * fall
+
+    def race(self, mine: float, turns: list[float]) -> float:
+        """The turns a seat whose walk takes ``mine`` has before the countdown ends it: the
+        first other seat out leaves the rest its turns (``turns``: every walk in the dungeon)."""
+        rest = sorted(turns)
+        rest.remove(mine)
+        return rest[0] + TURNS_AFTER_KNOCKOUT if rest else INF
+
+    def turns_left(self, state: S) -> float:
+        """The turns a seat still in the dungeon has at most: once a seat is out, the
+        countdown's (rules.md#countdown)."""
+        return TURNS_AFTER_KNOCKOUT - state.countdown + 1 if state.countdown else INF
+
+    def hurt_per_turn(self, state: S, seat: int) -> float:
+        """The damage the seat may expect in one turn: its share of the dragon's cubes."""
+        return HURT_PER_TURN + ATTACKS_PER_ROUND * self.drawn(state) * self.share(state, seat)
+
+    def drawn(self, state: S) -> float:
+        """The cubes an attack draws (rules.md#dragon-attack)."""
+        return self.rage_track[min(state.rage, len(self.rage_track) - 1)]
+
+    def share(self, state: S, seat: int) -> float:
+        """The share of the cubes in the bag and the Clank! area that hurt the seat."""
+        mine = state.bag.cubes.get(COLOURS[seat], 0) + state.players[seat].clank
+        cubes = len(state.bag) + sum(p.clank for p in state.players)
+        return mine / max(cubes, 1)
+
+
+def evaluate(game: ClankEngine[S], state: S, seat: int) -> float:
+    """``seat``'s chance to win (see the module's docstring)."""
+    return Outlook(game).chances(state)[seat]
