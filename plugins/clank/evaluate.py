@@ -13,9 +13,10 @@ spread that shrinks as the game nears its end:
   those in the bag and the Clank! area) against the health it has left
   (rules.md#health), and the turns the countdown still leaves it
   (rules.md#countdown);
-- a seat without an artifact must first fetch the nearest one it can see and
-  then get out: it expects that artifact and the Mastery token with the same
-  odds, else nothing (a seat knocked out without an artifact is eliminated).
+- a seat without an artifact must first fetch one it can see and then get
+  out: it counts on the one whose points and Mastery token, weighed by those
+  odds, are worth most (the nearest is often the cheapest), else nothing (a
+  seat knocked out without an artifact is eliminated).
 
 Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
 map that grows is read as it stands), monsters and locks priced as the
@@ -125,26 +126,41 @@ class Outlook(Generic[S]):
         home = routes.toward(graph.start, price)
         here = p.room
         if held:
-            return Trip(min(home.get(here, INF), FAR) / BOOTS_PER_TURN, 0, True)
-        # The nearest artifact there and out again, the more valuable of equally near ones.
-        walk, gain = INF, 0
-        for rid, points in lying:
-            way = routes.toward(rid, price).get(here, INF) + home.get(rid, INF)
-            if (way, -points) < (walk, -gain):
-                walk, gain = way, points
-        if walk == INF:
-            walk, gain = FAR, self.typical
-        return Trip(min(walk, FAR) / BOOTS_PER_TURN, gain, False)
+            return Trip(self.turns(home.get(here, INF)), 0, True)
+        # The artifact worth most once the odds of its walk are weighed, not the nearest: the
+        # deeper an artifact lies, the more points it is worth.
+        walks = [
+            (routes.toward(rid, price).get(here, INF) + home.get(rid, INF), gain)
+            for rid, gain in lying
+        ]
+        trips = [Trip(self.turns(walk), gain, False) for walk, gain in walks if walk < INF]
+        left = self.turns_left(state)
+        return max(
+            trips or [Trip(self.turns(INF), self.typical, False)],
+            key=lambda t: (t.gain + MASTERY) * self.odds(state, seat, t, left),
+        )
+
+    @staticmethod
+    def turns(walk: float) -> float:
+        """The turns a walk of ``walk`` boots takes (``INF``: a walk the map does not show)."""
+        return (walk if walk < INF else FAR) / BOOTS_PER_TURN
+
+    def odds(self, state: S, seat: int, trip: Trip, deadline: float) -> float:
+        """The chance that the seat makes its trip and gets out within ``deadline`` turns."""
+        hurt = trip.turns * self.hurt_per_turn(state, seat)
+        left = self.health - state.players[seat].damage
+        # Even odds when the damage to come equals the health left, or the trip the deadline.
+        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
+        return safe / (1 + math.exp((trip.turns - deadline) / RACE))
 
     def expected(self, state: S, seat: int, total: int, trip: Trip, deadline: float) -> float:
         """The expected final points of a seat in the dungeon, out within ``deadline`` turns."""
-        p = state.players[seat]
-        hurt = trip.turns * self.hurt_per_turn(state, seat)
-        left = self.health - p.damage
-        # Even odds when the damage to come equals the health left, or the trip the deadline.
-        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
-        safe /= 1 + math.exp((trip.turns - deadline) / RACE)
-        fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
+        safe = self.odds(state, seat, trip, deadline)
+        fall = (
+            total
+            if trip.held and state.players[seat].room not in self.game.graph(state).depths
+            else 0
+        )
         return safe * (total + trip.gain + MASTERY) + (1 - safe) * fall
 
     def race(self, mine: float, turns: list[float]) -> float:
