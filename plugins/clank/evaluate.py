@@ -25,12 +25,13 @@ map that grows is read as it stands), monsters and locks priced as the
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Generic, NamedTuple
 
 from meeple.core.search import win_chances
-from meeple.plugins.clank.bots import INF, Price, router
-from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.bots import INF, PLAIN, Price, router, worth
+from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.part import S
 
@@ -57,8 +58,21 @@ RACE = 1.0
 SPREAD_AT_END = 1.0
 SPREAD_PER_TURN = 4.0
 """How far a seat's points may move, by the square root of the turns the game has left."""
+DECK = 0.35 * 5
+"""Points a turn brings per skill-equivalent a card's play is worth above the starting deck's:
+the ``heuristic`` bot's early worth of a point, five cards a turn."""
 ELIMINATED = -1000.0
 """The expected points of an eliminated seat: below every seat that scores."""
+
+
+@functools.lru_cache(maxsize=8)
+def plays(cat: Catalog) -> tuple[dict[str, float], float]:
+    """What one play of each card is worth in skill-equivalents (the ``heuristic`` bot's
+    :func:`~meeple.plugins.clank.bots.worth` in a fresh game), by physical id, and the mean
+    of the starting deck."""
+    values = {cid: worth(card.play, PLAIN, cat) for cid, card in cat.card.items()}
+    start = cat.starters[0]
+    return values, sum(values[c] for c in start) / len(start)
 
 
 class Trip(NamedTuple):
@@ -80,9 +94,10 @@ class Outlook(Generic[S]):
         self.rage_track = cat.tables.rage_track
         self.artifacts = {t: cat.points[t] for t in cat.token if cat.token[t].kind == "artifact"}
         """The points of each artifact, by id."""
+        self.plays, self.start = plays(cat)
         self.keys = frozenset(t for t in cat.token if cat.token[t].power == "key")
-        worth = self.artifacts.values()
-        self.typical = round(sum(worth) / len(worth)) if worth else 0
+        artifacts = self.artifacts.values()
+        self.typical = round(sum(artifacts) / len(artifacts)) if artifacts else 0
         """The points of an artifact the map does not show yet."""
 
     def chances(self, state: S) -> list[float]:
@@ -155,13 +170,14 @@ class Outlook(Generic[S]):
 
     def expected(self, state: S, seat: int, total: int, trip: Trip, deadline: float) -> float:
         """The expected final points of a seat in the dungeon, out within ``deadline`` turns."""
+        p = state.players[seat]
         safe = self.odds(state, seat, trip, deadline)
-        fall = (
-            total
-            if trip.held and state.players[seat].room not in self.game.graph(state).depths
-            else 0
-        )
-        return safe * (total + trip.gain + MASTERY) + (1 - safe) * fall
+        fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
+        # A stronger deck buys more points on the way (rules.md#acquire).
+        cards = [c for zone in (p.deck, p.hand, p.play, p.discard) for c in zone.cards]
+        deck = sum(self.plays.get(c, self.start) for c in cards) / max(len(cards), 1)
+        more = DECK * (deck - self.start) * trip.turns
+        return safe * (total + trip.gain + MASTERY + more) + (1 - safe) * fall
 
     def race(self, mine: float, turns: list[float]) -> float:
         """The turns a seat whose walk takes ``mine`` has before the countdown ends it: the

@@ -68,3 +68,9 @@ def test_a_seat_beside_a_cheap_artifact_counts_on_a_dearer_one_a_step_further() 
     assert outlook.trip(fit, 0, g.graph(fit), lying).gain == 20
     hurt = scenario(g, {"players[0]": {**seat, "damage": 9, "supply": 18}}, seats=2)
     assert outlook.trip(hurt, 0, g.graph(hurt), lying).gain == 10
+
+
+def test_a_stronger_deck_raises_the_chances() -> None:
+    plain = chances({})
+    strong = chances({"players[0]": {"discard": ["mercenary-1", "mercenary-2"]}})
+    assert strong[0] > plain[0] and strong[1] < plain[1]
