@@ -59,7 +59,7 @@ class IsmctsOptions(BotOptions, frozen=True):
     turn: bool = False
     """Also cut a rollout off, scored with ``evaluate``, when the turn of the decision ends:
     the luck of the other seats' turns would only add noise to the comparison of this
-    turn's choices (a Clank! dragon attack outweighs them all)."""
+    turn's choices."""
     reward: Literal["win", "rank"] = "win"
     """``win``: 1 for a win, 1/k for a win shared by k seats, else 0; ``rank``: 1 for
     first place down to 0 for last, in even steps (tied seats share the better place)."""
