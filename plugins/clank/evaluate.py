@@ -16,7 +16,9 @@ spread that shrinks as the game nears its end:
 - a seat without an artifact must first fetch one it can see and then get
   out: it counts on the one whose points and Mastery token, weighed by those
   odds, are worth most (the nearest is often the cheapest), else nothing (a
-  seat knocked out without an artifact is eliminated).
+  seat knocked out without an artifact is eliminated);
+- a seat in the dungeon also counts on the points its deck buys on the way,
+  by how much a play of its cards is worth above the starting deck's.
 
 Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
 map that grows is read as it stands), monsters and locks priced as the
