@@ -11,7 +11,8 @@ shared by every deal:
   (one legal action) is played without a node;
 - **expansion**: one action of this deal not yet in the tree, at random;
 - **rollout**: random legal actions (or another bot of the game, option
-  ``rollout``) to the end, or for ``depth`` decisions and then scored by
+  ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
+  end of the decision's turn, where the tree stops too) and then scored by
   :meth:`Game.evaluate`;
 - **backpropagation**: each node on the path adds the reward of the seat
   that chose its action.
@@ -55,6 +56,10 @@ class IsmctsOptions(BotOptions, frozen=True):
     depth: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
     """Cut a rollout off after this many decisions and score it with the game's
     ``evaluate`` (0: play it to the end)."""
+    turn: bool = False
+    """Also cut a rollout off, scored with ``evaluate``, when the turn of the decision ends:
+    the luck of the other seats' turns would only add noise to the comparison of this
+    turn's choices."""
     reward: Literal["win", "rank"] = "win"
     """``win``: 1 for a win, 1/k for a win shared by k seats, else 0; ``rank``: 1 for
     first place down to 0 for last, in even steps (tied seats share the better place)."""
@@ -112,10 +117,11 @@ class Ismcts:
         options: IsmctsOptions,
         bots: Callable[[str], Callable[..., Bot]],
     ) -> None:
-        if options.depth and type(game).evaluate is Game.evaluate:
+        if (options.depth or options.turn) and type(game).evaluate is Game.evaluate:
+            cut = f"depth={options.depth}" if options.depth else "turn=true"
             raise MeepleError(
-                f"bot 'ismcts', option depth={options.depth}: {game.title} has no evaluate() "
-                "to score a rollout cut off before the end; leave depth at 0"
+                f"bot 'ismcts', option {cut}: {game.title} has no evaluate() to score a "
+                "rollout cut off before the end; leave depth at 0 and turn false"
             )
         if options.rollout == "ismcts":
             raise MeepleError(
@@ -176,10 +182,11 @@ class Ismcts:
         below = self._stream.below
         c = self.options.exploration
         state = deal(self._stream)
+        turn = state.turns.turn if self.options.turn else None
         stack = state.stack
         node = root
         path: list[tuple[_Node, int]] = []
-        while stack:
+        while stack and (turn is None or state.turns.turn == turn):
             seat = stack[-1].seat
             legal = legal_actions(state)
             if len(legal) == 1:  # a forced move is no choice: it takes no node
@@ -209,13 +216,14 @@ class Ismcts:
             )
             resolve(state, action)
             path.append((node, seat))
-        reward = self._rollout(state, {seat for _, seat in path})
+        reward = self._rollout(state, {seat for _, seat in path}, turn)
         for node, seat in path:
             node.visits += 1
             node.total += reward[seat]
 
-    def _rollout(self, state: State, seats: set[int]) -> dict[int, float]:
-        """Play ``state`` on to the end (or the cut-off); the reward of each of ``seats``."""
+    def _rollout(self, state: State, seats: set[int], turn: int | None) -> dict[int, float]:
+        """Play ``state`` on to the end (or the cut-off: ``depth`` decisions, or the end of
+        ``turn`` unless ``None``); the reward of each of ``seats``."""
         game = self.game
         legal_actions, resolve = game.legal_actions, game.resolve
         stack = state.stack
@@ -223,7 +231,7 @@ class Ismcts:
         below, policy = self._stream.below, self._policy
         steps = 0
         while stack:
-            if depth and steps >= depth:
+            if (depth and steps >= depth) or (turn is not None and state.turns.turn != turn):
                 return {s: game.evaluate(state, s) for s in seats}
             legal = legal_actions(state)
             if policy is None:

@@ -13,9 +13,12 @@ spread that shrinks as the game nears its end:
   those in the bag and the Clank! area) against the health it has left
   (rules.md#health), and the turns the countdown still leaves it
   (rules.md#countdown);
-- a seat without an artifact must first fetch the nearest one it can see and
-  then get out: it expects that artifact and the Mastery token with the same
-  odds, else nothing (a seat knocked out without an artifact is eliminated).
+- a seat without an artifact must first fetch one it can see and then get
+  out: it counts on the one whose points and Mastery token, weighed by those
+  odds, are worth most (the nearest is often the cheapest), else nothing (a
+  seat knocked out without an artifact is eliminated);
+- a seat in the dungeon also counts on the points its deck buys on the way,
+  by how much a play of its cards is worth above the starting deck's.
 
 Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
 map that grows is read as it stands), monsters and locks priced as the
@@ -24,12 +27,13 @@ map that grows is read as it stands), monsters and locks priced as the
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import TYPE_CHECKING, Generic, NamedTuple
 
 from meeple.core.search import win_chances
-from meeple.plugins.clank.bots import INF, Price, router
-from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.bots import INF, PLAIN, Price, router, worth
+from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.part import S
 
@@ -56,8 +60,21 @@ RACE = 1.0
 SPREAD_AT_END = 1.0
 SPREAD_PER_TURN = 4.0
 """How far a seat's points may move, by the square root of the turns the game has left."""
+DECK = 0.35 * 5
+"""Points a turn brings per skill-equivalent a card's play is worth above the starting deck's:
+the ``heuristic`` bot's early worth of a point, five cards a turn."""
 ELIMINATED = -1000.0
 """The expected points of an eliminated seat: below every seat that scores."""
+
+
+@functools.lru_cache(maxsize=8)
+def plays(cat: Catalog) -> tuple[dict[str, float], float]:
+    """What one play of each card is worth in skill-equivalents (the ``heuristic`` bot's
+    :func:`~meeple.plugins.clank.bots.worth` in a fresh game), by physical id, and the mean
+    of the starting deck."""
+    values = {cid: worth(card.play, PLAIN, cat) for cid, card in cat.card.items()}
+    start = cat.starters[0]
+    return values, sum(values[c] for c in start) / len(start)
 
 
 class Trip(NamedTuple):
@@ -79,9 +96,10 @@ class Outlook(Generic[S]):
         self.rage_track = cat.tables.rage_track
         self.artifacts = {t: cat.points[t] for t in cat.token if cat.token[t].kind == "artifact"}
         """The points of each artifact, by id."""
+        self.plays, self.start = plays(cat)
         self.keys = frozenset(t for t in cat.token if cat.token[t].power == "key")
-        worth = self.artifacts.values()
-        self.typical = round(sum(worth) / len(worth)) if worth else 0
+        artifacts = self.artifacts.values()
+        self.typical = round(sum(artifacts) / len(artifacts)) if artifacts else 0
         """The points of an artifact the map does not show yet."""
 
     def chances(self, state: S) -> list[float]:
@@ -125,27 +143,43 @@ class Outlook(Generic[S]):
         home = routes.toward(graph.start, price)
         here = p.room
         if held:
-            return Trip(min(home.get(here, INF), FAR) / BOOTS_PER_TURN, 0, True)
-        # The nearest artifact there and out again, the more valuable of equally near ones.
-        walk, gain = INF, 0
-        for rid, points in lying:
-            way = routes.toward(rid, price).get(here, INF) + home.get(rid, INF)
-            if (way, -points) < (walk, -gain):
-                walk, gain = way, points
-        if walk == INF:
-            walk, gain = FAR, self.typical
-        return Trip(min(walk, FAR) / BOOTS_PER_TURN, gain, False)
+            return Trip(self.turns(home.get(here, INF)), 0, True)
+        # The artifact worth most once the odds of its walk are weighed, not the nearest: the
+        # deeper an artifact lies, the more points it is worth.
+        walks = [
+            (routes.toward(rid, price).get(here, INF) + home.get(rid, INF), gain)
+            for rid, gain in lying
+        ]
+        trips = [Trip(self.turns(walk), gain, False) for walk, gain in walks if walk < INF]
+        left = self.turns_left(state)
+        return max(
+            trips or [Trip(self.turns(INF), self.typical, False)],
+            key=lambda t: (t.gain + MASTERY) * self.odds(state, seat, t, left),
+        )
+
+    @staticmethod
+    def turns(walk: float) -> float:
+        """The turns a walk of ``walk`` boots takes (``INF``: a walk the map does not show)."""
+        return (walk if walk < INF else FAR) / BOOTS_PER_TURN
+
+    def odds(self, state: S, seat: int, trip: Trip, deadline: float) -> float:
+        """The chance that the seat makes its trip and gets out within ``deadline`` turns."""
+        hurt = trip.turns * self.hurt_per_turn(state, seat)
+        left = self.health - state.players[seat].damage
+        # Even odds when the damage to come equals the health left, or the trip the deadline.
+        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
+        return safe / (1 + math.exp((trip.turns - deadline) / RACE))
 
     def expected(self, state: S, seat: int, total: int, trip: Trip, deadline: float) -> float:
         """The expected final points of a seat in the dungeon, out within ``deadline`` turns."""
         p = state.players[seat]
-        hurt = trip.turns * self.hurt_per_turn(state, seat)
-        left = self.health - p.damage
-        # Even odds when the damage to come equals the health left, or the trip the deadline.
-        safe = left * left / (left * left + hurt * hurt) * (1.0 if trip.held else FETCH)
-        safe /= 1 + math.exp((trip.turns - deadline) / RACE)
+        safe = self.odds(state, seat, trip, deadline)
         fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
-        return safe * (total + trip.gain + MASTERY) + (1 - safe) * fall
+        # A stronger deck buys more points on the way (rules.md#acquire).
+        cards = [c for zone in (p.deck, p.hand, p.play, p.discard) for c in zone.cards]
+        deck = sum(self.plays.get(c, self.start) for c in cards) / max(len(cards), 1)
+        more = DECK * (deck - self.start) * trip.turns
+        return safe * (total + trip.gain + MASTERY + more) + (1 - safe) * fall
 
     def race(self, mine: float, turns: list[float]) -> float:
         """The turns a seat whose walk takes ``mine`` has before the countdown ends it: the

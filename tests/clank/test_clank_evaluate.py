@@ -12,6 +12,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry
 from meeple.core.rng import bot_stream
 from meeple.core.testing import scenario
+from meeple.plugins.clank.evaluate import Outlook
 
 
 @pytest.mark.parametrize("which", ["clank", "clank-catacombs"])
@@ -55,3 +56,21 @@ def test_an_escaped_seat_beats_an_eliminated_one() -> None:
         }
     )
     assert out == pytest.approx([1, 0])
+
+
+def test_a_seat_beside_a_cheap_artifact_counts_on_a_dearer_one_a_step_further() -> None:
+    g = game(tiny_board())
+    outlook = Outlook(g)
+    lying = [(5, 10), (6, 20)]
+    # The key opens the locked tunnel 4-5, the only way back from the artifacts' rooms.
+    seat = {"room": 5, "held": ["master-key-1"]}
+    fit = scenario(g, {"players[0]": seat}, seats=2)
+    assert outlook.trip(fit, 0, g.graph(fit), lying).gain == 20
+    hurt = scenario(g, {"players[0]": {**seat, "damage": 9, "supply": 18}}, seats=2)
+    assert outlook.trip(hurt, 0, g.graph(hurt), lying).gain == 10
+
+
+def test_a_stronger_deck_raises_the_chances() -> None:
+    plain = chances({})
+    strong = chances({"players[0]": {"discard": ["mercenary-1", "mercenary-2"]}})
+    assert strong[0] > plain[0] and strong[1] < plain[1]

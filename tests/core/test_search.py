@@ -88,6 +88,8 @@ def test_a_cut_off_needs_the_games_evaluate(registry: Registry) -> None:
     player = registry.player("ismcts:depth=2:iterations=5", "tiny")
     with pytest.raises(MeepleError, match="option depth=2: Tiny has no evaluate"):
         player.make(tiny(), 0, 1)
+    with pytest.raises(MeepleError, match="option turn=true: Tiny has no evaluate"):
+        registry.player("ismcts:turn=true", "tiny").make(tiny(), 0, 1)
     with pytest.raises(MeepleError, match="cannot play its own rollouts"):
         registry.player("ismcts:rollout=ismcts", "tiny").make(tiny(), 0, 1)
 
@@ -97,6 +99,25 @@ def test_a_cut_off_needs_the_games_evaluate(registry: Registry) -> None:
 
     game = Judged()
     assert choices_with(game, player, seed=2)
+
+
+def test_a_turn_cut_off_scores_each_rollout_as_the_turn_ends(registry: Registry) -> None:
+    """With ``turn``, neither the tree nor a rollout reaches past the turn of the decision."""
+    clank = registry.game("clank")
+    scored: set[int] = set()
+
+    class Watched(clank):
+        def evaluate(self, state: Any, seat: int) -> float:
+            scored.add(state.turns.turn)
+            return super().evaluate(state, seat)
+
+    game = Watched()
+    state = game.setup(4, 2)
+    seat = state.to_move
+    bot = registry.player("ismcts:iterations=20:turn=true", "clank").make(game, seat, 2)
+    legal = game.legal_actions(state)
+    assert bot.choose(Prompt(game, state, seat, legal)) in legal
+    assert scored == {state.turns.turn + 1}
 
 
 def choices_with(game: Any, player: Any, seed: int) -> list[Any]:
