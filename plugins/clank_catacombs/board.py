@@ -98,8 +98,6 @@ class TileGraph(Graph):
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
-        self.ends = growth.ends
-        """The rooms each real tunnel joins."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
             beside = {e.to for rid in portals for e in self.near[rid]}
@@ -148,7 +146,6 @@ GROWN = (
     "heal",
     "portals",
     "wayshrines",
-    "ends",
 )
 """The fields of a :class:`Growth` that each placement adds to."""
 
@@ -187,8 +184,6 @@ class Growth:
         self.heal: dict[int, int] = {}
         self.portals: list[int] = []
         self.wayshrines: list[int] = []
-        self.ends: list[tuple[int, int]] = []
-        """The rooms each real tunnel joins."""
 
     def copy(self) -> Growth:
         """A growth that adds to copies of these lists (their items are never changed)."""
@@ -286,7 +281,6 @@ class Growth:
         link(self.exits, self.near, len(self.tunnels), t)
         self.tunnels.append(t)
         self.locks.append(keys)
-        self.ends.append((t.a, t.b))
 
 
 def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:

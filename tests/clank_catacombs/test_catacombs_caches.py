@@ -25,7 +25,7 @@ HOOKS = Hooks(plugin_manager())
 GRAPH_FIELDS = (
     "order", "index", "rooms", "tunnels", "exits", "near", "start", "depths", "caves",
     "markets", "heal", "names", "features", "tile_of", "locks", "cells", "haunted", "portals",
-    "wayshrines", "trips", "ends",
+    "wayshrines", "trips",
 )  # fmt: skip
 ROOM_FIELDS = ("rooms", "order", "index", "start", "depths", "caves", "markets", "heal")
 """The fields :meth:`Graph.read_rooms` reads off the rooms (a tile graph grows them)."""
@@ -52,7 +52,6 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     features = fresh.features
     assert got.portals == [r for r, f in enumerate(features) if f.portal]
     assert got.wayshrines == [r for r, f in enumerate(features) if f.wayshrine]
-    assert got.ends == [(t.a, t.b) for t in fresh.growth.tunnels]
 
 
 def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:
