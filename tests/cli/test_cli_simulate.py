@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import signal
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -161,22 +157,18 @@ def test_ctrl_c_before_any_game_finished(cli: Invoke, monkeypatch: pytest.Monkey
 
 
 def test_a_real_sigint_keeps_every_finished_line(
-    cli: Invoke, tmp_path: Path, tiny_path: Path
+    cli: Invoke,
+    tmp_path: Path,
+    tiny_path: Path,
+    interrupt_simulate: Callable[..., tuple[int, bytes, bytes]],
 ) -> None:
     """SIGINT at any moment: each line in the file is whole, and the same as a full run's."""
     out = tmp_path / "games.jsonl"
     args = ["simulate", "tiny", "--seats", "random,random", "--seed", "5", "--quiet"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000", "--jsonl", str(out)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+    code, stdout, stderr = interrupt_simulate(
+        [*args, "-n", "1000000", "--jsonl", str(out)], out, 21, 30
     )
-    deadline = time.monotonic() + 30
-    while (not out.exists() or out.read_bytes().count(b"\n") < 21) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 130, stderr
+    assert code == 130, stderr
     lines = out.read_bytes()
     finished = lines.count(b"\n") - 1  # the header, then one line per game
     assert finished >= 20 and lines.endswith(b"\n")

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import os
 import re
-import signal
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -78,22 +76,16 @@ def test_shards_hold_the_games_of_the_whole_run(cli: Invoke, tmp_path: Path) -> 
 
 
 def test_resume_after_a_real_interrupt_equals_a_full_run(
-    cli: Invoke, tmp_path: Path, tiny_path: Path
+    cli: Invoke,
+    tmp_path: Path,
+    tiny_path: Path,
+    interrupt_simulate: Callable[..., tuple[int, bytes, bytes]],
 ) -> None:
     """SIGINT stops the workers: exit 130 with the summary; --resume then finishes the file."""
     out = tmp_path / "games.jsonl"
     args = [*TINY, "--seed", "5", "--workers", "2", "--jsonl", str(out)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while (not out.exists() or out.read_bytes().count(b"\n") < 41) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=30)
-    assert proc.returncode == 130, stderr
+    code, stdout, stderr = interrupt_simulate([*args, "-n", "1000000"], out, 41, 60)
+    assert code == 130, stderr
     assert b"Traceback" not in stderr and b"interrupted after " in stderr
     finished = out.read_bytes().count(b"\n") - 1
     assert finished >= 40 and b"games, by seat" in stdout
