@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 from meeple.cli.common import best_bot
 from meeple.core.bots import Bot, Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
+from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream
 from meeple.core.runner import RunSpec
@@ -210,12 +211,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="ladder: processes")
     args = parser.parse_args(argv)
     registry = Registry(plugin_manager())
-    games = args.games.split(",") if args.games else sorted(registry.games)
-    if args.what == "speed":
-        speed(registry, games, args.iterations, args.samples, args.repeat)
-    else:
-        against = args.against.split(",")
-        ladder(registry, games, args.search, against, args.n, args.workers, args.seed)
+    games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else []
+    for game_id in games:
+        if game_id not in registry.games:
+            parser.error(
+                f"no game {game_id!r} is installed (installed: {', '.join(registry.games)})"
+            )
+    games = games or sorted(registry.games)
+    try:
+        if args.what == "speed":
+            speed(registry, games, args.iterations, args.samples, args.repeat)
+        else:
+            against = args.against.split(",")
+            ladder(registry, games, args.search, against, args.n, args.workers, args.seed)
+    except MeepleError as error:  # a bot or option misnamed: say which, as the CLI does
+        parser.error(str(error))
     return 0
 
 

@@ -72,6 +72,24 @@ def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[st
     assert "s/decision" in out and "[" in out  # the interval
 
 
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--games", "nogame"], "no game 'nogame' is installed"),
+        (["--search", "ismcts:iterationz=2"], "bot 'ismcts' has no option 'iterationz'"),
+        (["--against", "rando"], "no bot 'rando' plays tiny"),
+    ],
+)
+def test_search_benchmark_misnamed_input_is_a_usage_error(
+    tiny_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], said: str
+) -> None:
+    module = load(SEARCH)
+    with pytest.raises(SystemExit) as exit_:
+        module.main(["ladder", "--games", "tiny", "-n", "1", *argv])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
+
+
 def test_simulate_benchmark_measures_speed_and_memory(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
