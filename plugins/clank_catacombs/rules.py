@@ -55,12 +55,13 @@ from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import (
     CLOCKWISE,
+    Layouts,
     TileGraph,
     build,
     cells_of,
     extend,
-    grow,
     join,
+    opposed,
 )
 from meeple.plugins.clank_catacombs.state import (
     MARK,
@@ -92,8 +93,6 @@ from meeple.plugins.clank_catacombs.tiles import Tile, TileRoom
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
-STEPS = tuple(board.STEP.values())
-"""The steps from a cell to the four cells sharing an edge with it."""
 GRAPHS_KEPT = 64
 """Graphs of placements kept per game object: a game places about 15 tiles, so this holds the
 maps of the games in play, and a long simulation on one game object stays within it."""
@@ -111,6 +110,7 @@ class TileCatalog(Catalog):
     def __init__(self, tables: content.CatacombsTables) -> None:
         self.tiles: dict[str, Tile] = tables.tile
         self.square = [t.id for t in tables.tiles.tiles if t.back != "start"]
+        self.layouts = Layouts(self.tiles)
         super().__init__(tables.cards, tables.tokens, tables.board)
         for tid, tile in self.tiles.items():
             self.back[tid] = tile.back
@@ -353,19 +353,21 @@ class CatacombsGame(
             events.append(Ghosted())
 
     def link_ok(self, state: CatacombsState, placements: list[Placed], i: int) -> bool:
-        """Whether placement ``i`` has a tunnel to another tile in ``placements``: grown from
-        it and the tiles beside it alone, in their order, since only they can meet it."""
-        tiles = self.cat.tiles
+        """Whether placement ``i`` has a tunnel to another tile in ``placements``: a half-tunnel
+        of its meets one of a tile beside, their arrows not opposed (rules.md#arrows)."""
+        tiles, layouts = self.cat.tiles, self.cat.layouts
+        owner = {
+            cell: j for j, at in enumerate(placements) for cell in cells_of(tiles[at.tile], at)
+        }
         at = placements[i]
-        near = {(x + dx, y + dy) for x, y in cells_of(tiles[at.tile], at) for dx, dy in STEPS}
-        beside = [
-            j for j, other in enumerate(placements)
-            if j == i or not near.isdisjoint(cells_of(tiles[other.tile], other))
-        ]  # fmt: skip
-        growth = grow([placements[j] for j in beside], tiles)
-        owner = growth.tile_of
-        k = beside.index(i)
-        return any((owner[t.a] == k) != (owner[t.b] == k) for t in growth.tunnels)
+        for edge in layouts(at).edges:
+            cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
+            j = owner.get(cell, i)
+            if j != i:
+                met = layouts.met(placements[j], cell, edge)
+                if met is not None and not opposed(edge.half, met.half):
+                    return True
+        return False
 
     # -- legal actions -------------------------------------------------------------
 
