@@ -9,7 +9,7 @@ Catacombs asks of the map: room names and features, locks per tunnel, open
 half-tunnels at the dungeon's edge. Room ids count up in placement order, so
 placing a tile never renumbers a room; real tunnels likewise keep their numbers (the
 portal trips come after them). A graph keeps its :class:`Growth`, so :func:`extend` adds
-one more placement to a copy of it instead of building the whole dungeon again.
+the placements after its own to a copy of it instead of building the whole dungeon again.
 """
 
 from __future__ import annotations
@@ -78,13 +78,24 @@ def lay(tile: Tile, turn: int) -> Laid:
     return Laid(tuple(edges), on)
 
 
+class Entry(NamedTuple):
+    """A half-tunnel of a tile's top cell, and the turn that brings it to a given side."""
+
+    turn: int
+    k: int
+    half: Half
+    room: int
+    """Its room's place in the tile's rooms."""
+
+
 class Layouts:
     """Each tile of a set at each turn, laid out (:func:`lay`) once for all its placements:
-    at most four per tile."""
+    at most four per tile, and at most twelve ways in (:meth:`entries`)."""
 
     def __init__(self, tiles: Mapping[str, Tile]) -> None:
         self.tiles = tiles
         self._laid: dict[tuple[str, int], Laid] = {}
+        self._entries: dict[tuple[str, str, int | None], tuple[Entry, ...]] = {}
 
     def __call__(self, at: Placed) -> Laid:
         key = (at.tile, at.turn % 4)
@@ -97,6 +108,23 @@ class Layouts:
         """The half-tunnel of placement ``there`` that ``edge`` meets in ``there``'s cell
         ``cell``; ``None`` if a side without one faces it (rules.md#walls)."""
         return self(there).on.get((cell[1] - there.y, edge.enters, edge.pos))
+
+    def entries(self, tile: str, side: str, pos: int | None) -> tuple[Entry, ...]:
+        """The half-tunnels of ``tile``'s top cell at opening ``pos`` of a side, each with the
+        one turn that brings it to side ``side``, by turn (rules.md#discovery)."""
+        key = (tile, side, pos)
+        found = self._entries.get(key)
+        if found is None:
+            t = self.tiles[tile]
+            rooms = [r.id for r in t.rooms]
+            found = self._entries[key] = tuple(
+                sorted(
+                    Entry(CLOCKWISE[half.side].index(side), k, half, rooms.index(half.room))
+                    for k, half in enumerate(t.edges)
+                    if not half.cell and half.pos == pos
+                )
+            )
+        return found
 
 
 def opposed(a: Half, b: Half) -> bool:
@@ -351,10 +379,12 @@ def build(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
     return TileGraph(grow(placements, tiles))
 
 
-def extend(graph: TileGraph, at: Placed) -> TileGraph:
-    """The graph of ``graph``'s placements and ``at`` after them: ``graph`` stays as it was."""
+def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:
+    """The graph of ``graph``'s placements and ``placements`` after them: ``graph`` stays as
+    it was."""
     growth = graph.growth.copy()
-    growth.add(at)
+    for at in placements:
+        growth.add(at)
     return TileGraph(growth)
 
 
