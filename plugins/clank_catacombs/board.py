@@ -14,6 +14,7 @@ the placements after its own to a copy of it instead of building the whole dunge
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -153,8 +154,9 @@ class TileGraph(Graph):
     def __init__(self, growth: Growth) -> None:
         self.growth = growth
         """What :func:`extend` grows the graph from."""
-        tunnels = list(growth.tunnels)
-        locks = list(growth.locks)
+        tunnels, locks = growth.tunnels, growth.locks
+        if len(growth.portals) > 1:  # the portal trips come after the growth's own tunnels
+            tunnels, locks = list(tunnels), list(locks)
         trips = portal_trips(tunnels, locks, set(growth.portals))
         super().__init__(
             Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
@@ -199,8 +201,12 @@ class TileGraph(Graph):
         self.heal = growth.heal
 
     def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
-        """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
+        """The real tunnels' ways, grown with the tiles, and the portal trips' after them.
+        Without trips they are the growth's own, which stay as they are: a graph grows from a
+        copy (:func:`extend`)."""
         growth = self.growth
+        if len(tunnels) == len(growth.tunnels):
+            return growth.exits, growth.near
         exits, near = growth.exits.copy(), growth.near.copy()
         for i in range(len(growth.tunnels), len(tunnels)):
             link(exits, near, i, tunnels[i])
@@ -267,13 +273,11 @@ class Growth:
         self.wayshrines: list[int] = []
 
     def copy(self) -> Growth:
-        """A growth that adds to copies of these lists (their items are never changed)."""
-        new = Growth(self.tiles)
-        new.layouts = self.layouts
+        """A growth that adds to copies of these lists (their items are never changed) and
+        shares the rest, which it replaces rather than changes."""
+        new = copy.copy(self)
         for name in GROWN:
             setattr(new, name, getattr(self, name).copy())
-        new.haunted, new.start = self.haunted, self.start
-        new.depths, new.caves, new.markets = self.depths, self.caves, self.markets
         return new
 
     def add(self, at: Placed) -> None:
