@@ -9,11 +9,12 @@ Catacombs asks of the map: room names and features, locks per tunnel, open
 half-tunnels at the dungeon's edge. Room ids count up in placement order, so
 placing a tile never renumbers a room; real tunnels likewise keep their numbers (the
 portal trips come after them). A graph keeps its :class:`Growth`, so :func:`extend` adds
-one more placement to a copy of it instead of building the whole dungeon again.
+the placements after its own to a copy of it instead of building the whole dungeon again.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -39,17 +40,97 @@ def cells_of(tile: Tile, at: Placed) -> list[tuple[int, int]]:
     return [(at.x, at.y + c) for c in range(tile.cells)]
 
 
-def facing(at: Placed, half: Half) -> tuple[tuple[int, int], str]:
-    """The cell a half-tunnel leads into and the side of that cell it enters by (from its
-    own cell, as :func:`cells_of` numbers them)."""
-    side = turned(half.side, at.turn)
-    dx, dy = STEP[side]
-    return (at.x + dx, at.y + half.cell + dy), OPPOSITE[side]
-
-
 def across(pos: int | None) -> int | None:
     """The opening facing opening ``pos`` across a shared edge (rules.md#tiles)."""
     return None if pos is None else 1 - pos
+
+
+class Edge(NamedTuple):
+    """Half-tunnel ``k`` of a tile as a placement turns it, from the placement's top cell."""
+
+    k: int
+    half: Half
+    ahead: tuple[int, int]
+    """The cell it leads into, from the top cell (``x``, ``y`` offsets)."""
+    enters: str
+    """The side of that cell it enters by."""
+    pos: int | None
+    """The opening of that side it enters by (:func:`across` its own)."""
+
+
+class Laid(NamedTuple):
+    """A tile at one turn: its half-tunnels in the tile's order, and by the cell (as
+    :func:`cells_of` numbers them), turned side and opening each lies on."""
+
+    edges: tuple[Edge, ...]
+    on: dict[tuple[int, str, int | None], Edge]
+
+
+def lay(tile: Tile, turn: int) -> Laid:
+    """``tile`` turned ``turn`` quarter turns: where each half-tunnel leads."""
+    edges = []
+    on: dict[tuple[int, str, int | None], Edge] = {}
+    for k, half in enumerate(tile.edges):
+        side = turned(half.side, turn)
+        dx, dy = STEP[side]
+        edge = Edge(k, half, (dx, half.cell + dy), OPPOSITE[side], across(half.pos))
+        edges.append(edge)
+        on.setdefault((half.cell, side, half.pos), edge)
+    return Laid(tuple(edges), on)
+
+
+class Entry(NamedTuple):
+    """A half-tunnel of a tile's top cell, and the turn that brings it to a given side."""
+
+    turn: int
+    k: int
+    half: Half
+    room: int
+    """Its room's place in the tile's rooms."""
+
+
+class Layouts:
+    """Each tile of a set at each turn, laid out (:func:`lay`) once for all its placements:
+    at most four per tile, and at most twelve ways in (:meth:`entries`)."""
+
+    def __init__(self, tiles: Mapping[str, Tile]) -> None:
+        self.tiles = tiles
+        self._laid: dict[tuple[str, int], Laid] = {}
+        self._entries: dict[tuple[str, str, int | None], tuple[Entry, ...]] = {}
+
+    def __call__(self, at: Placed) -> Laid:
+        key = (at.tile, at.turn % 4)
+        laid = self._laid.get(key)
+        if laid is None:
+            laid = self._laid[key] = lay(self.tiles[at.tile], at.turn)
+        return laid
+
+    def met(self, there: Placed, cell: tuple[int, int], edge: Edge) -> Edge | None:
+        """The half-tunnel of placement ``there`` that ``edge`` meets in ``there``'s cell
+        ``cell``; ``None`` if a side without one faces it (rules.md#walls)."""
+        return self(there).on.get((cell[1] - there.y, edge.enters, edge.pos))
+
+    def entries(self, tile: str, side: str, pos: int | None) -> tuple[Entry, ...]:
+        """The half-tunnels of ``tile``'s top cell at opening ``pos`` of a side, each with the
+        one turn that brings it to side ``side``, by turn (rules.md#discovery)."""
+        key = (tile, side, pos)
+        found = self._entries.get(key)
+        if found is None:
+            t = self.tiles[tile]
+            rooms = [r.id for r in t.rooms]
+            found = self._entries[key] = tuple(
+                sorted(
+                    Entry(CLOCKWISE[half.side].index(side), k, half, rooms.index(half.room))
+                    for k, half in enumerate(t.edges)
+                    if not half.cell and half.pos == pos
+                )
+            )
+        return found
+
+
+def opposed(a: Half, b: Half) -> bool:
+    """rules.md#arrows: facing halves whose arrows oppose close their tunnel."""
+    return a.arrow is not None and a.arrow == b.arrow
 
 
 class Open(NamedTuple):
@@ -73,8 +154,9 @@ class TileGraph(Graph):
     def __init__(self, growth: Growth) -> None:
         self.growth = growth
         """What :func:`extend` grows the graph from."""
-        tunnels = list(growth.tunnels)
-        locks = list(growth.locks)
+        tunnels, locks = growth.tunnels, growth.locks
+        if len(growth.portals) > 1:  # the portal trips come after the growth's own tunnels
+            tunnels, locks = list(tunnels), list(locks)
         trips = portal_trips(tunnels, locks, set(growth.portals))
         super().__init__(
             Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
@@ -119,8 +201,12 @@ class TileGraph(Graph):
         self.heal = growth.heal
 
     def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
-        """The real tunnels' ways, grown with the tiles, and the portal trips' after them."""
+        """The real tunnels' ways, grown with the tiles, and the portal trips' after them.
+        Without trips they are the growth's own, which stay as they are: a graph grows from a
+        copy (:func:`extend`)."""
         growth = self.growth
+        if len(tunnels) == len(growth.tunnels):
+            return growth.exits, growth.near
         exits, near = growth.exits.copy(), growth.near.copy()
         for i in range(len(growth.tunnels), len(tunnels)):
             link(exits, near, i, tunnels[i])
@@ -137,7 +223,7 @@ GROWN = (
     "opens",
     "cells",
     "ids",
-    "sits",
+    "placed",
     "exits",
     "near",
     "by_id",
@@ -168,8 +254,9 @@ class Growth:
         self.haunted: frozenset[int] = frozenset()
         self.ids: list[dict[str, int]] = []
         """The room id of each placement's rooms, by their names on the tile."""
-        self.sits: dict[tuple[int, tuple[int, int], str, int | None], tuple[int, Half]] = {}
-        """Each placement's half-tunnels by the cell, side and opening they lie on."""
+        self.placed: list[Placed] = []
+        self.layouts = Layouts(tiles)
+        """Where each placement's half-tunnels lie (shared by the copies)."""
         self.exits: Ways = {}
         """The real tunnels' exits (:meth:`Graph.ways`)."""
         self.near: Ways = {}
@@ -186,12 +273,11 @@ class Growth:
         self.wayshrines: list[int] = []
 
     def copy(self) -> Growth:
-        """A growth that adds to copies of these lists (their items are never changed)."""
-        new = Growth(self.tiles)
+        """A growth that adds to copies of these lists (their items are never changed) and
+        shares the rest, which it replaces rather than changes."""
+        new = copy.copy(self)
         for name in GROWN:
             setattr(new, name, getattr(self, name).copy())
-        new.haunted, new.start = self.haunted, self.start
-        new.depths, new.caves, new.markets = self.depths, self.caves, self.markets
         return new
 
     def add(self, at: Placed) -> None:
@@ -200,13 +286,10 @@ class Growth:
         i = len(self.ids)
         tile = self.tiles[at.tile]
         covered = cells_of(tile, at)
-        cells, sits = self.cells, self.sits
+        cells, placed = self.cells, self.placed
         for cell in covered:
             cells[cell] = i
-        for k, half in enumerate(tile.edges):
-            sits.setdefault(
-                (i, covered[half.cell], turned(half.side, at.turn), half.pos), (k, half)
-            )
+        placed.append(at)
         if tile.haunted:
             self.haunted |= {i}
         ids = {}
@@ -239,20 +322,24 @@ class Growth:
             )
             self.tunnel(inner, (f"{i}/i{k}",) if t.lock else ())
         self.opens = [o for o in self.opens if o.cell not in covered]
-        for k, half in enumerate(tile.edges):
-            cell, side = facing(at, half)
+        for edge in self.layouts(at).edges:
+            half = edge.half
+            cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
             j = cells.get(cell)
             if j is None:
-                self.opens.append(Open(i, k, ids[half.room], cell, side, across(half.pos), half))
+                self.opens.append(
+                    Open(i, edge.k, ids[half.room], cell, edge.enters, edge.pos, half)
+                )
                 continue
             if j == i:
                 continue
-            # The half of tile j that faces this one lies on the cell and side this one enters.
-            match = sits.get((j, cell, side, across(half.pos)))
-            if match is None:
-                continue  # rules.md#walls: a half against a side without one
-            m, h = match
-            tunnel = join(self.ids[j][h.room], h, f"{j}/e{m}", ids[half.room], half, f"{i}/e{k}")
+            met = self.layouts.met(placed[j], cell, edge)
+            if met is None:
+                continue
+            h = met.half
+            tunnel = join(
+                self.ids[j][h.room], h, f"{j}/e{met.k}", ids[half.room], half, f"{i}/e{edge.k}"
+            )
             if tunnel is not None:
                 self.tunnel(*tunnel)
 
@@ -296,10 +383,12 @@ def build(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
     return TileGraph(grow(placements, tiles))
 
 
-def extend(graph: TileGraph, at: Placed) -> TileGraph:
-    """The graph of ``graph``'s placements and ``at`` after them: ``graph`` stays as it was."""
+def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:
+    """The graph of ``graph``'s placements and ``placements`` after them: ``graph`` stays as
+    it was."""
     growth = graph.growth.copy()
-    growth.add(at)
+    for at in placements:
+        growth.add(at)
     return TileGraph(growth)
 
 
@@ -359,13 +448,13 @@ def join(
     a: int, ha: Half, ka: str, b: int, hb: Half, kb: str
 ) -> tuple[Tunnel, tuple[str, ...]] | None:
     """Two facing halves as one tunnel from room ``a`` to room ``b`` (rules.md#arrows)."""
+    if opposed(ha, hb):
+        return None
     ways = set()
     if ha.arrow is not None:
         ways.add("ab" if ha.arrow == "out" else "ba")
     if hb.arrow is not None:
         ways.add("ba" if hb.arrow == "out" else "ab")
-    if len(ways) == 2:
-        return None  # opposing arrows close the tunnel
     keys = tuple(k for k, h in ((ka, ha), (kb, hb)) if h.lock)
     if ways == {"ba"}:
         a, b = b, a

@@ -12,6 +12,7 @@ rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Collection, Iterable
 from functools import lru_cache
 from typing import Any, cast
@@ -54,13 +55,13 @@ from meeple.plugins.clank.state import (
 from meeple.plugins.clank_catacombs import board, checks, content, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import (
-    CLOCKWISE,
+    Layouts,
     TileGraph,
     build,
     cells_of,
     extend,
-    grow,
     join,
+    opposed,
 )
 from meeple.plugins.clank_catacombs.state import (
     MARK,
@@ -92,8 +93,6 @@ from meeple.plugins.clank_catacombs.tiles import Tile, TileRoom
 
 GHOST = "ghost"
 """The bag colour of Ghost cubes."""
-STEPS = tuple(board.STEP.values())
-"""The steps from a cell to the four cells sharing an edge with it."""
 GRAPHS_KEPT = 64
 """Graphs of placements kept per game object: a game places about 15 tiles, so this holds the
 maps of the games in play, and a long simulation on one game object stays within it."""
@@ -111,6 +110,7 @@ class TileCatalog(Catalog):
     def __init__(self, tables: content.CatacombsTables) -> None:
         self.tiles: dict[str, Tile] = tables.tile
         self.square = [t.id for t in tables.tiles.tiles if t.back != "start"]
+        self.layouts = Layouts(self.tiles)
         super().__init__(tables.cards, tables.tokens, tables.board)
         for tid, tile in self.tiles.items():
             self.back[tid] = tile.back
@@ -192,7 +192,8 @@ class CatacombsGame(
     def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
         super().__init__(options, cat)
         self.turn_frames = (Turn, Discover)
-        self._graph_of = lru_cache(maxsize=GRAPHS_KEPT)(self.placed_graph)
+        self._graphs: OrderedDict[tuple[Placed, ...], TileGraph] = OrderedDict()
+        """Graphs by their placements, the last :data:`GRAPHS_KEPT` asked for last."""
         self._last_tiles: list[Placed] = []
         """The placements of :attr:`_last_graph` (a copy: a state's list grows in place);
         none at first, which no state has."""
@@ -219,16 +220,33 @@ class CatacombsGame(
         if tiles == self._last_tiles:
             return self._last_graph
         key = tuple(tiles)
-        self._last_graph = graph = self._graph_of(key)
+        self._last_graph = graph = self.kept_graph(key)
         self._last_tiles = list(key)
         return graph
 
+    def kept_graph(self, placements: tuple[Placed, ...]) -> TileGraph:
+        """The graph of ``placements``, kept (one of the last :data:`GRAPHS_KEPT`)."""
+        graphs = self._graphs
+        graph = graphs.get(placements)
+        if graph is not None:
+            graphs.move_to_end(placements)
+            return graph
+        graph = graphs[placements] = self.placed_graph(placements)
+        if len(graphs) > GRAPHS_KEPT:
+            graphs.popitem(last=False)
+        return graph
+
     def placed_graph(self, placements: tuple[Placed, ...]) -> TileGraph:
-        """The graph of ``placements``: the graph of all but the last (usually kept, since
-        the dungeon grew from it) extended by the last."""
-        if len(placements) == 1:
+        """The graph of ``placements``, grown from the graph kept of the most of their first
+        ones: usually all but the last, since the dungeon grew from it; those before a tile
+        that turned otherwise. The graphs between are not built."""
+        graphs = self._graphs
+        k = len(placements) - 1
+        while k and placements[:k] not in graphs:
+            k -= 1
+        if not k:
             return build(placements, self.cat.tiles)
-        return extend(self._graph_of(placements[:-1]), placements[-1])
+        return extend(graphs[placements[:k]], placements[k:])
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         if where == "crystal-cave-or-wayshrine":
@@ -284,7 +302,7 @@ class CatacombsGame(
             for tid in picks[seat * each : (seat + 1) * each]:
                 p.held.add(tid)
         placed = [Placed(start, 0, 0)]
-        graph = self._graph_of(tuple(placed))
+        graph = self.kept_graph(tuple(placed))
         for p in fields["players"]:
             p.room = graph.start
         state = CatacombsState(
@@ -353,19 +371,21 @@ class CatacombsGame(
             events.append(Ghosted())
 
     def link_ok(self, state: CatacombsState, placements: list[Placed], i: int) -> bool:
-        """Whether placement ``i`` has a tunnel to another tile in ``placements``: grown from
-        it and the tiles beside it alone, in their order, since only they can meet it."""
-        tiles = self.cat.tiles
+        """Whether placement ``i`` has a tunnel to another tile in ``placements``: a half-tunnel
+        of its meets one of a tile beside, their arrows not opposed (rules.md#arrows)."""
+        tiles, layouts = self.cat.tiles, self.cat.layouts
+        owner = {
+            cell: j for j, at in enumerate(placements) for cell in cells_of(tiles[at.tile], at)
+        }
         at = placements[i]
-        near = {(x + dx, y + dy) for x, y in cells_of(tiles[at.tile], at) for dx, dy in STEPS}
-        beside = [
-            j for j, other in enumerate(placements)
-            if j == i or not near.isdisjoint(cells_of(tiles[other.tile], other))
-        ]  # fmt: skip
-        growth = grow([placements[j] for j in beside], tiles)
-        owner = growth.tile_of
-        k = beside.index(i)
-        return any((owner[t.a] == k) != (owner[t.b] == k) for t in growth.tunnels)
+        for edge in layouts(at).edges:
+            cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
+            j = owner.get(cell, i)
+            if j != i:
+                met = layouts.met(placements[j], cell, edge)
+                if met is not None and not opposed(edge.half, met.half):
+                    return True
+        return False
 
     # -- legal actions -------------------------------------------------------------
 
@@ -592,7 +612,6 @@ class CatacombsGame(
         self, state: CatacombsState, frame: Discover
     ) -> list[tuple[int, Any, tuple[str, ...], int]]:
         """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room)."""
-        tile = self.cat.tiles[frame.tile]
         o = next(
             o
             for o in self.graph(state).opens[frame.room]
@@ -601,16 +620,9 @@ class CatacombsGame(
         mine = o.edge
         first = len(state.rooms)
         against = self.against_arrows(state.players[frame.seat])
-        # The halves at the mover's opening of the top cell, each with the one turn that
-        # brings it to the mover's side, by turn.
-        facing = sorted(
-            (CLOCKWISE[half.side].index(o.side), k, half)
-            for k, half in enumerate(tile.edges)
-            if not half.cell and half.pos == o.pos
-        )
         out = []
-        for t, k, half in facing:
-            room = first + next(i for i, r in enumerate(tile.rooms) if r.id == half.room)
+        for t, k, half, r in self.cat.layouts.entries(frame.tile, o.side, o.pos):
+            room = first + r
             joined = join(
                 frame.room,
                 mine,

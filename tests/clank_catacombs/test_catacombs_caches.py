@@ -1,8 +1,10 @@
 """Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
-(grown from the graph of the tiles before the last one) equals the graph built afresh, what
-it grew room by room equals what the engine reads off the same rooms at once, and
-``link_ok`` (which grows only a tile and its neighbours) answers as over every tile; the
-graphs kept stay within their bound. The shortcuts the rules take answer as the long way."""
+(grown from the graph of the tiles before the last one, or before a turned one) equals the
+graph built afresh, what it grew room by room equals what the engine reads off the same rooms
+at once, each tile's layout kept equals one laid afresh, ``link_ok`` (which meets the halves
+of a tile's neighbours) answers as growing every tile, and ``fits`` (which reads a tile's ways
+in from its layout) answers as turning each half; the graphs kept stay within their bound.
+The shortcuts the rules take answer as the long way."""
 
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
 from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.rules import ClankEngine
-from meeple.plugins.clank_catacombs.board import TileGraph, build, grow
+from meeple.plugins.clank_catacombs.board import CLOCKWISE, TileGraph, build, grow, join, lay
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
-from meeple.plugins.clank_catacombs.state import CatacombsState, Placed
+from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
 
 HOOKS = Hooks(plugin_manager())
 GRAPH_FIELDS = (
@@ -61,6 +63,35 @@ def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:
     return any((owner[t.a] == i) != (owner[t.b] == i) for t in growth.tunnels)
 
 
+def fits(game: CatacombsGame, state: CatacombsState, frame: Discover) -> list[tuple[int, Any]]:
+    """``fits`` the long way: each half of the new tile's top cell at the mover's opening,
+    turned to the mover's side, joined to the mover's half: (turn, tunnel)."""
+    tile = game.cat.tiles[frame.tile]
+    (o,) = [
+        o
+        for o in game.graph(state).opens[frame.room]
+        if (o.place, o.half) == (frame.place, frame.half)
+    ]
+    against = game.against_arrows(state.players[frame.seat])
+    out = []
+    for t in range(4):
+        for k, half in enumerate(tile.edges):
+            if half.cell or half.pos != o.pos or CLOCKWISE[half.side][t] != o.side:
+                continue
+            room = len(state.rooms) + [r.id for r in tile.rooms].index(half.room)
+            joined = join(
+                frame.room, o.edge, f"{frame.place}/e{frame.half}", room, half,
+                f"{len(state.tiles)}/e{k}",
+            )  # fmt: skip
+            if joined is None:
+                continue
+            tunnel = joined[0]
+            if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
+                continue
+            out.append((t, tunnel))
+    return out
+
+
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 3), (4, 4), (4, 5)])
 def test_catacombs_graph_is_the_graph_built_afresh(
     seats: int, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -77,21 +108,30 @@ def test_catacombs_graph_is_the_graph_built_afresh(
 
     monkeypatch.setattr(game, "link_ok", checked_link_ok)
     tiles = 0
+    discovered = 0
     for state in decisions(game, seats, seed):
         assert_same_graph(game.graph(state), build(state.tiles, game.cat.tiles))
+        for at in state.tiles:
+            assert game.cat.layouts(at) == lay(game.cat.tiles[at.tile], at.turn)
+        frame = state.stack[-1]
+        if isinstance(frame, Discover):
+            assert [f[:2] for f in game.fits(state, frame)] == fits(game, state, frame)
+            discovered += 1
         tiles = len(state.tiles)
-    assert tiles > 5 and checked  # the dungeon grew, and a tile turned
-    assert game._graph_of.cache_info().currsize <= GRAPHS_KEPT
+    assert tiles > 5 and checked and discovered  # the dungeon grew, a tile turned
+    assert len(game._graphs) <= GRAPHS_KEPT
 
 
 def test_catacombs_graphs_kept_stay_bounded() -> None:
     """Many games on one game object keep at most :data:`GRAPHS_KEPT` graphs."""
     game = CatacombsGame()
-    for seed in range(8):
+    for _ in decisions(game, 4, 0):
+        pass
+    first = list(game._graphs)
+    for seed in range(1, 8):
         for _ in decisions(game, 4, seed):
             pass
-    info = game._graph_of.cache_info()
-    assert info.currsize == GRAPHS_KEPT and info.misses > GRAPHS_KEPT
+    assert len(game._graphs) == GRAPHS_KEPT and not set(first) <= set(game._graphs)
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (4, 3)])
