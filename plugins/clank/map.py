@@ -102,9 +102,11 @@ class Movement(Part[S]):
         """rules.md#movement and rules.md#teleport: every move open to the seat now over
         ``graph``, the state's map (into the start only with an artifact, rules.md#escape:
         asked only of a tunnel leading there)."""
+        pool = state.pool
         if p.status != "in":  # rules.md#escape: an escaped seat cannot move
             return
-        pool = state.pool
+        if not (pool.boots or pool.teleports):  # every move costs one or the other
+            return
         start = graph.start
         if self.can_walk(pool):
             calm = NO_MONSTERS in pool.mods

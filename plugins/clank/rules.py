@@ -425,14 +425,15 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def proceed(self, state: S, events: list[Event]) -> None:
         """After every action (:meth:`resolve`): resolve what waits; a knock-out or a chosen
-        end ends the turn."""
-        self.settle(state, events)
+        end ends the turn. Most actions leave nothing waiting and the turn going on."""
+        pool = state.pool
+        if pool.queue or pool.ifs:
+            self.settle(state, events)
         stack = state.stack
         if not stack:
             return
-        seat = state.turns.current
         bottom = stack[0]
-        if state.players[seat].status in ("rescued", "eliminated") or (
+        if state.players[state.turns.current].status in ("rescued", "eliminated") or (
             len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not state.pool.queue
         ):
             self.finish_turn(state, events)
@@ -609,7 +610,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def deal_dungeon(self, state: S, events: list[Event]) -> str | None:
         """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
-        if not state.dungeon and self.options.empty_dungeon == "end":
+        if not state.dungeon.cards and self.options.empty_dungeon == "end":
             self.knock_out_all(state, events)
             return None
         drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
@@ -620,7 +621,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         row = state.row
         defs = self.cat.card
         new: list[str] = []
-        while len(row) < self.cat.tables.row:
+        while len(row.cards) < self.cat.tables.row:
             card = self.deal_dungeon(state, events)
             if card is None:
                 break
