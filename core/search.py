@@ -10,10 +10,11 @@ shared by every deal:
   in which it could have been chosen, not its parent's visits; a forced move
   (one legal action) is played without a node;
 - **expansion**: one action of this deal not yet in the tree, at random;
-- **guidance** (option ``guide``): another bot of the game, asked at each node of the
-  deal through the same :class:`Prompt` as any bot, has its choice expanded first and
-  given a progressive bias ``bias / (visits + 1)`` in selection (Chaslot et al., 2008):
-  the search follows a sound policy until its own statistics outweigh it;
+- **guidance** (option ``guide``): another bot of the game, asked once per node through
+  the same :class:`Prompt` as any bot, in the first deal that reaches it, has its choice
+  expanded first and given a progressive bias ``bias / (visits + 1)`` in selection
+  (Chaslot et al., 2008): the search follows a sound policy until its own statistics
+  outweigh it;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
@@ -223,7 +224,7 @@ class Ismcts:
                 else:
                     child.available += 1
             if untried:
-                action = hint if hint is not None and hint in untried else untried[below(len(untried))]
+                action = hint if hint in untried else untried[below(len(untried))]
                 node = children[action] = _Node()
                 resolve(state, action)
                 path.append((node, seat))
