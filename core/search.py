@@ -92,8 +92,7 @@ class _Node:
         self.seat = -1
         """The seat that chose among the children (-1: none yet)."""
         self.hint: Action | None = None
-        """With a guide: its choice among the children, asked in the first deal that chose
-        among them."""
+        """With a guide: its choice among the children, in the last deal that asked it."""
 
 
 def win_chances(points: Sequence[float], spread: float) -> list[float]:
@@ -182,6 +181,8 @@ class Ismcts:
         """The tree grown from ``view`` (on ``root``, a subtree kept from the last decision)
         within the budget; its root's children are the answers."""
         root = _Node() if root is None else root
+        # A kept subtree's hint came from a deal of the last decision: ask in one of this one.
+        root.hint = None
         options = self.options
         deal = self.game.dealer(view)
         if options.time:
@@ -211,8 +212,9 @@ class Ismcts:
             if len(legal) == 1:  # a forced move is no choice: it takes no node
                 resolve(state, legal[0])
                 continue
-            if guide is not None and node.seat < 0:
-                # Once per node: the guide sees this deal as any bot sees a game.
+            if guide is not None and node.hint not in legal:
+                # Asked again only in a deal where its answer is not legal (or not yet asked);
+                # the guide sees the deal as any bot sees a game.
                 node.hint = guide[seat].choose(Prompt(game, state, seat, legal))
             hint, children = node.hint, node.children
             node.seat = seat
