@@ -10,11 +10,11 @@ shared by every deal:
   in which it could have been chosen, not its parent's visits; a forced move
   (one legal action) is played without a node;
 - **expansion**: one action of this deal not yet in the tree, at random;
-- **guidance** (option ``guide``): another bot of the game, asked once per node through
-  the same :class:`Prompt` as any bot, in the first deal that reaches it, has its choice
-  expanded first and given a progressive bias ``bias / (visits + 1)`` in selection
-  (Chaslot et al., 2008): the search follows a sound policy until its own statistics
-  outweigh it;
+- **guidance** (option ``guide``): another bot of the game, asked at a node through the
+  same :class:`Prompt` as any bot (once, and again only in a deal where its answer is not
+  legal), has its choice expanded first and given a progressive bias
+  ``bias / (visits + 1)`` in selection (Chaslot et al., 2008): the search follows a sound
+  policy until its own statistics outweigh it;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
