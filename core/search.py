@@ -10,6 +10,11 @@ shared by every deal:
   in which it could have been chosen, not its parent's visits; a forced move
   (one legal action) is played without a node;
 - **expansion**: one action of this deal not yet in the tree, at random;
+- **guidance** (option ``guide``): another bot of the game, asked at a node through the
+  same :class:`Prompt` as any bot (once, and again only in a deal where its answer is not
+  legal), has its choice expanded first and given a progressive bias
+  ``bias / (visits + 1)`` in selection (Chaslot et al., 2008): the search follows a sound
+  policy until its own statistics outweigh it;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
@@ -66,12 +71,18 @@ class IsmctsOptions(BotOptions, frozen=True):
     reuse: bool = False
     """Grow the next decision of the same turn from the subtree of the action chosen, when
     the search saw that decision as the seat's own next choice."""
+    guide: BotName = ""
+    """A bot of the game whose choice at each node of the tree is tried first and favoured
+    by ``bias`` ("": none)."""
+    bias: Annotated[float, msgspec.Meta(ge=0, le=100)] = 1.0
+    """With ``guide``: the bonus ``bias / (visits + 1)`` of the guide's choice in selection,
+    fading as the search's own visits of it come in."""
 
 
 class _Node:
     """The statistics of one action at one point of the tree, and what may follow it."""
 
-    __slots__ = ("available", "children", "seat", "total", "visits")
+    __slots__ = ("available", "children", "hint", "seat", "total", "visits")
 
     def __init__(self) -> None:
         self.children: dict[Action, _Node] = {}
@@ -80,6 +91,8 @@ class _Node:
         self.total = 0.0
         self.seat = -1
         """The seat that chose among the children (-1: none yet)."""
+        self.hint: Action | None = None
+        """With a guide: its choice among the children, in the last deal that asked it."""
 
 
 def win_chances(points: Sequence[float], spread: float) -> list[float]:
@@ -123,24 +136,29 @@ class Ismcts:
                 f"bot 'ismcts', option {cut}: {game.title} has no evaluate() to score a "
                 "rollout cut off before the end; leave depth at 0 and turn false"
             )
-        if options.rollout == "ismcts":
-            raise MeepleError(
-                "bot 'ismcts', option rollout=ismcts: a search cannot play its own rollouts; "
-                "name a faster bot (random, or the game's own)"
-            )
+        for key, task in (("rollout", "play its own rollouts"), ("guide", "guide itself")):
+            if getattr(options, key) == "ismcts":
+                raise MeepleError(
+                    f"bot 'ismcts', option {key}=ismcts: a search cannot {task}; "
+                    "name a faster bot (random, or the game's own)"
+                )
         self.game = game
         self.options = options
         self._stream = stream
-        self._policy: list[Bot] | None = None
         self._kept: tuple[int, _Node] | None = None
         """With ``reuse``: the turn number and the subtree of the last action chosen."""
-        if options.rollout != "random":
-            policy = bots(options.rollout)
-            # One bot per seat, each with a stream drawn from this bot's own.
-            self._policy = [
-                policy(game, s, Stream(f"rollout/{s}/{stream.below(2**62)}"))
-                for s in range(game.max_seats)
-            ]
+        # ``random`` rollouts the search plays itself, from its own stream.
+        self._policy = None if options.rollout == "random" else self._bots(bots, "rollout")
+        self._guide = self._bots(bots, "guide") if options.guide else None
+
+    def _bots(self, bots: Callable[[str], Callable[..., Bot]], role: str) -> list[Bot]:
+        """The bot named by the option ``role`` for every seat, each with a stream drawn from
+        this bot's own."""
+        factory = bots(getattr(self.options, role))
+        return [
+            factory(self.game, s, Stream(f"{role}/{s}/{self._stream.below(2**62)}"))
+            for s in range(self.game.max_seats)
+        ]
 
     def choose(self, prompt: Prompt) -> Action:
         legal = prompt.legal
@@ -163,6 +181,8 @@ class Ismcts:
         """The tree grown from ``view`` (on ``root``, a subtree kept from the last decision)
         within the budget; its root's children are the answers."""
         root = _Node() if root is None else root
+        # A kept subtree's hint came from a deal of the last decision: ask in one of this one.
+        root.hint = None
         options = self.options
         deal = self.game.dealer(view)
         if options.time:
@@ -180,7 +200,7 @@ class Ismcts:
         game = self.game
         legal_actions, resolve = game.legal_actions, game.resolve
         below = self._stream.below
-        c = self.options.exploration
+        c, bias, guide = self.options.exploration, self.options.bias, self._guide
         state = deal(self._stream)
         turn = state.turns.turn if self.options.turn else None
         stack = state.stack
@@ -192,7 +212,11 @@ class Ismcts:
             if len(legal) == 1:  # a forced move is no choice: it takes no node
                 resolve(state, legal[0])
                 continue
-            children = node.children
+            if guide is not None and node.hint not in legal:
+                # Asked again only in a deal where its answer is not legal (or not yet asked);
+                # the guide sees the deal as any bot sees a game.
+                node.hint = guide[seat].choose(Prompt(game, state, seat, legal))
+            hint, children = node.hint, node.children
             node.seat = seat
             untried: list[Action] = []
             for a in legal:
@@ -202,7 +226,7 @@ class Ismcts:
                 else:
                     child.available += 1
             if untried:
-                action = untried[below(len(untried))]
+                action = hint if hint in untried else untried[below(len(untried))]
                 node = children[action] = _Node()
                 resolve(state, action)
                 path.append((node, seat))
@@ -212,6 +236,7 @@ class Ismcts:
                 key=lambda pair: (
                     pair[1].total / pair[1].visits
                     + c * math.sqrt(math.log(pair[1].available) / pair[1].visits)
+                    + (bias / (pair[1].visits + 1) if pair[0] == hint else 0.0)
                 ),
             )
             resolve(state, action)

@@ -54,6 +54,7 @@ def test_registered_for_every_game_with_its_options(registry: Registry) -> None:
         ("ismcts:iterations=50", "ismcts:iterations=50"),
         ("ismcts: time = 0.50 :iterations=7", "ismcts:iterations=7:time=0.5"),
         ("ismcts:reward=rank:rollout=random", "ismcts:rollout=random:reward=rank"),
+        ("ismcts:bias=2:guide=random", "ismcts:guide=random:bias=2.0"),
     ],
 )
 def test_options_are_written_canonically(registry: Registry, text: str, canonical: str) -> None:
@@ -72,6 +73,8 @@ def test_options_are_written_canonically(registry: Registry, text: str, canonica
         ("ismcts:speed=9", r"^bot 'ismcts' has no option 'speed'; its options: iterations, "),
         ("ismcts:fast", r"^bot 'ismcts' option 'fast' is not key=value; its options: "),
         ("ismcts:rollout=deep", r"^bot 'ismcts', option rollout=deep: no bot 'deep' plays tiny"),
+        ("ismcts:guide=deep", r"^bot 'ismcts', option guide=deep: no bot 'deep' plays tiny"),
+        ("ismcts:bias=-1", r"^bot 'ismcts', option bias=-1: Expected `float` >= 0"),
         ("random:iterations=5", r"^bot 'random' takes no options, but was given"),
     ],
 )
@@ -92,6 +95,8 @@ def test_a_cut_off_needs_the_games_evaluate(registry: Registry) -> None:
         registry.player("ismcts:turn=true", "tiny").make(tiny(), 0, 1)
     with pytest.raises(MeepleError, match="cannot play its own rollouts"):
         registry.player("ismcts:rollout=ismcts", "tiny").make(tiny(), 0, 1)
+    with pytest.raises(MeepleError, match="option guide=ismcts: a search cannot guide itself"):
+        registry.player("ismcts:guide=ismcts", "tiny").make(tiny(), 0, 1)
 
     class Judged(tiny):
         def evaluate(self, state: Any, seat: int) -> float:
@@ -143,8 +148,33 @@ def test_same_seed_same_choices(registry: Registry) -> None:
     assert choices(registry, "tiny", seats, 6) != first
 
 
+def test_same_seed_same_choices_with_a_guide(registry: Registry) -> None:
+    seats = ["ismcts:iterations=8:depth=2:guide=greedy", "greedy"]
+    first = choices(registry, "clonk", seats, 5)
+    assert choices(registry, "clonk", seats, 5) == first
+    assert choices(registry, "clonk", seats, 6) != first
+
+
 def test_a_time_budget_plays_too(registry: Registry) -> None:
     assert choices(registry, "tiny", ["ismcts:time=0.002", "random"], 1)
+
+
+@pytest.mark.parametrize("which", ["clonk", "clank"])
+def test_a_strong_guide_has_its_choice_played(registry: Registry, which: str) -> None:
+    """With a large bias, once every action had its one visit, the rest go to the guide's
+    choice: the search answers as its guide would in the seat's own view."""
+    game = registry.game(which)()
+    guide = {"clonk": "greedy", "clank": "heuristic"}[which]
+    search = f"ismcts:iterations=60:depth=2:guide={guide}:bias=100"
+    for seed, state in enumerate(midgame_states(game, 4)):
+        seat, legal = state.to_move, game.legal_actions(state)
+        assert 1 < len(legal) < 30
+        bot = registry.player(search, which).make(game, seat, seed)
+        chosen = bot.choose(Prompt(game, state, seat, legal))
+        alone = registry.player(guide, which).make(game, seat, seed)
+        assert chosen == alone.choose(Prompt(game, state, seat, legal))
+        root = bot.search(game.view(state, seat))
+        assert root.hint == chosen and len(root.children) == len(legal)
 
 
 def test_one_legal_action_is_played_at_once(registry: Registry) -> None:
@@ -234,8 +264,10 @@ def test_conformance_with_a_search_seat(registry: Registry, hooks: Hooks, quick:
         testing.playthrough(game, case, hooks=hooks, bots={0: seat})
 
 
-def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str) -> None:
-    """Every state the bot deals from is its seat's view of the real game, leaking nothing."""
+@pytest.mark.parametrize("search", ["ismcts:iterations=1", "ismcts:iterations=1:guide=random"])
+def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str, search: str) -> None:
+    """Every state the bot deals from is its seat's view of the real game, leaking nothing
+    (a guide is asked only in those deals)."""
     game_cls = registry.game(game_id)
     seen: list[Any] = []
 
@@ -247,7 +279,7 @@ def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str) -> 
     game = Watched()
     seats = game.min_seats
     match = Match.new(game, seats, 4, Hooks(None))
-    bot = registry.player("ismcts:iterations=1", game_id).make(game, 0, 4)
+    bot = registry.player(search, game_id).make(game, 0, 4)
     steps = 0
     while not match.over and steps < 20:
         seat, legal = match.state.to_move, match.legal()
