@@ -434,7 +434,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             return
         bottom = stack[0]
         if state.players[state.turns.current].status in ("rescued", "eliminated") or (
-            len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not state.pool.queue
+            len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not pool.queue
         ):
             self.finish_turn(state, events)
 
