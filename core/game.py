@@ -400,6 +400,52 @@ class Game(Generic[S, A]):
         """One short public line per seat, for listings (optional)."""
         return [f"seat {s}" for s in range(state.seats)]
 
+    def render_table(self, view: S, seat: int | None) -> Any:
+        """The part of :meth:`render` every seat sees -- the board, the market, the map --
+        for the full-screen table's main pane.
+
+        By default all of :meth:`render`, with :meth:`render_private` empty, so a game that
+        only renders plays at the full-screen table unchanged.
+        """
+        return self.render(view, seat)
+
+    def render_private(self, view: S, seat: int) -> Any:
+        """What only ``seat`` sees -- its hand, its pool -- for the table's private pane,
+        or ``None`` when :meth:`render_table` shows it already.
+
+        Between two people sharing a screen (hot-seat), this pane is hidden until the next
+        seat's player confirms they are the one looking.
+        """
+        return None
+
+    def legend(self) -> Sequence[tuple[str, str]]:
+        """Each symbol :meth:`render` draws and what it means: ``[("$", "a coin"), ...]``.
+
+        Shown by the full-screen table on request; empty by default.
+        """
+        return ()
+
+    def reveals(self, before: S, after: S, seat: int) -> bool:
+        """Whether going from ``before`` to ``after`` showed ``seat`` anything it could not
+        know: a random draw was made, or a card hidden from the seat is now in its view.
+
+        A person may take back a decision of theirs only while this is false for it and for
+        everything since (no card drawn, no die rolled), so an undo never buys a second
+        look. Card ids are counted, so copies of a card are told apart by number. A game
+        with hidden facts outside zones (see :meth:`view`) extends this.
+        """
+        if before.rng.counter != after.rng.counter:
+            return True
+        seen = _visible(self.view(before, seat))
+        return any(n > seen[card] for card, n in _visible(self.view(after, seat)).items())
+
+
+def _visible(view: State) -> Counter[str]:
+    """How many of each card a view shows face up."""
+    return Counter(
+        c for zone in _zones.iter_zones(view) for c in zone.cards if not c.startswith(_zones.HIDDEN)
+    )
+
 
 class Dealer(Generic[S]):
     """The deals of one view (:meth:`Game.determinize`), with all that is the same in every

@@ -211,3 +211,34 @@ def test_is_over_and_defaults(tiny: Any, state: Any) -> None:
     assert tiny.is_over(state)
     assert state.to_move is None
     assert tiny.legal_actions(state) == []
+
+
+def test_reveals_a_card_drawn_but_not_one_played(tiny: Any, state: Any) -> None:
+    seat = state.stack[-1].seat
+    before = tiny.clone(state)
+    tiny.apply(state, tiny.legal_actions(state)[0])  # plays a card, then draws one
+    assert tiny.reveals(before, state, seat)
+    state.deck.cards.clear()  # nothing left to draw: the next seat only plays
+    seat = state.stack[-1].seat
+    before = tiny.clone(state)
+    tiny.apply(state, tiny.legal_actions(state)[0])
+    assert not tiny.reveals(before, state, seat)
+
+
+def test_reveals_another_seats_card_and_any_random_draw(tiny: Any, state: Any) -> None:
+    before = tiny.clone(state)
+    card = state.hands[1].cards[0]
+    state.hands[1].remove(card)
+    state.piles[1].add(card)
+    assert tiny.reveals(before, state, 0)  # seat 1's hidden card, now face up on its pile
+    assert not tiny.reveals(before, state, 1)  # seat 1 knew it
+    after = tiny.clone(before)
+    after.rng.counter += 1
+    assert tiny.reveals(before, after, 0)
+
+
+def test_table_panes_default_to_render(tiny: Any, state: Any) -> None:
+    view = tiny.view(state, 0)
+    assert tiny.render_table(view, 0) == tiny.render(view, 0)
+    assert tiny.render_private(view, 0) is None
+    assert tiny.legend() == ()
