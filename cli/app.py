@@ -18,6 +18,7 @@ COMMANDS = (
     "meeple.cli.games",
     "meeple.cli.plugins",
     "meeple.cli.play",
+    "meeple.cli.serve",
     "meeple.cli.simulate",
     "meeple.cli.stats",
     "meeple.cli.compare",

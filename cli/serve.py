@@ -1,0 +1,122 @@
+"""``meeple serve``: the full-screen table as a web page, one game for every page opened.
+
+The page is textual-serve's terminal (the ``web`` extra): each browser
+connection starts ``meeple play ... --table`` in a process of its own and
+shows it. The options are play's, checked here once before serving, so a
+mistake is reported at the command line rather than in every page.
+"""
+
+from __future__ import annotations
+
+import shlex
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from meeple.cli import common, play
+from meeple.core.errors import MeepleError
+from meeple.core.rng import SEED_MAX
+
+app = typer.Typer()
+
+WEB_EXTRA = 'meeple serve needs the web extra: pip install "meeple[web]"'
+
+
+@app.command(context_settings=common.GAME_FLAGS)
+def serve(
+    ctx: typer.Context,
+    game_id: Annotated[
+        str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")
+    ] = None,
+    seats: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            min=0, max=SEED_MAX, help="Seed of every page's game (default: a fresh one each)."
+        ),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
+    ] = None,
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Save each page's game here when it ends, on `s`, or when the page closes."
+        ),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Every page continues the game saved in this record or snapshot (and saves back)."
+        ),
+    ] = None,
+    force: Annotated[
+        bool,
+        typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
+    ] = False,
+    host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
+) -> None:
+    """Serve the full-screen table as a web page: every page opened plays its own game.
+
+    Takes play's options. A page that is closed or reloaded ends its game,
+    which is saved first if --save (or --resume) names a file. Ctrl-C stops
+    the server, saving the games still open the same way.
+
+    Example: meeple serve clank --seats human,bot --save game.json, then open
+    http://127.0.0.1:8000
+    """
+    env = common.env(ctx)
+    with common.errors():
+        if ctx.args and game_id is not None:
+            option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
+        elif ctx.args:
+            raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
+        options = option or []
+        with common.console.capture():  # play's own checks, without its greeting
+            table = play.start(env, game_id, seats, seed, options, save, resume, force)
+        try:
+            from meeple.cli.server import TableServer
+        except ImportError:
+            raise MeepleError(WEB_EXTRA) from None
+        command = play_command(game_id, seats, seed, options, save, resume, force)
+        check_address(host, port)
+        TableServer(shlex.join(command), host, port, title=table.match.game.title).serve()
+    play.say("stopped")
+
+
+def check_address(host: str, port: int) -> None:
+    """Raise :class:`MeepleError` unless ``host:port`` is free to serve on.
+
+    Checked before serving, so a taken port is one error line rather than an
+    address announced and a traceback.
+    """
+    try:
+        socket.create_server((host, port)).close()
+    except OSError as exc:  # the port is taken, or the host is not this machine's
+        raise MeepleError(f"cannot serve on {host}:{port}: {exc.strerror or exc}") from None
+
+
+def play_command(
+    game_id: str | None,
+    seats: str | None,
+    seed: int | None,
+    options: list[str],
+    save: Path | None,
+    resume: Path | None,
+    force: bool,
+) -> list[str]:
+    """The ``meeple play`` every page runs: these options, at the full-screen table."""
+    command = [sys.executable, "-m", "meeple.cli", "play", *([game_id] if game_id else [])]
+    given = {"--seats": seats, "--seed": seed, "--save": save, "--resume": resume}
+    command += [
+        arg for flag, value in given.items() if value is not None for arg in (flag, str(value))
+    ]
+    command += [arg for item in options for arg in ("-o", item)]
+    return [*command, *(["--force"] if force else []), "--table"]
