@@ -1,0 +1,111 @@
+"""The served table as a test sees it: a page's screen as text, its keyboard, a wait."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    # Without these, Chromium keeps reaching for Google's hosts, which a closed network refuses.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT = 30.0
+"""Seconds to wait for a page or a server (2 busy cores start Chromium and a game slowly)."""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def until(
+    check: Callable[[], Any],
+    what: str,
+    timeout: float = WAIT,
+    pause: Callable[[float], None] = time.sleep,
+) -> Any:
+    """Poll ``check`` until it returns something true; fail saying ``what`` was awaited."""
+    deadline = time.monotonic() + timeout
+    while not (result := check()):
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+        pause(0.1)
+    return result
+
+
+class Terminal:
+    """One page of the served table: its screen as text, and a keyboard."""
+
+    def __init__(self, page: Any, shots: Path | None) -> None:
+        import pyte
+
+        self.page, self.shots = page, shots
+        self.screen = pyte.Screen(80, 24)
+        self.stream = pyte.ByteStream(self.screen)
+        page.on("websocket", self.watch)
+
+    def watch(self, websocket: Any) -> None:
+        query = parse_qs(urlparse(websocket.url).query)
+        self.resize(int(query["width"][0]), int(query["height"][0]))
+        websocket.on("framesent", self.sent)
+        websocket.on("framereceived", self.received)
+
+    def resize(self, width: int, height: int) -> None:
+        self.screen.resize(lines=height, columns=width)
+
+    def sent(self, payload: str | bytes) -> None:
+        message = json.loads(payload)
+        if message[0] == "resize":
+            self.resize(message[1]["width"], message[1]["height"])
+
+    def received(self, payload: str | bytes) -> None:
+        if isinstance(payload, bytes):  # the app's output (text frames are pongs and meta)
+            self.stream.feed(payload)
+
+    def pause(self, seconds: float) -> None:
+        """Wait in Playwright, which hands the page's frames to :meth:`received` meanwhile."""
+        self.page.wait_for_timeout(seconds * 1000)
+
+    def text(self) -> str:
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    def wait_for(self, pattern: str, timeout: float = WAIT) -> re.Match[str]:
+        """The first match of ``pattern`` on the screen, once it shows."""
+        found: re.Match[str] = until(
+            lambda: re.search(pattern, self.text()),
+            f"{pattern!r} on the screen",
+            timeout,
+            self.pause,
+        )
+        return found
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            self.page.keyboard.press(key)
+
+    def shot(self, name: str) -> None:
+        if self.shots is not None:
+            self.shots.mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=self.shots / f"{name}.png")
+
+
+Open = Callable[[str], Terminal]
+"""``open_page(url)``: a new page at ``url``, once it shows."""
+Serve = Callable[..., str]
+"""``serve(*args)``: the URL of a ``meeple serve *args`` started for the test."""
