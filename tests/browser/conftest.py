@@ -15,15 +15,13 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from webpage import CHROMIUM_FLAGS, WAIT, Open, Serve, Terminal, free_port
+from webpage import CHROMIUM_FLAGS, WAIT, Open, Serve, Server, Terminal
 
 
 @pytest.fixture(scope="session")
@@ -58,31 +56,17 @@ def open_page(browser: Any) -> Iterator[Open]:
 
 @pytest.fixture
 def serve(tmp_path: Path) -> Iterator[Serve]:
-    """``serve(*command)``: the URL of a server started by ``command`` (meeple's args by default).
+    """``serve(*args)``: ``meeple serve *args`` (or ``command=``) running in ``tmp_path``.
 
-    The server runs in ``tmp_path``; on teardown it gets Ctrl-C (SIGINT) and must stop
-    cleanly (exit 0).
+    A server the test did not stop gets Ctrl-C on teardown, and must stop cleanly too.
     """
-    servers: list[subprocess.Popen[str]] = []
+    servers: list[Server] = []
 
-    def start(*args: str, command: list[str] | None = None) -> str:
-        port = free_port()
+    def start(*args: str, command: list[str] | None = None) -> Server:
         argv = command or [sys.executable, "-m", "meeple.cli", "serve", *args]
-        proc = subprocess.Popen(
-            [*argv, "--port", str(port)],
-            cwd=tmp_path,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        servers.append(proc)
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert f"at http://127.0.0.1:{port} " in line, line + proc.stdout.read()
-        return f"http://127.0.0.1:{port}/"
+        servers.append(Server(argv, tmp_path))
+        return servers[-1]
 
     yield start
-    for proc in servers:
-        proc.send_signal(signal.SIGINT)
-        output, _ = proc.communicate(timeout=WAIT)
-        assert proc.returncode == 0, output
+    for server in servers:
+        server.stop()

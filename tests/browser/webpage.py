@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import socket
+import subprocess
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -107,5 +109,34 @@ class Terminal:
 
 Open = Callable[[str], Terminal]
 """``open_page(url)``: a new page at ``url``, once it shows."""
-Serve = Callable[..., str]
-"""``serve(*args)``: the URL of a ``meeple serve *args`` started for the test."""
+
+
+class Server:
+    """A server started by ``argv`` with ``--port`` (a free one), announcing its address."""
+
+    def __init__(self, argv: list[str], cwd: Path) -> None:
+        port = free_port()
+        self.proc = subprocess.Popen(
+            [*argv, "--port", str(port)],
+            cwd=cwd,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.url = f"http://127.0.0.1:{port}/"
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert f"at {self.url.rstrip('/')} " in line, line + self.proc.stdout.read()
+        self.output: str | None = None
+
+    def stop(self) -> str:
+        """Ctrl-C (SIGINT), after which the server must stop cleanly; what it printed."""
+        if self.output is None:
+            self.proc.send_signal(signal.SIGINT)
+            self.output, _ = self.proc.communicate(timeout=WAIT)
+            assert self.proc.returncode == 0, self.output
+        return self.output
+
+
+Serve = Callable[..., Server]
+"""``serve(*args)``: ``meeple serve *args`` started for the test."""
