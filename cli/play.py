@@ -15,10 +15,12 @@ from __future__ import annotations
 import contextlib
 import secrets
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn, Protocol
 
 import typer
+from rich.table import Table as RichTable
 
 from meeple.cli import common
 from meeple.core import records
@@ -27,6 +29,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError
 from meeple.core.records import Setup, Snapshot
 from meeple.core.rng import SEED_MAX
+from meeple.core.scoring import Score
 from meeple.core.state import Action, Event
 from meeple.core.validate import open_saved
 
@@ -35,6 +38,36 @@ app = typer.Typer()
 
 class Quit(Exception):
     """A human typed ``q``."""
+
+
+class Front(Protocol):
+    """How a :class:`Table` talks to the people at it: line by line on the terminal
+    (:class:`Lines`), or through the full-screen table's dialogs and log."""
+
+    def ask(self, prompt: str) -> str:
+        """One line of answer (``EOFError`` when the input ends)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """One line of news: where the game was saved."""
+        ...
+
+    def complain(self, message: str) -> None:
+        """Why something asked for could not be done."""
+        ...
+
+
+class Lines:
+    """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
+
+    def ask(self, prompt: str) -> str:
+        return ask(prompt)
+
+    def say(self, text: str) -> None:
+        say(text)
+
+    def complain(self, message: str) -> None:
+        common.err_console.print(common.error_line(message), soft_wrap=True)
 
 
 def check_save(path: Path, game_id: str, force: bool) -> None:
@@ -82,6 +115,7 @@ class Table:
         self.logged = len(match.actions)
         self.chosen: int | None = None
         """How many actions were logged when the last choice was made (``None``: choosing)."""
+        self.front: Front = Lines()
 
     def choose(self, prompt: Prompt) -> Action:
         self.chosen = None
@@ -116,13 +150,10 @@ class Table:
         try:
             records.write_atomic(path, self.encoded(scored=scored))
         except OSError as exc:
-            common.err_console.print(
-                common.error_line(f"could not save to {path}: {exc.strerror or exc}"),
-                soft_wrap=True,
-            )
+            self.front.complain(f"could not save to {path}: {exc.strerror or exc}")
             return False
         self.save_path = path
-        say(f"saved to {path}")
+        self.front.say(f"saved to {path}")
         return True
 
     def save_as(self, name: str) -> None:
@@ -131,7 +162,7 @@ class Table:
         try:
             check_save(path, self.match.game.id, force=False)
         except MeepleError as exc:
-            common.err_console.print(common.error_line(str(exc)), soft_wrap=True)
+            self.front.complain(str(exc))
             return
         self.save(path)
 
@@ -139,16 +170,18 @@ class Table:
         """Save where the game saves, asking for a file the first time."""
         if self.save_path is not None:
             self.save(self.save_path)
-        elif name := ask("Save to which file? (Enter: cancel) ").strip():
+        elif name := self.front.ask("Save to which file? (Enter: cancel) ").strip():
             self.save_as(name)
 
     def offer_save(self) -> None:
         """Ask whether (and where) to save before leaving."""
         if self.save_path is not None:
-            answer = ask(f"Save to {self.save_path} before leaving? [Y/n] ").strip().lower()
+            answer = (
+                self.front.ask(f"Save to {self.save_path} before leaving? [Y/n] ").strip().lower()
+            )
             if answer in ("", "y", "yes"):
                 self.save(self.save_path)
-        elif name := ask("Save to which file? (Enter: leave without saving) ").strip():
+        elif name := self.front.ask("Save to which file? (Enter: leave without saving) ").strip():
             self.save_as(name)
 
     def stop(self, stop: KeyboardInterrupt | EOFError) -> NoReturn:
@@ -257,7 +290,7 @@ class Narrator:
         game, state, seat = self.match.game, self.match.state, prompt.seat
         if state.turns.round != self.round:
             self.round = state.turns.round
-            common.console.rule(f"round {self.round}")
+            self.heading(f"round {self.round}")
         action = self.players[seat].choose(prompt)
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
         self.said = f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
@@ -265,7 +298,15 @@ class Narrator:
 
     def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
         seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]
-        say("; ".join(seen) if seen else self.said)
+        self.tell("; ".join(seen) if seen else self.said)
+
+    def heading(self, text: str) -> None:
+        """Mark where a new round starts in the log."""
+        common.console.rule(text)
+
+    def tell(self, line: str) -> None:
+        """Log one action."""
+        say(line)
 
 
 def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
@@ -309,6 +350,19 @@ def play(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No log; only prompts and scores.")
     ] = False,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain", help="Line mode: print the table and take answers a line at a time."
+        ),
+    ] = False,
+    full_screen: Annotated[
+        bool,
+        typer.Option(
+            "--table",
+            help="The full-screen table even when standard input or output is not a terminal.",
+        ),
+    ] = False,
 ) -> None:
     """Play a game at the terminal: humans pick from numbered legal actions.
 
@@ -316,6 +370,10 @@ def play(
     needs. Type s to save, q to quit. With --save, Ctrl-C, the end of the
     input and an error all save the game first; without it, Ctrl-C at a
     terminal asks for a file.
+
+    A game with a human seat, on a terminal, is played at a full-screen table
+    (press ? there for its keys); --plain plays it line by line, as a game
+    whose input or output is not a terminal always is.
 
     Any game option may also be given as a flag of its own: --board back.
 
@@ -327,8 +385,23 @@ def play(
             option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
         elif ctx.args:
             raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
+        if plain and full_screen:
+            raise typer.BadParameter("--plain and --table cannot be used together")
         table = start(env, game_id, seats, seed, option or [], save, resume, force)
-        run(env, table, quiet)
+        run(env, table, quiet, full_screen or (not plain and at_terminal(table)))
+
+
+def at_terminal(table: Table) -> bool:
+    """Whether ``table`` is played full-screen unless told otherwise: a person plays at it,
+    and both standard input and output are a terminal (pipes and tests play line by line).
+    """
+    return (
+        common.HUMAN in table.setup.seats
+        and sys.stdin is not None
+        and sys.stdin.isatty()
+        and sys.stdout is not None
+        and sys.stdout.isatty()
+    )
 
 
 def start(
@@ -375,25 +448,54 @@ def start(
     return Table(match, common.setup_of(game, names, seed), save, None)
 
 
-def run(env: common.Env, table: Table, quiet: bool) -> None:
+def run(env: common.Env, table: Table, quiet: bool, full_screen: bool = False) -> None:
     """Play ``table`` to the end, then print the scores and save."""
     match, names = table.match, table.setup.seats
     bots = common.make_bots(env.registry, match.game, names, table.setup.seed)
+    if full_screen:
+        from meeple.cli.table import play_full_screen  # Textual loads only for a full screen
+
+        play_full_screen(table, bots, quiet)
+        return
     players: list[Any] = [Human(table, s) if b is None else b for s, b in enumerate(bots)]
     humans = [s for s, n in enumerate(names) if n == common.HUMAN]
     on_events = None
     if not quiet:
-        roster = ", ".join(
-            f"{s} {name}" + (" (you)" if s in humans and len(humans) == 1 else "")
-            for s, name in enumerate(names)
-        )
-        say(f"{match.game.title}, seats: {roster}")
+        say(f"{match.game.title}, seats: {roster(names)}")
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
     table.players = players
+    finish(
+        table,
+        lambda: match.run([table] * len(players), on_events=on_events),
+        lambda scores: common.console.print(final_scores(table, scores)),
+    )
+
+
+def roster(seats: list[str]) -> str:
+    """Each seat's number and player; the one human's marked "(you)"."""
+    alone = seats.count(common.HUMAN) == 1
+    return ", ".join(
+        f"{s} {name}" + (" (you)" if alone and name == common.HUMAN else "")
+        for s, name in enumerate(seats)
+    )
+
+
+def final_scores(table: Table, scores: list[Score]) -> RichTable:
+    return common.score_table(scores, table.setup.seats, f"{table.match.game.title}: final scores")
+
+
+def finish(
+    table: Table, play: Callable[[], list[Score]], show: Callable[[list[Score]], None]
+) -> None:
+    """Run ``play`` (the game at ``table``) to the end, ``show`` the scores and save.
+
+    Whatever stops the game saves it first, as the module's docstring promises:
+    ``q`` offers to, Ctrl-C and the end of the input do when the game has a file
+    (:meth:`Table.stop`), an error does before it is raised (:meth:`Table.rescue`).
+    """
     try:
-        scores = match.run([table] * len(players), on_events=on_events)
-        common.console.print(common.score_table(scores, names, f"{match.game.title}: final scores"))
+        show(play())
     except Quit:
         try:
             table.offer_save()

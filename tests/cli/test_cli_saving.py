@@ -361,9 +361,9 @@ def test_an_error_says_when_the_game_could_not_be_saved(
 def test_ctrl_c_at_a_terminal_without_save_asks_for_a_file(
     tmp_path: Path, tiny_path: Path, registry: Registry
 ) -> None:
-    """At a real terminal (a pty), Ctrl-C with no --save asks where to save."""
+    """At a real terminal (a pty), Ctrl-C with no --save asks where to save (in line mode)."""
     master, slave = os.openpty()
-    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--quiet"]
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--quiet", "--plain"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "meeple.cli", *args],
         stdin=slave,

@@ -1,0 +1,551 @@
+"""The full-screen table of ``meeple play``: the game in panes that stay put.
+
+The table pane shows what every seat sees (``Game.render_table``), the
+private pane what only the seat at the screen sees (``Game.render_private``),
+the log the plain mode's lines (:class:`~meeple.cli.play.Narrator`), and the
+actions list the legal answers of the seat to move. Between two people
+sharing the screen, a "pass to seat N" screen covers the table until the
+next one confirms.
+
+The match runs in a thread of its own, through the same :class:`~meeple.cli.play.Table`
+as line mode -- so saving, quitting and whatever stops the game behave as there
+(:func:`~meeple.cli.play.finish`) -- while the app only draws and takes keys. The two
+talk through :meth:`TableApp.post` (the thread's news, drawn in order) and a queue of
+requests (:attr:`TableApp.requests`), which the thread reads before each decision and
+while a person decides; the state is only read in the thread, between actions.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from rich.console import Group, RenderableType
+from rich.table import Table as RichTable
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from meeple.cli import common
+from meeple.cli.play import Narrator, Quit, Table, choice, final_scores, finish, roster
+from meeple.core.bots import Bot, Prompt
+from meeple.core.scoring import Score
+from meeple.core.state import Action
+
+MIN_SIZE = (80, 24)
+"""The smallest terminal (columns, rows) the table is drawn in."""
+
+Request = int | Literal["save", "quit", "interrupt"]
+"""What the app asks of the match's thread: a choice among the legal actions (by index),
+or to save, to quit (offering to save), or to stop as Ctrl-C stops line mode."""
+
+KEYS = (
+    ("↑ ↓, Enter", "choose an action (or click it)"),
+    ("1-9", "choose by number (type more digits, or Enter, past 9)"),
+    ("s", "save (asks for a file the first time)"),
+    ("q", "quit (offers to save)"),
+    ("l", "the game's legend: what its symbols mean"),
+    ("?", "this help"),
+    ("Ctrl-C", "stop now: saved to --save if given, as in line mode"),
+)
+
+
+@dataclass
+class Picture:
+    """What the panes show after an action, drawn in the match's thread."""
+
+    status: str
+    board: Any
+    private: Any
+
+
+@dataclass
+class Decision:
+    """A person's decision: the seat, its picture, and its actions described."""
+
+    seat: int
+    picture: Picture
+    actions: list[str]
+
+
+class News(Message):
+    """Something the match's thread has to show, in the order it happened."""
+
+    def __init__(self, show: Callable[[], object]) -> None:
+        super().__init__()
+        self.show = show
+
+
+class Seat:
+    """A person at the full-screen table: their decisions are made in the app."""
+
+    def __init__(self, app: TableApp) -> None:
+        self.app = app
+
+    def choose(self, prompt: Prompt) -> Action:
+        return prompt.legal[self.app.decide(prompt)]
+
+
+class Log(Narrator):
+    """The plain mode's narration, written to the log pane, with the seat to move shown
+    and the app's requests heard before each decision."""
+
+    def __init__(self, app: TableApp, players: list[Any], viewer: int | None) -> None:
+        table = app.table
+        super().__init__(players, table.match, table.setup.seats, viewer)
+        self.app = app
+
+    def choose(self, prompt: Prompt) -> Action:
+        self.app.hear()
+        self.app.post(self.app.thinking, prompt.seat, time.monotonic())
+        return super().choose(prompt)
+
+    def events(self, seat: int, action: Action, events: list[Any]) -> None:
+        if not self.app.quiet:
+            super().events(seat, action, events)
+        self.app.redraw()
+
+    def heading(self, text: str) -> None:
+        self.app.post(self.app.log_line, common.plain(f"── {text} ──", "dim"))
+
+    def tell(self, line: str) -> None:
+        self.app.post(self.app.log_line, common.plain(line))
+
+
+class Front:
+    """The table's questions and news, asked and told in the app (from the match's thread)."""
+
+    def __init__(self, app: TableApp) -> None:
+        self.app = app
+
+    def ask(self, prompt: str) -> str:
+        answer: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self.app.post(
+            lambda: self.app.push_screen(Ask(prompt), lambda reply: answer.put(reply or ""))
+        )
+        return answer.get()
+
+    def say(self, text: str) -> None:
+        self.app.post(self.app.tell, text, "information")
+
+    def complain(self, message: str) -> None:
+        self.app.post(self.app.tell, message, "error")
+
+
+class TableApp(App[None]):
+    """The full-screen table of one game (see the module's docstring)."""
+
+    TITLE = "meeple"
+    ENABLE_COMMAND_PALETTE = False
+    CSS = """
+    #status { height: 1; background: $panel; padding: 0 1; }
+    #main { height: 1fr; }
+    #board { width: 2fr; border: round $primary; }
+    #side { width: 1fr; }
+    #private { height: 1fr; border: round $secondary; }
+    #log { height: 1fr; border: round $panel-lighten-2; }
+    #actions { height: auto; max-height: 10; border: round $accent; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("s", "save", "save"),
+        Binding("q", "quit", "quit"),
+        Binding("l", "legend", "legend"),
+        Binding("question_mark", "help", "help"),
+        Binding("ctrl+c", "interrupt", "stop", show=False, priority=True),
+        Binding("ctrl+q", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
+        super().__init__()
+        self.table, self.quiet = table, quiet
+        self.requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
+        names = table.setup.seats
+        self.humans = [s for s, name in enumerate(names) if name == common.HUMAN]
+        self.viewer = self.humans[0] if len(self.humans) == 1 else None
+        """Whose view the panes show: the one person's, or the last seat that was passed the
+        screen (``None``: an onlooker's, until then)."""
+        players = [Seat(self) if b is None else b for b in bots]
+        self.narrator = Log(self, players, self.viewer)
+        table.players = [self.narrator] * len(players)
+        table.front = Front(self)
+        self.drawn = 0.0
+        self.scores: list[Score] | None = None
+        self.failure: BaseException | None = None
+        # The app's side: the decision shown, the digits typed so far, the last seat shown.
+        self.decision: Decision | None = None
+        self.typed = ""
+        self.shown_seat: int | None = None
+        self.thinker: tuple[int, float] | None = None
+        self.status = ""
+        self.status_line = ""
+        self.main = TableScreen()
+
+    # -- the match's thread ------------------------------------------------------------
+
+    def post(self, show: Callable[..., object], *args: Any) -> None:
+        """Have the app call ``show(*args)``, after everything posted before."""
+        self.post_message(News(lambda: show(*args)))
+
+    def play(self) -> None:
+        """The match's thread: play to the end as line mode does, then let the app know."""
+        table = self.table
+        try:
+            finish(
+                table,
+                lambda: table.match.run(
+                    [table] * len(table.players), on_events=self.narrator.events
+                ),
+                lambda scores: self.post(self.over, scores, self.picture()),
+            )
+        except BaseException as failure:  # raised again by play_full_screen, once the app is gone
+            self.failure = failure
+            self.post(self.exit)
+
+    def hear(self) -> None:
+        """Carry out what was asked while the match went on: save, or leave."""
+        while True:
+            try:
+                request = self.requests.get_nowait()
+            except queue.Empty:
+                return
+            self.carry_out(request)
+
+    def carry_out(self, request: Request) -> None:
+        if request == "save":
+            self.table.save_now()
+        elif request == "quit":
+            raise Quit
+        elif request == "interrupt":
+            raise KeyboardInterrupt
+
+    def decide(self, prompt: Prompt) -> int:
+        """The index of the action the person at ``prompt.seat`` chooses."""
+        game, view = prompt.game, prompt.view
+        if len(self.humans) > 1:
+            self.viewer = prompt.seat
+        actions = [game.describe_action(view, action) for action in prompt.legal]
+        self.post(self.ask_seat, Decision(prompt.seat, self.picture(), actions))
+        while not isinstance(request := self.requests.get(), int):
+            self.carry_out(request)
+        return request
+
+    def redraw(self) -> None:
+        """Draw the table again after an action, at most a few times a second."""
+        if time.monotonic() - self.drawn > 0.25:
+            self.post(self.draw, self.picture())
+
+    def picture(self) -> Picture:
+        """The panes as the viewer sees the state now."""
+        self.drawn = time.monotonic()
+        match, seat = self.table.match, self.viewer
+        game = match.game
+        view = game.view(match.state, seat)
+        return Picture(
+            status=f"{game.title} · round {match.state.turns.round}",
+            board=game.render_table(view, seat),
+            private=None if seat is None else game.render_private(view, seat),
+        )
+
+    # -- the app's side ----------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.main
+
+    def on_mount(self) -> None:
+        self.main.log_pane.display = not self.quiet
+        self.set_interval(0.1, self.show_status)
+        self.check_size()
+        threading.Thread(target=self.play, name="meeple match", daemon=True).start()
+
+    def on_news(self, news: News) -> None:
+        news.show()
+
+    def check_size(self) -> None:
+        """Cover the table while the terminal is too small for it."""
+        small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
+        if small and not isinstance(self.screen, TooSmall):
+            self.push_screen(TooSmall())
+        elif not small and isinstance(self.screen, TooSmall):
+            self.pop_screen()
+
+    def draw(self, picture: Picture) -> None:
+        self.status = picture.status
+        main = self.main
+        main.board.update(common.shown(picture.board))
+        main.private_pane.display = picture.private is not None
+        if picture.private is not None:
+            main.private.update(common.shown(picture.private))
+
+    def thinking(self, seat: int, since: float) -> None:
+        self.thinker = None if seat in self.humans else (seat, since)
+
+    def show_status(self) -> None:
+        names = self.table.setup.seats
+        if self.scores is not None:
+            turn = "game over: q or Enter to leave"
+        elif self.decision is not None:
+            seat = self.decision.seat
+            turn = f"seat {seat}, your turn"
+        elif self.thinker is not None:
+            seat, since = self.thinker
+            turn = f"seat {seat} ({names[seat]}) thinking {time.monotonic() - since:.1f}s"
+        else:
+            turn = ""
+        line = " · ".join(p for p in (self.status, turn, f"seats: {roster(names)}") if p)
+        if line != self.status_line:  # an update draws the screen again
+            self.status_line = line
+            self.main.status.update(common.plain(line))
+
+    def log_line(self, line: RenderableType) -> None:
+        self.main.log_pane.write(line)
+
+    def tell(self, text: str, severity: Literal["information", "error"]) -> None:
+        self.log_line(common.plain(text, "bold red" if severity == "error" else "bold"))
+        self.notify(common.escaped(text), severity=severity, markup=False)
+
+    def ask_seat(self, decision: Decision) -> None:
+        """Show ``decision``, after passing the screen to its seat if another person had it."""
+        if len(self.humans) > 1 and decision.seat != self.shown_seat:
+            self.push_screen(PassTo(decision.seat), lambda _: self.present(decision))
+        else:
+            self.present(decision)
+
+    def present(self, decision: Decision) -> None:
+        self.decision, self.typed, self.shown_seat = decision, "", decision.seat
+        self.draw(decision.picture)
+        actions = self.main.actions
+        actions.set_options(
+            Option(common.plain(f"{i:>3}. {text}")) for i, text in enumerate(decision.actions, 1)
+        )
+        actions.highlighted = 0
+        actions.focus()
+
+    def over(self, scores: list[Score], picture: Picture) -> None:
+        self.scores, self.decision = scores, None
+        board = Group(final_scores(self.table, scores), common.shown(picture.board))
+        self.draw(Picture(picture.status, board, picture.private))
+        self.main.board_pane.scroll_home(animate=False)
+        actions = self.main.actions
+        actions.set_options([Option(common.plain("leave the table"))])
+        actions.highlighted = 0
+        actions.focus()
+
+    def choose(self, index: int) -> None:
+        if self.decision is None:
+            return
+        self.decision = None
+        self.main.actions.set_options(
+            [Option(common.plain("(waiting for the other seats)"), disabled=True)]
+        )
+        self.requests.put(index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.scores is not None:
+            self.exit()
+        else:
+            self.choose(event.option_index)
+
+    def type_digit(self, digit: str) -> None:
+        """Choose an action by number, as in line mode: at once when no more digits could
+        make another choice, else once a further digit or Enter says which."""
+        if self.decision is None:
+            return
+        n = len(self.decision.actions)
+        typed = self.typed + digit
+        index = choice(typed, n)
+        if index is None:
+            self.typed = ""
+            self.bell()
+        elif len(typed) == len(str(n)) or int(typed) * 10 > n:
+            self.choose(index)
+        else:
+            self.typed = typed
+            self.main.actions.highlighted = index
+
+    def action_save(self) -> None:
+        if self.scores is None:
+            self.requests.put("save")
+        else:
+            threading.Thread(target=self.table.save_now, daemon=True).start()
+
+    async def action_quit(self) -> None:
+        if self.scores is not None:
+            self.exit()
+        else:
+            self.requests.put("quit")
+
+    def action_interrupt(self) -> None:
+        if self.scores is not None:
+            self.exit()
+        else:
+            self.requests.put("interrupt")
+
+    def action_help(self) -> None:
+        self.push_screen(Note("keys", KEYS))
+
+    def action_legend(self) -> None:
+        legend = self.table.match.game.legend()
+        self.push_screen(Note(f"{self.table.match.game.title}: legend", legend))
+
+
+class Whole(Screen[None]):
+    """A screen covering the whole terminal, which may turn too small for the table."""
+
+    @property
+    def table_app(self) -> TableApp:
+        app = self.app
+        assert isinstance(app, TableApp)
+        return app
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.table_app.check_size()
+
+
+class TableScreen(Whole):
+    """The panes: status line, table, private pane, log and actions."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.status = Static(id="status")
+        self.board, self.board_pane = Static(), ScrollableContainer(id="board")
+        self.private, self.private_pane = Static(), VerticalScroll(id="private")
+        self.log_pane = RichLog(id="log", max_lines=1000, wrap=True)
+        self.actions = OptionList(id="actions")
+        for pane, title in (
+            (self.board_pane, "table"),
+            (self.private_pane, "yours alone"),
+            (self.log_pane, "log"),
+            (self.actions, "actions"),
+        ):
+            pane.border_title = title
+        self.private_pane.display = False
+
+    def compose(self) -> ComposeResult:
+        yield self.status
+        with Horizontal(id="main"):
+            with self.board_pane:
+                yield self.board
+            with Vertical(id="side"):
+                with self.private_pane:
+                    yield self.private
+                yield self.log_pane
+        yield self.actions
+        yield Footer()
+
+    def on_key(self, event: events.Key) -> None:
+        if event.character and event.character.isdecimal():
+            event.stop()
+            self.table_app.type_digit(event.character)
+
+
+class Ask(ModalScreen[str]):
+    """One line of answer to a question of the table (Escape: an empty answer)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('')", "cancel")]
+    DEFAULT_CSS = """
+    Ask { align: center middle; }
+    Ask > Vertical { width: 70; height: auto; border: thick $accent; background: $surface; }
+    """
+
+    def __init__(self, prompt: str) -> None:
+        super().__init__()
+        self.prompt = prompt
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(common.plain(self.prompt))
+            yield Input()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class Note(ModalScreen[None]):
+    """A titled list of pairs (keys, or a legend's symbols) until any key."""
+
+    DEFAULT_CSS = """
+    Note { align: center middle; }
+    Note > Vertical { width: 76; height: auto; max-height: 90%; overflow-y: auto;
+                      border: thick $accent; background: $surface; padding: 0 1; }
+    """
+
+    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+        super().__init__()
+        self.title_text, self.rows = title, rows
+
+    def compose(self) -> ComposeResult:
+        table = RichTable(title=common.plain(self.title_text), show_header=False, box=None)
+        for key, meaning in self.rows:
+            table.add_row(common.plain(key, "bold"), common.plain(meaning))
+        if not self.rows:
+            table.add_row(common.plain("(this game draws no symbols that need one)"))
+        table.caption = "any key: back to the table"
+        with Vertical():
+            yield Static(table)
+
+    def on_key(self, event: events.Key) -> None:
+        event.stop()
+        self.dismiss()
+
+
+class PassTo(Whole):
+    """Covers the table until the person at ``seat`` says they are the one looking."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "dismiss", "I am seat")]
+    DEFAULT_CSS = "PassTo { align: center middle; } PassTo Static { text-align: center; }"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__()
+        self.seat = seat
+
+    def compose(self) -> ComposeResult:
+        with Center():
+            yield Static(
+                Text.assemble(
+                    (f"Pass to seat {self.seat}\n\n", "bold"),
+                    f"Seat {self.seat}: press Enter when only you can see the screen.",
+                )
+            )
+
+
+class TooSmall(Whole):
+    """Says the terminal is too small for the table, until it is not."""
+
+    DEFAULT_CSS = "TooSmall { align: center middle; } TooSmall Static { text-align: center; }"
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="too-small")
+
+    def on_mount(self) -> None:
+        self.describe()
+
+    def on_resize(self, _event: events.Resize) -> None:
+        self.describe()
+
+    def describe(self) -> None:
+        width, height = self.table_app.size
+        self.query_one(Static).update(
+            f"The terminal is {width}x{height}; the table needs at least "
+            f"{MIN_SIZE[0]}x{MIN_SIZE[1]}.\nEnlarge it, or play with --plain."
+        )
+
+
+def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
+    """Play ``table`` at the full-screen table; what stopped the game is raised again here."""
+    app = TableApp(table, bots, quiet)
+    app.run()
+    if app.failure is not None:
+        raise app.failure
+    if app.scores is not None and sys.stdout.isatty():
+        common.console.print(final_scores(table, app.scores))

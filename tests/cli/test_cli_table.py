@@ -1,0 +1,387 @@
+"""The full-screen table of ``meeple play``, driven headless by Textual's pilot.
+
+A test builds the table as ``meeple play`` does (:func:`meeple.cli.play.start`) and plays
+it through key presses. Choices in a whole game are posted as key events and awaited by
+polling: the pilot's own ``press`` waits until the process is idle, which costs a tenth
+of a second per decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import re
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import typer
+from textual import events
+from textual.pilot import Pilot
+from typer.testing import Result
+
+from meeple.cli import common, play
+from meeple.cli.table import Ask, Note, PassTo, TableApp, TooSmall
+from meeple.core.bots import Bot, Prompt
+from meeple.core.engine import Hooks, Match
+from meeple.core.plugins import PluginManager, Registry
+from meeple.core.state import Action
+from meeple.core.validate import check_file, load
+
+Invoke = Callable[..., Result]
+SIZE = (80, 24)
+
+
+def open_table(
+    pm: PluginManager, game: str, seats: str, *, seed: int = 1, save: Path | None = None
+) -> TableApp:
+    """The app ``meeple play GAME --seats SEATS --seed SEED --table`` runs."""
+    env = common.Env(pm)
+    table = play.start(env, game, seats, seed, [], save, None)
+    return TableApp(
+        table, common.make_bots(env.registry, table.match.game, table.setup.seats, seed), False
+    )
+
+
+async def screen_text(pilot: Pilot[None]) -> str:
+    """The screen's text, once it is drawn, read from the app's SVG screenshot.
+
+    Rich's SVG places each run of text at its column (``x`` in steps of a cell's width),
+    and leaves out the runs of blanks between them.
+    """
+    await pilot.pause()
+    width, height = pilot.app.size
+    screen = [[" "] * width for _ in range(height)]
+    runs = re.findall(
+        r'<text [^>]*x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+        r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>',
+        pilot.app.export_screenshot(),
+    )
+    cell = min(float(length) / len(html.unescape(text)) for _, length, _, text in runs)
+    for x, _, line, text in runs:
+        column = round(float(x) / cell)
+        chars = html.unescape(text).replace("\xa0", " ")
+        screen[int(line)][column : column + len(chars)] = chars
+    return "\n".join("".join(row).rstrip() for row in screen)
+
+
+async def until(condition: Callable[[], object], seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.001)
+
+
+async def decision(app: TableApp) -> None:
+    """Wait until a person is asked to decide, or the game is over or gone."""
+    await until(lambda: app.decision is not None or app.scores is not None or app.failure)
+
+
+async def enter(app: TableApp) -> None:
+    """Choose the highlighted action, and wait until the next decision."""
+    shown = app.decision
+    app.post_message(events.Key("enter", "\r"))
+    await until(lambda: app.decision is not shown)
+    await decision(app)
+
+
+def drive(app: TableApp, script: Callable[[Pilot[None]], Awaitable[None]], size=SIZE) -> None:
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await script(pilot)
+
+    asyncio.run(run())
+
+
+def saved_ok(path: Path, registry: Registry) -> Any:
+    report = check_file(path, registry, Hooks(registry.pm))
+    assert report.ok, report.problems
+    return load(path, registry).value
+
+
+# -- a whole game of each game ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["clonk", "clank", "clank-catacombs"])
+def test_a_whole_game_at_the_table(
+    game: str,
+    pm: PluginManager,
+    registry: Registry,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seat 0 takes the first action every time, by Enter; random bots play the others."""
+    monkeypatch.chdir(tmp_path)
+    save = Path("game.json")
+    app = open_table(pm, game, "human,random,random", seed=3, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        while app.scores is None and app.failure is None:
+            await enter(app)
+        await pilot.pause()
+        text = await screen_text(pilot)
+        assert "final scores" in text and "game over" in text
+        assert f"saved to {save}" in text
+        await pilot.press("enter")
+
+    drive(app, script)
+    assert app.failure is None
+    record = saved_ok(save, registry)
+    assert record.over and record.actions == app.table.match.actions
+
+
+# -- keys ------------------------------------------------------------------------------
+
+
+def test_digits_choose_by_number(pm: PluginManager) -> None:
+    app = open_table(pm, "tiny", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        assert app.decision is not None
+        legal = list(app.table.match.legal())
+        await pilot.press("2")
+        await until(lambda: len(app.table.match.actions) >= 1)
+        assert app.table.match.actions[0] == legal[1]
+        await pilot.press("0")  # no action 0: nothing chosen
+        await pilot.press("q")
+        await pilot.press("escape")  # leave without saving
+
+    drive(app, script)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 0
+
+
+def test_s_asks_for_a_file_the_first_time(
+    pm: PluginManager, registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = open_table(pm, "tiny", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        await pilot.press("s")
+        await until(lambda: isinstance(app.screen, Ask))
+        assert "Save to which file?" in await screen_text(pilot)
+        await pilot.press(*"later.json", "enter")
+        await until(lambda: (tmp_path / "later.json").exists())
+        assert len(saved_ok(tmp_path / "later.json", registry).actions) >= 1
+        (tmp_path / "later.json").unlink()
+        await pilot.press("s")  # saved where it was saved, without asking
+        await until(lambda: (tmp_path / "later.json").exists())
+        assert not isinstance(app.screen, Ask)
+        await pilot.pause()
+        assert "saved to later.json" in await screen_text(pilot)
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 130
+
+
+def test_q_offers_to_save(
+    pm: PluginManager, registry: Registry, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    save = Path("game.json")
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        await pilot.press("q")
+        await until(lambda: isinstance(app.screen, Ask))
+        assert f"Save to {save} before leaving? [Y/n]" in await screen_text(pilot)
+        await pilot.press("enter")
+
+    drive(app, script)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 0
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
+def test_ctrl_c_saves_to_the_save_file(
+    pm: PluginManager, registry: Registry, tmp_path: Path
+) -> None:
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 130
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
+def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path: Path) -> None:
+    class Failing:
+        def choose(self, prompt: Prompt) -> Action:
+            raise ZeroDivisionError("the bot divided by zero")
+
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+    app = TableApp(app.table, [None, Failing()], False)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        await until(lambda: app.failure)
+
+    drive(app, script)
+    assert isinstance(app.failure, ZeroDivisionError)
+    assert app.failure.__notes__ == [
+        f"the game so far is saved in {save}; `meeple play --resume {save}` continues it"
+    ]
+    assert len(saved_ok(save, registry).actions) == 1
+
+
+def test_help_and_legend(pm: PluginManager) -> None:
+    app = open_table(pm, "clonk", "human,random")
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, Note)
+        text = await screen_text(pilot)
+        assert "keys" in text and "save (asks for a file the first time)" in text
+        await pilot.press("x")
+        assert not isinstance(app.screen, Note)
+        await pilot.press("l")
+        assert isinstance(app.screen, Note)
+        assert "Clonk!: legend" in await screen_text(pilot)
+        for _, meaning in app.table.match.game.legend():
+            assert meaning in await screen_text(pilot)
+        await pilot.press("escape", "ctrl+c")
+
+    drive(app, script)
+
+
+# -- hot-seat and a small terminal ------------------------------------------------------
+
+
+def test_passing_the_screen_hides_the_last_seats_hand(pm: PluginManager) -> None:
+    tiny = common.Env(pm).registry.game("tiny")
+
+    class Hands(tiny):  # type: ignore[misc,valid-type]  # a class from the tiny plugin
+        def render_private(self, view: Any, seat: int) -> str:
+            return f"the hand of seat {seat}: {' '.join(view.hands[seat].cards)}"
+
+    game = Hands()
+    match = Match.new(game, 2, 5, Hooks(None))
+    table = play.Table(match, common.setup_of(game, ["human", "human"], 5), None, None)
+    app = TableApp(table, [None, None], False)
+
+    async def script(pilot: Pilot[None]) -> None:
+        for seat in (0, 1, 0):
+            await until(lambda: isinstance(app.screen, PassTo))
+            text = await screen_text(pilot)
+            assert f"Pass to seat {seat}" in text and "the hand of" not in text
+            await pilot.press("enter")
+            await decision(app)
+            await pilot.pause()
+            assert f"the hand of seat {seat}" in await screen_text(pilot)
+            app.post_message(events.Key("enter", "\r"))
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
+
+
+def test_one_person_is_never_asked_to_pass_the_screen(pm: PluginManager) -> None:
+    app = open_table(pm, "tiny", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        for _ in range(3):
+            await decision(app)
+            assert not isinstance(app.screen, PassTo)
+            await enter(app)
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
+
+
+def test_a_small_terminal_says_so_and_offers_plain(pm: PluginManager) -> None:
+    app = open_table(pm, "tiny", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmall)
+        text = await screen_text(pilot)
+        assert "The terminal is 60x20; the table needs at least 80x24" in text
+        assert "--plain" in text
+        await pilot.resize_terminal(100, 30)
+        assert not isinstance(app.screen, TooSmall)
+        await pilot.resize_terminal(79, 30)
+        assert isinstance(app.screen, TooSmall)
+        await pilot.press("ctrl+c")
+
+    drive(app, script, size=(60, 20))
+
+
+# -- choosing the table or line mode ----------------------------------------------------
+
+
+@pytest.fixture
+def full_screen(monkeypatch: pytest.MonkeyPatch) -> list[Sequence[Bot | None]]:
+    """The bots of every game played full-screen (and none is, really)."""
+    played: list[Sequence[Bot | None]] = []
+    monkeypatch.setattr(
+        "meeple.cli.table.play_full_screen", lambda table, bots, quiet: played.append(bots)
+    )
+    return played
+
+
+def test_table_forces_the_full_screen(cli: Invoke, full_screen: list[Any]) -> None:
+    result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "3", "--table")
+    assert result.exit_code == 0, result.output
+    assert len(full_screen) == 1 and "final scores" not in result.stdout
+
+
+def test_plain_and_table_together_are_a_usage_error(cli: Invoke) -> None:
+    result = cli("play", "tiny", "--plain", "--table")
+    assert result.exit_code == 2
+    assert "--plain and --table cannot be used together" in result.output
+
+
+def test_without_a_terminal_the_game_is_played_line_by_line(
+    cli: Invoke, full_screen: list[Any]
+) -> None:
+    result = cli("play", "tiny", "--seats", "human,bot", "--seed", "3", input="1\n" * 20)
+    assert result.exit_code == 0, result.output
+    assert full_screen == [] and "final scores" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("seats", "stdin", "stdout", "full"),
+    [
+        ("human,bot", True, True, True),
+        ("human,human", True, True, True),
+        ("bot,bot", True, True, False),  # a game of bots prints its game and ends by itself
+        ("human,bot", False, True, False),
+        ("human,bot", True, False, False),
+    ],
+)
+def test_a_terminal_and_a_person_open_the_full_screen(
+    pm: PluginManager,
+    monkeypatch: pytest.MonkeyPatch,
+    seats: str,
+    stdin: bool,
+    stdout: bool,
+    full: bool,
+) -> None:
+    table = play.start(common.Env(pm), "tiny", seats, 1, [], None, None)
+
+    class Stream:
+        def __init__(self, tty: bool) -> None:
+            self.tty = tty
+
+        def isatty(self) -> bool:
+            return self.tty
+
+    monkeypatch.setattr(sys, "stdin", Stream(stdin))
+    monkeypatch.setattr(sys, "stdout", Stream(stdout))
+    assert play.at_terminal(table) is full
