@@ -182,6 +182,7 @@ class TableApp(App[None]):
         self.drawn = 0.0
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
+        self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
         # The app's side: the decision shown, the digits typed so far, the last seat shown.
         self.decision: Decision | None = None
         self.typed = ""
@@ -266,7 +267,7 @@ class TableApp(App[None]):
         self.main.log_pane.display = not self.quiet
         self.set_interval(0.1, self.show_status)
         self.check_size()
-        threading.Thread(target=self.play, name="meeple match", daemon=True).start()
+        self.match_thread.start()
 
     def on_news(self, news: News) -> None:
         news.show()
@@ -545,6 +546,11 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
     """Play ``table`` at the full-screen table; what stopped the game is raised again here."""
     app = TableApp(table, bots, quiet)
     app.run()
+    if app.match_thread.is_alive():
+        # Closed from outside (textual-serve quits the app when its browser page goes):
+        # stop the match as Ctrl-C does, which saves it to --save.
+        app.requests.put("interrupt")
+        app.match_thread.join()
     if app.failure is not None:
         raise app.failure
     if app.scores is not None and sys.stdout.isatty():

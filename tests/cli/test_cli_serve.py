@@ -2,22 +2,32 @@
 
 The server itself is replaced here (textual-serve is the ``web`` extra, and a
 real browser is ``tox -e browser``'s: tests/browser); these tests pin what
-``meeple serve`` checks and what command each page runs.
+``meeple serve`` checks, what command each page runs, and that this command
+saves its game when the page closes, spoken to as textual-serve speaks to it.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import queue
 import shlex
 import socket
+import subprocess
 import sys
+import threading
 import types
 from collections.abc import Callable
 from pathlib import Path
+from typing import IO
 
 import pytest
 from typer.testing import Result
 
-from meeple.cli.serve import WEB_EXTRA
+from meeple.cli.serve import WEB_EXTRA, play_command
+from meeple.core.engine import Hooks
+from meeple.core.plugins import Registry
+from meeple.core.validate import check_file
 
 Invoke = Callable[..., Result]
 
@@ -120,3 +130,41 @@ def test_without_the_web_extra_serve_says_how_to_add_it(
     assert result.exit_code == 1
     assert result.output == f"error: {WEB_EXTRA}\n"
     assert 'pip install "meeple[web]"' in WEB_EXTRA
+
+
+def packets(stream: IO[bytes], into: queue.SimpleQueue[tuple[bytes, bytes]]) -> None:
+    """Read the packets of Textual's web driver from ``stream`` (a type byte, a 4-byte size,
+    the payload), after its opening line, until the stream ends."""
+    while stream.readline() not in (b"__GANGLION__\n", b""):
+        pass
+    while kind := stream.read(1):
+        size = int.from_bytes(stream.read(4), "big")
+        into.put((kind, stream.read(size)))
+
+
+def test_a_page_closed_mid_game_leaves_the_game_saved(tmp_path: Path, registry: Registry) -> None:
+    """textual-serve runs each page's game with Textual's web driver, and tells it to quit
+    (a "quit" packet on its standard input) when the page closes: the game stops as on
+    Ctrl-C, saved to --save."""
+    save = tmp_path / "game.json"
+    command = play_command("clonk", "human,random", 1, [], save, None, False)
+    driver = {"TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver", "COLUMNS": "120"}
+    game = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, **driver},
+    )
+    assert game.stdin is not None and game.stdout is not None
+    shown: queue.SimpleQueue[tuple[bytes, bytes]] = queue.SimpleQueue()
+    threading.Thread(target=packets, args=(game.stdout, shown), daemon=True).start()
+    screen = b""
+    while b"your turn" not in screen:  # the first decision is on the page
+        kind, payload = shown.get(timeout=30)
+        screen += payload if kind == b"D" else b""
+    quit = json.dumps({"type": "quit"}).encode()
+    game.stdin.write(b"M" + len(quit).to_bytes(4, "big") + quit)
+    game.stdin.flush()
+    assert game.wait(timeout=30) == 130
+    assert check_file(save, registry, Hooks(registry.pm)).ok
