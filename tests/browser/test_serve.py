@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
-from webpage import Open, Serve, until
+from webpage import Open, Serve, Terminal, until
 
 pytestmark = pytest.mark.browser
+
+DECISIONS = 3
+"""Decisions each game plays before its page is closed."""
 
 
 def test_a_closed_page_lets_its_app_finish(serve: Serve, open_page: Open, tmp_path: Path) -> None:
@@ -34,3 +41,49 @@ def test_stopping_the_server_lets_the_open_apps_finish(
     terminal.wait_for("echo: y")
     server.stop()
     assert (tmp_path / "keys.txt").read_text() == "y\nexit\n"
+
+
+TITLES = {"clonk": "Clonk!", "clank": "Clank!", "clank-catacombs": "Clank! Catacombs"}
+
+
+def saved_actions(path: Path) -> int | None:
+    """How many actions the record at ``path`` holds (``None``: no record there yet)."""
+    return len(json.loads(path.read_bytes())["actions"]) if path.exists() else None
+
+
+def saved_after(terminal: Terminal, save: Path, actions: int) -> int | None:
+    """Press s, and say how many actions the game saved holds if more than ``actions``.
+
+    s may overtake the choice made just before it (a key is heard at once, a choice
+    once the actions list passes it on): so s is pressed until the save shows the choice.
+    """
+    terminal.press("s")
+    terminal.pause(0.5)
+    saved = saved_actions(save)
+    return saved if saved is not None and saved > actions else None
+
+
+@pytest.mark.parametrize("game", TITLES)
+def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
+    game: str, serve: Serve, open_page: Open, tmp_path: Path
+) -> None:
+    save = tmp_path / "game.json"
+    server = serve(game, "--seats", "human,random", "--seed", "2", "--save", save.name)
+    terminal = open_page(server.url)
+    terminal.wait_for(re.escape(TITLES[game]))
+    terminal.wait_for(r"1\. ")  # the first decision's actions
+    played = 0
+    for _ in range(DECISIONS):
+        terminal.press("Enter")  # the highlighted action: the first
+        played = terminal.until(partial(saved_after, terminal, save, played), "a save")
+    # Textual's notes ("▌ saved to game.json") fade after a few seconds: the shot waits.
+    terminal.until(lambda: "▌ saved to" not in terminal.text(), "the save notes to fade")
+    terminal.shot(game)
+    save.unlink()
+    terminal.page.close()
+    until(lambda: save.exists(), "the game to be saved when its page closed")
+    assert (saved_actions(save) or 0) >= played  # and bots may have played on
+    check = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", "validate", str(save)], capture_output=True, text=True
+    )
+    assert check.returncode == 0, check.stdout + check.stderr

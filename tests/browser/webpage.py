@@ -36,17 +36,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def until(
-    check: Callable[[], Any],
-    what: str,
-    timeout: float = WAIT,
-    pause: Callable[[float], None] = time.sleep,
-) -> Any:
+def until(check: Callable[[], Any], what: str, pause: Callable[[float], None] = time.sleep) -> Any:
     """Poll ``check`` until it returns something true; fail saying ``what`` was awaited."""
-    deadline = time.monotonic() + timeout
+    deadline = time.monotonic() + WAIT
     while not (result := check()):
         if time.monotonic() > deadline:
-            pytest.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+            pytest.fail(f"timed out after {WAIT:.0f} s waiting for {what}")
         pause(0.1)
     return result
 
@@ -87,13 +82,17 @@ class Terminal:
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, pattern: str, timeout: float = WAIT) -> re.Match[str]:
+    def until(self, check: Callable[[], Any], what: str) -> Any:
+        """:func:`until`, the page going on meanwhile, and the screen shown if it never comes."""
+        try:
+            return until(check, what, self.pause)
+        except pytest.fail.Exception as failure:
+            pytest.fail(f"{failure.msg}; the screen shows:\n{self.text()}")
+
+    def wait_for(self, pattern: str) -> re.Match[str]:
         """The first match of ``pattern`` on the screen, once it shows."""
-        found: re.Match[str] = until(
-            lambda: re.search(pattern, self.text()),
-            f"{pattern!r} on the screen",
-            timeout,
-            self.pause,
+        found: re.Match[str] = self.until(
+            lambda: re.search(pattern, self.text()), f"{pattern!r} on the screen"
         )
         return found
 
