@@ -60,6 +60,7 @@ def serve(
         bool,
         typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
     ] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No log pane.")] = False,
     host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
 ) -> None:
@@ -86,7 +87,7 @@ def serve(
             from meeple.cli.server import TableServer
         except ImportError:
             raise MeepleError(WEB_EXTRA) from None
-        command = play_command(game_id, seats, seed, options, save, resume, force)
+        command = play_command(game_id, seats, seed, options, save, resume, force, quiet)
         check_address(host, port)
         TableServer(shlex.join(command), host, port, title=table.match.game.title).serve()
     play.say("stopped")
@@ -111,13 +112,15 @@ def play_command(
     options: list[str],
     save: Path | None,
     resume: Path | None,
-    force: bool,
+    force: bool = False,
+    quiet: bool = False,
 ) -> list[str]:
     """The ``meeple play`` every page runs: these options, at the full-screen table."""
     command = [sys.executable, "-m", "meeple.cli", "play", *([game_id] if game_id else [])]
-    given = {"--seats": seats, "--seed": seed, "--save": save, "--resume": resume}
+    valued = {"--seats": seats, "--seed": seed, "--save": save, "--resume": resume}
     command += [
-        arg for flag, value in given.items() if value is not None for arg in (flag, str(value))
+        arg for flag, value in valued.items() if value is not None for arg in (flag, str(value))
     ]
     command += [arg for item in options for arg in ("-o", item)]
-    return [*command, *(["--force"] if force else []), "--table"]
+    switches = {"--force": force, "--quiet": quiet}
+    return [*command, *(flag for flag, on in switches.items() if on), "--table"]

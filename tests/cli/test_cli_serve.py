@@ -65,14 +65,15 @@ def test_each_page_runs_play_at_the_table_with_the_options_given(
 ) -> None:
     save, port = tmp_path / "my game.json", free_port()
     args = ["--seats", "human,bot", "--seed", "7", "--save", str(save), "--port", str(port)]
-    result = cli("serve", "clank", *args, "-o", "variant=majority", "--board", "back")
+    result = cli("serve", "clank", *args, "-q", "-o", "variant=majority", "--board", "back")
     assert result.exit_code == 0, result.output
     [server] = served
     assert (server.host, server.port, server.title) == ("127.0.0.1", port, "Clank!")
     assert shlex.split(server.command) == [
         sys.executable,
         *("-m", "meeple.cli", "play", "clank", "--seats", "human,bot", "--seed", "7"),
-        *("--save", str(save), "-o", "variant=majority", "-o", "board=back", "--table"),
+        *("--save", str(save), "-o", "variant=majority", "-o", "board=back"),
+        *("--quiet", "--table"),
     ]
     assert result.output.splitlines()[-1] == "stopped"
     assert not save.exists()  # checked, not written: each page's game saves there
@@ -147,7 +148,7 @@ def test_a_page_closed_mid_game_leaves_the_game_saved(tmp_path: Path, registry: 
     (a "quit" packet on its standard input) when the page closes: the game stops as on
     Ctrl-C, saved to --save."""
     save = tmp_path / "game.json"
-    command = play_command("clonk", "human,random", 1, [], save, None, False)
+    command = play_command("clonk", "human,random", 1, [], save, None)
     driver = {"TEXTUAL_DRIVER": "textual.drivers.web_driver:WebDriver", "COLUMNS": "120"}
     game = subprocess.Popen(
         command,
