@@ -69,7 +69,8 @@ def serve(
     Takes play's options. A page that is closed or reloaded ends its game,
     which is saved first if --save (or --resume) names a file; a page opened
     later starts a new game, or with --resume FILE continues the one saved
-    there. Ctrl-C stops the server, saving the games still open the same way.
+    there. Ctrl-C stops the server (exit 0), saving the games still open the
+    same way.
 
     Example: meeple serve clank --seats human,bot --save game.json, then open
     http://127.0.0.1:8000
