@@ -63,12 +63,13 @@ def check_save(path: Path, game_id: str, force: bool) -> None:
 
 
 class Table:
-    """The game being played, and how to save it.
+    """The game being played, how to save it, and how to take a decision back.
 
     A game started here or resumed from a record saves as a record; one
     resumed from a snapshot (whose earlier actions are unknown) as a snapshot.
     The table asks each seat's player in turn (it is every seat's player for
-    the engine), so it knows when an action was chosen but not yet logged.
+    the engine), so it knows when an action was chosen but not yet logged,
+    and which seat chose each action.
     """
 
     def __init__(

@@ -157,14 +157,14 @@ class Match:
             )
         return events
 
-    def rewind(self, state: State, actions: int) -> None:
-        """Go back to ``state``, the state after the first ``actions`` actions (rebuilt by
+    def rewind(self, state: State, kept: int) -> None:
+        """Go back to ``state``, the state after the first ``kept`` actions (rebuilt by
         replaying them), as if none of the later ones had been chosen: they leave the log.
 
         Observer hooks already told of a later action are not told to forget it.
         """
         self.state = state
-        del self.actions[actions:]
+        del self.actions[kept:]
         self._legal = None
 
     def run(
