@@ -252,7 +252,8 @@ def choice(answer: str, n: int) -> int | None:
 
 
 class Human:
-    """A person at this terminal: shown their view, answering by number.
+    """A person at this terminal: shown their view, answering by number, or ``u`` to take
+    their last decision back (:meth:`Table.take_back`).
 
     Between two people sharing the terminal (hot-seat), the next one is asked to take
     their seat first, and on a terminal the screen is cleared so that the last one's
