@@ -240,6 +240,35 @@ def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path
     assert len(saved_ok(save, registry).actions) == 1
 
 
+def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
+    """rules.md#turn: playing Burgle adds skill and draws nothing, so it may be taken back."""
+    app = open_table(pm, "clank", "human,random", seed=1)
+    match = app.table.match
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        assert app.decision is not None
+        first = app.decision.actions
+        burgle = next(
+            i for i, a in enumerate(match.legal()) if getattr(a, "card", "").startswith("burgle")
+        )
+        app.main.actions.highlighted = burgle
+        await enter(app)
+        assert len(match.actions) == 1
+        await pilot.press("u")
+        await decision(app)
+        assert match.actions == [] and app.decision is not None and app.decision.actions == first
+        assert "taken back: play Burgle" in await screen_text(pilot)
+        await pilot.press("u")  # nothing of seat 0's is left to take back
+        await decision(app)
+        assert "cannot take that back" in await screen_text(pilot)
+        await enter(app)
+        assert len(match.actions) == 1
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
+
+
 def test_help_and_legend(pm: PluginManager) -> None:
     app = open_table(pm, "clonk", "human,random")
 
