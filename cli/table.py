@@ -295,6 +295,7 @@ class TableApp(App[None]):
         main.private_pane.display = picture.private is not None
         if picture.private is not None:
             main.private.update(common.shown(picture.private))
+        self.show_status()
 
     def thinking(self, seat: int, since: float) -> None:
         self.thinker = None if seat in self.humans else (seat, since)
@@ -437,7 +438,7 @@ class TableScreen(Whole):
         self.status = Static(id="status")
         self.board, self.board_pane = Static(), ScrollableContainer(id="board")
         self.private, self.private_pane = Static(), VerticalScroll(id="private")
-        self.log_pane = RichLog(id="log", max_lines=1000, wrap=True)
+        self.log_pane = RichLog(id="log", max_lines=1000, min_width=20, wrap=True)
         self.actions = OptionList(id="actions")
         for pane, title in (
             (self.board_pane, "table"),
