@@ -190,6 +190,7 @@ def pack(lines: dict[int, list[Text]], width: int) -> list[Text]:
         line = Text(f"{far:>{gutter}} │ ", style="dim")
         for entry in rooms:
             if line.cell_len + entry.cell_len > width and line.cell_len > gutter + 3:
+                line.rstrip()
                 out.append(line)
                 line = Text(" " * gutter + " │ ", style="dim")
             line.append_text(entry)
@@ -211,7 +212,8 @@ class BoardMap:
         board = game.graph(view).board.name
         yield Text(f"{board}: rooms by tunnels from the entrance", style="bold")
         yield from pack(entries(game, view, seat), min(options.max_width, WIDTH))
-        if seat is not None and view.players[seat].status == "in":
+        p = view.players[seat] if seat is not None else None
+        if seat is not None and p is not None and p.status == "in":
             path = way_out(game, view, seat)
-            said = " → ".join(map(str, path)) if path else "none walkable"
-            yield Text(f"Your way out: {said}")
+            said = " → ".join(map(str, path)) if path else "none you may walk"
+            yield Text("You are at the entrance" if path == [p.room] else f"Your way out: {said}")
