@@ -89,12 +89,11 @@ def token_mark(piece: str) -> str:
     return TOKENS.get(kind, "t")
 
 
-def room_label(
-    game: ClankEngine[S], view: S, room: int, seat: int | None, tokens: Iterable[str]
-) -> Text:
+def room_label(game: ClankEngine[S], view: S, room: int, seat: int | None) -> Text:
     """``[10* ss 0]``: a room, its features, the tokens there and the pawns in it; reversed
     where ``seat`` stands, underlined in the depths."""
-    r = game.graph(view).rooms[room]
+    graph = game.graph(view)
+    r = graph.rooms[room]
     label = Text("[")
     label.append(str(room), style="underline" if r.depths else "")
     if r.start:
@@ -102,7 +101,7 @@ def room_label(
     for attr, mark, style in FEATURES:
         if getattr(r, attr):
             label.append(mark, style=style)
-    add_tokens(label, tokens)
+    add_tokens(label, view.rooms[graph.index[room]].cards)
     add_pawns(label, view, room)
     label.append("]")
     return mark_yours(label, view, room, seat)
@@ -150,8 +149,7 @@ def entries(game: ClankEngine[S], view: S, seat: int | None) -> dict[int, list[T
     far = distances(graph)
     lines: dict[int, list[Text]] = {}
     for room in sorted(graph.order, key=lambda r: (far.get(r, len(far)), r)):
-        tokens = view.rooms[graph.index[room]].cards
-        entry = room_label(game, view, room, seat, tokens)
+        entry = room_label(game, view, room, seat)
         for t in graph.tunnels:
             if room in (t.a, t.b):
                 entry.append(" ")
@@ -187,12 +185,12 @@ def pack(lines: dict[int, list[Text]], width: int) -> list[Text]:
     gutter = len(str(max(lines, default=0)))
     out: list[Text] = []
     for far, rooms in sorted(lines.items()):
-        line = Text(f"{far:>{gutter}} │ ", style="dim")
+        line = Text().append(f"{far:>{gutter}} │ ", style="dim")
         for entry in rooms:
             if line.cell_len + entry.cell_len > width and line.cell_len > gutter + 3:
                 line.rstrip()
                 out.append(line)
-                line = Text(" " * gutter + " │ ", style="dim")
+                line = Text().append(" " * gutter + " │ ", style="dim")
             line.append_text(entry)
             line.append("  ")
         line.rstrip()
@@ -212,8 +210,10 @@ class BoardMap:
         board = game.graph(view).board.name
         yield Text(f"{board}: rooms by tunnels from the entrance", style="bold")
         yield from pack(entries(game, view, seat), min(options.max_width, WIDTH))
-        p = view.players[seat] if seat is not None else None
-        if seat is not None and p is not None and p.status == "in":
-            path = way_out(game, view, seat)
-            said = " → ".join(map(str, path)) if path else "none you may walk"
-            yield Text("You are at the entrance" if path == [p.room] else f"Your way out: {said}")
+        if seat is None or view.players[seat].status != "in":
+            return
+        path = way_out(game, view, seat)
+        if path is not None and len(path) == 1:
+            yield Text("You are at the entrance")
+        else:
+            yield Text("Your way out: " + (" → ".join(map(str, path or ())) or "none to walk"))

@@ -71,7 +71,7 @@ LEGEND: tuple[tuple[str, str], ...] = (
 """Every mark of the dungeon map (:func:`draw`) and of the narrow grid it falls back to."""
 
 
-def features(room: TileRoom, depths: bool) -> Text:
+def features(room: TileRoom) -> Text:
     """A room's marks on the map: its features, artifact room and reward."""
     label = Text()
     for attr, mark, style in FEATURES:
@@ -88,8 +88,8 @@ def features(room: TileRoom, depths: bool) -> Text:
 def room_line(game: CatacombsGame, view: cs.CatacombsState, room: int, seat: int | None) -> Text:
     """``7W s 0``: a room's id, its marks, the tokens there and the pawns in it."""
     graph = game.graph(view)
-    label = Text(str(room), style="underline" if room in graph.depths else "")
-    label.append_text(features(graph.features[room], room in graph.depths))
+    label = Text().append(str(room), style="underline" if room in graph.depths else "")
+    label.append_text(features(graph.features[room]))
     base.add_tokens(label, view.rooms[room].cards)
     base.add_pawns(label, view, room)
     label.truncate(INNER)
@@ -128,58 +128,92 @@ def room_cells(game: CatacombsGame, state: cs.CatacombsState) -> list[Cell]:
     return cells
 
 
+class Dungeon:
+    """One drawing of the dungeon on a :class:`Canvas`: a box per occupied cell, with a gap
+    east and south of each for the tunnels across its edges."""
+
+    WIDE, HIGH = INNER + 2 + GAP, LINES + 3
+    """The columns and lines of one cell: its box and the gaps after it."""
+
+    def __init__(self, game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> None:
+        self.game, self.view, self.seat = game, view, seat
+        self.graph = game.graph(view)
+        self.cell_of = room_cells(game, view)
+        xs = [x for x, _ in self.graph.cells]
+        ys = [y for _, y in self.graph.cells]
+        self.left, self.top = min(xs), min(ys)
+        self.canvas = Canvas(
+            (max(xs) - self.left + 1) * self.WIDE, (max(ys) - self.top + 1) * self.HIGH
+        )
+
+    def corner(self, cell: Cell) -> Cell:
+        """The canvas column and line of a cell's box's top left corner."""
+        return (cell[0] - self.left) * self.WIDE, (cell[1] - self.top) * self.HIGH
+
+    def boxes(self) -> None:
+        """Each cell's box: its tile's placement and name on top, a room a line."""
+        graph, put = self.graph, self.canvas.put
+        rows: dict[Cell, list[int]] = {}
+        for r in graph.order:
+            rows.setdefault(self.cell_of[r], []).append(r)
+        for cell, place in graph.cells.items():
+            x, y = self.corner(cell)
+            title = f"{place}:{self.view.tiles[place].tile}"[:INNER]
+            put(x, y, "┌" + title.ljust(INNER, "─") + "┐")
+            for i in range(LINES):
+                put(x, y + 1 + i, "│" + " " * INNER + "│")
+            put(x, y + LINES + 1, "└" + "─" * INNER + "┘")
+            for i, r in enumerate(rows.get(cell, ())):
+                put(x + 1, y + 1 + i, room_line(self.game, self.view, r, self.seat))
+
+    def tunnels(self) -> None:
+        """Each tunnel between the rooms of two neighbouring cells, in the gap between their
+        boxes: its line or arrow, then its marks; several across one edge side by side."""
+        across: dict[tuple[Cell, Cell], int] = {}
+        for k, t in enumerate(self.graph.tunnels):
+            if k in self.graph.trips:
+                continue
+            a, b = self.cell_of[t.a], self.cell_of[t.b]
+            way = WAYS.get((abs(b[0] - a[0]), abs(b[1] - a[1])))
+            if way is None:
+                continue
+            first, second = min(a, b), max(a, b)
+            forward = a == first  # a one-way tunnel runs from ``t.a`` to ``t.b``
+            mark = Text(way[0] if not t.one_way else way[1 if forward else 2])
+            closed = bool(self.game.locks_to_open(self.view, k))
+            base.add_marks(mark, t.boots, t.monsters, closed)
+            n = across[first, second] = across.get((first, second), -1) + 1
+            x, y = self.corner(first)
+            if second[0] > first[0]:  # east: in the gap, on a room line
+                if len(mark) > GAP and not t.one_way:
+                    mark = mark[1:]  # the marks matter more than the line
+                self.canvas.put(x + INNER + 2, y + 1 + min(n, LINES - 1), mark[:GAP])
+            else:  # south: under the box
+                self.canvas.put(x + 2 + 5 * min(n, 2), y + LINES + 2, mark)
+
+    def unexplored(self) -> None:
+        """:data:`UNEXPLORED` on a box's side where a tunnel leads into an empty cell (on the
+        top border, right of the tile's name); two openings of a side apart."""
+        for opens in self.graph.opens.values():
+            for o in opens:
+                dx, dy = STEP[o.side]
+                x, y = self.corner((o.cell[0] + dx, o.cell[1] + dy))
+                side = OPPOSITE[o.side]  # of the room's cell, toward the empty one
+                ox, oy = {
+                    "n": (INNER - 1, 0),
+                    "s": (1 + INNER // 2, LINES + 1),
+                    "w": (0, 1 + LINES // 2),
+                    "e": (INNER + 1, 1 + LINES // 2),
+                }[side]
+                shift = 0 if o.pos is None else (-1 if o.pos == 0 else 1)
+                ox, oy = (ox + shift, oy) if side in "ns" else (ox, oy + shift)
+                self.canvas.put(x + ox, y + oy, Text(UNEXPLORED, style="bold yellow"))
+
+
 def draw(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> list[Text]:
     """The dungeon, a box per occupied cell, north on top."""
-    graph = game.graph(view)
-    cell_of = room_cells(game, view)
-    xs = [x for x, _ in graph.cells]
-    ys = [y for _, y in graph.cells]
-    width, height = INNER + 2 + GAP, LINES + 3  # a box and the gap after it
-    canvas = Canvas((max(xs) - min(xs) + 1) * width, (max(ys) - min(ys) + 1) * height)
-
-    def corner(cell: Cell) -> Cell:
-        return (cell[0] - min(xs)) * width, (cell[1] - min(ys)) * height
-
-    rows: dict[Cell, list[int]] = {}
-    for r in graph.order:
-        rows.setdefault(cell_of[r], []).append(r)
-    for cell, place in graph.cells.items():
-        x, y = corner(cell)
-        title = f"{place}:{view.tiles[place].tile}"[:INNER]
-        canvas.put(x, y, "┌" + title.ljust(INNER, "─") + "┐")
-        for i in range(LINES):
-            canvas.put(x, y + 1 + i, "│" + " " * INNER + "│")
-        canvas.put(x, y + LINES + 1, "└" + "─" * INNER + "┘")
-        for i, r in enumerate(rows.get(cell, ())):
-            canvas.put(x + 1, y + 1 + i, room_line(game, view, r, seat))
-    across: dict[tuple[Cell, Cell], int] = {}
-    for k, t in enumerate(graph.tunnels):
-        if k in graph.trips:
-            continue
-        a, b = cell_of[t.a], cell_of[t.b]
-        way = WAYS.get((abs(b[0] - a[0]), abs(b[1] - a[1])))
-        if way is None:
-            continue
-        first, second = min(a, b), max(a, b)
-        forward = a == first  # a one-way tunnel runs from ``t.a`` to ``t.b``
-        mark = Text(way[0] if not t.one_way else way[1 if forward else 2])
-        base.add_marks(mark, t.boots, t.monsters, bool(game.locks_to_open(view, k)))
-        n = across[first, second] = across.get((first, second), -1) + 1
-        x, y = corner(first)
-        if second[0] > first[0]:  # east of ``first``: in the gap, on a room line
-            canvas.put(x + INNER + 2, y + 1 + min(n, LINES - 1), mark[: GAP - 1])
-        else:  # south: below the box's bottom border
-            canvas.put(x + 2 + 5 * min(n, 2), y + LINES + 2, mark)
-    for opens in graph.opens.values():
-        for o in opens:
-            dx, dy = STEP[o.side]
-            x, y = corner((o.cell[0] + dx, o.cell[1] + dy))
-            side = OPPOSITE[o.side]  # of the room's cell, toward the empty one
-            # North to the right of the tile's name, which the top border holds.
-            middle = {"n": (INNER - 1, 0), "s": (1 + INNER // 2, LINES + 1)}
-            middle |= {"w": (0, 1 + LINES // 2), "e": (INNER + 1, 1 + LINES // 2)}
-            ox, oy = middle[side]
-            shift = 0 if o.pos is None else (-1 if o.pos == 0 else 1)
-            ox, oy = (ox + shift, oy) if side in "ns" else (ox, oy + shift)
-            canvas.put(x + ox, y + oy, Text(UNEXPLORED, style="bold yellow"))
-    return canvas.lines()
+    dungeon = Dungeon(game, view, seat)
+    dungeon.boxes()
+    dungeon.tunnels()
+    dungeon.unexplored()
+    return dungeon.canvas.lines()
