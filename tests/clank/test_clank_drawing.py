@@ -3,24 +3,15 @@ only one seat does."""
 
 from __future__ import annotations
 
-import io
 import re
-from typing import Any
 
 import pytest
-from rich.console import Console
+from panes import panes_of_a_played_game, text
 from rich.text import Text
 
-from meeple.core.rng import Rng, stream
 from meeple.plugins.clank import drawing
 from meeple.plugins.clank.rules import Clank, ClankOptions
 from meeple.plugins.clank.state import ClankState
-
-
-def text(renderable: Any, width: int = 100) -> str:
-    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
-    console.print(renderable)
-    return console.export_text()
 
 
 def rooms(game: Clank, view: ClankState, seat: int | None) -> dict[int, Text]:
@@ -142,16 +133,6 @@ def test_no_seat_sees_another_seats_hand(game: Clank) -> None:
 def test_every_view_of_a_seeded_game_renders(game: Clank) -> None:
     """The table and private panes of every seat and the onlooker, at a few points of a game
     of random moves."""
-    state = game.setup(4, 7)
-    rng = stream(Rng(seed=7))
-    for step in range(240):
-        if game.is_over(state):
-            break
-        if step % 60 == 0:
-            for seat in (*range(state.seats), None):
-                view = game.view(state, seat)
-                assert "entrance" in text(game.render_table(view, seat))
-                if seat is not None:
-                    assert "Hand: " in text(game.render_private(view, seat))
-        legal = game.legal_actions(state)
-        game.apply(state, legal[rng.below(len(legal))])
+    for seat, table, private in panes_of_a_played_game(game, 4, 7):
+        assert "entrance" in table
+        assert seat is None or (private is not None and "Hand: " in private)

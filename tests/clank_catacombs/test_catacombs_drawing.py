@@ -3,27 +3,18 @@ sees and what only one seat does."""
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Callable
-from typing import Any
 
-from rich.console import Console
+from panes import panes_of_a_played_game, text
 from test_catacombs_table import off_the_start, played_until
 
-from meeple.core.rng import Rng, stream
 from meeple.plugins.clank import drawing as base
 from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank_catacombs import drawing
 from meeple.plugins.clank_catacombs import state as cs
 from meeple.plugins.clank_catacombs.present import Map
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
-
-
-def text(renderable: Any, width: int = 100) -> str:
-    console = Console(width=width, record=True, color_system=None, file=io.StringIO())
-    console.print(renderable)
-    return console.export_text()
 
 
 def across(
@@ -110,17 +101,6 @@ def test_no_seat_sees_another_seats_hand() -> None:
 
 
 def test_every_view_of_a_seeded_game_renders() -> None:
-    g = CatacombsGame()
-    state = g.setup(3, 11)
-    rng = stream(Rng(seed=11))
-    for step in range(240):
-        if g.is_over(state):
-            break
-        if step % 60 == 0:
-            for seat in (*range(state.seats), None):
-                view = g.view(state, seat)
-                assert "Dungeon" in text(g.render_table(view, seat))
-                if seat is not None:
-                    assert "Hand: " in text(g.render_private(view, seat))
-        legal = g.legal_actions(state)
-        g.apply(state, legal[rng.below(len(legal))])
+    for seat, table, private in panes_of_a_played_game(CatacombsGame(), 3, 11):
+        assert "Dungeon" in table
+        assert seat is None or (private is not None and "Lockpicks " in private)

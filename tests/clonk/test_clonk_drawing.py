@@ -3,20 +3,10 @@ legend of its marks and colours."""
 
 from __future__ import annotations
 
-import io
-from typing import Any
+from panes import panes_of_a_played_game, text
 
-from rich.console import Console
-
-from meeple.core.rng import Rng, stream
 from meeple.plugins.clonk import present
 from meeple.plugins.clonk.rules import Clonk
-
-
-def text(renderable: Any) -> str:
-    console = Console(width=120, record=True, color_system=None, file=io.StringIO())
-    console.print(renderable)
-    return console.export_text()
 
 
 def test_the_legend_names_every_mark_and_colour() -> None:
@@ -55,17 +45,6 @@ def test_no_seat_sees_another_seats_hand_or_hidden_tasks() -> None:
 
 
 def test_every_view_of_a_seeded_game_renders() -> None:
-    g = Clonk()
-    state = g.setup(4, 5)
-    rng = stream(Rng(seed=5))
-    for step in range(200):
-        if g.is_over(state):
-            break
-        if step % 50 == 0:
-            for seat in (*range(state.seats), None):
-                view = g.view(state, seat)
-                assert "Mine shafts" in text(g.render_table(view, seat))
-                if seat is not None:
-                    assert "Your hand: " in text(g.render_private(view, seat))
-        legal = g.legal_actions(state)
-        g.apply(state, legal[rng.below(len(legal))])
+    for seat, table, private in panes_of_a_played_game(Clonk(), 4, 5, steps=200, every=50):
+        assert "Mine shafts" in table
+        assert seat is None or (private is not None and "Your hand: " in private)
