@@ -1,10 +1,12 @@
 """The Clank! board drawn as text: every room by its distance from the entrance, with its
 features, the tokens lying there, the pawns in it and its tunnels with their costs.
 
-No public transcription of the board gives the rooms' places on it (the sources in
-``seeds/clank/board-*.json`` list rooms and tunnels only), so the map lays the rooms out by
-how many tunnels separate them from the entrance: one line per distance, the entrance on
-top, each room followed by the rooms its tunnels lead to. Reading upwards is the way out.
+No public transcription gives the rooms' places on the board: of the sources in
+``seeds/clank/board-*.json``, kevinkey/klank lists rooms and tunnels only, and
+eseidel/clank lib/graph.dart puts the front side's rooms in seven rows without columns and
+has no back side. So the map lays both sides' rooms out by how many tunnels separate them
+from the entrance: one line per distance, the entrance on top, each room followed by the
+rooms its tunnels lead to. Reading upwards is the way out.
 """
 
 from __future__ import annotations
