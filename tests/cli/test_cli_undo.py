@@ -17,7 +17,7 @@ from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry
 from meeple.core.state import Action
-from meeple.core.validate import check_file, load
+from meeple.core.validate import check_file, load, open_saved
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import EndTurn, Play
 
@@ -109,11 +109,8 @@ def test_a_resumed_games_earlier_actions_stay(tmp_path: Path, registry: Registry
     decide(table, play_of(table, "burgle"))
     path = tmp_path / "g.json"
     records.write_atomic(path, table.encoded())
-    loaded = load(path, registry)
-    match = Match.new(table.match.game, 2, 1, Hooks(None))
-    for action in loaded.value.actions:
-        match.step(action)
-    resumed = Table(match, loaded.value.setup, path, None)
+    loaded, match = open_saved(path, registry, Hooks(None))
+    resumed = Table(match, loaded.setup, path, None)
     assert resumed.take_back(0) == "no decision made at this table is left to take back"
 
 
@@ -133,6 +130,7 @@ def test_u_takes_back_in_line_mode_and_the_record_keeps_the_final_actions(
     out = result.stdout
     assert "[1-2, u undo, s save, q quit]" in out
     assert "taken back: play Burgle" in out
+    assert "pass to seat" not in out  # one person at the table
     assert "cannot take that back: no decision made at this table is left" in out
     # The table is shown again after the undo, as it was before Burgle.
     hands = [line for line in out.splitlines() if line.startswith("Hand: ")]

@@ -28,7 +28,7 @@ def test_a_step_that_reveals_nothing_is_one_the_seat_could_foresee(
     game_id: str, registry: Registry
 ) -> None:
     """Any deal of the seat's view before it, taking the same step, leaves the seat the
-    same view and the same choices after it (an action naming a card the view hides
+    same view, choices and log lines after it (an action naming a card the view hides
     cannot be dealt: it is left out)."""
     game = registry.game(game_id)()
     match = Match.new(game, game.min_seats, 3, Hooks(None))
@@ -38,15 +38,16 @@ def test_a_step_that_reveals_nothing_is_one_the_seat_could_foresee(
             break
         before, seat = game.clone(match.state), match.state.to_move
         action = match.legal()[stream.below(len(match.legal()))]
-        match.step(action)
+        events = match.step(action)
         view = game.view(before, seat)
         if game.reveals(before, match.state, seat) or named_unseen(game, view, action):
             continue
-        seen = game.digest(game.view(match.state, seat)), game.legal_actions(match.state)
+        log = [game.describe_event(event, seat) for event in events]
+        seen = game.digest(game.view(match.state, seat)), game.legal_actions(match.state), log
         deal = game.dealer(view)
         for _ in range(2):
             dealt = deal(stream)
             dealt.rng = before.rng  # the same chance as the real game: no draw was made
-            game.resolve(dealt, action)
+            log = [game.describe_event(event, seat) for event in game.resolve(dealt, action)]
             choices = game.legal_actions(dealt) if dealt.to_move == seat else seen[1]
-            assert (game.digest(game.view(dealt, seat)), choices) == seen, action
+            assert (game.digest(game.view(dealt, seat)), choices, log) == seen, action
