@@ -25,15 +25,18 @@ from rich.table import Table as RichTable
 from meeple.cli import common
 from meeple.core import records
 from meeple.core.bots import Prompt
-from meeple.core.engine import Hooks, Match
+from meeple.core.engine import Hooks, Match, Rewound
 from meeple.core.errors import InvalidFile, MeepleError
 from meeple.core.records import Setup, Snapshot
 from meeple.core.rng import SEED_MAX
 from meeple.core.scoring import Score
-from meeple.core.state import Action, Event
+from meeple.core.state import Action, Event, State
 from meeple.core.validate import open_saved
 
 app = typer.Typer()
+
+ERASE_SCROLLBACK = "\x1b[3J"
+"""Clears what a terminal keeps scrolled off the screen (xterm and its kin; ignored elsewhere)."""
 
 
 class Quit(Exception):
@@ -93,12 +96,13 @@ def check_save(path: Path, game_id: str, force: bool) -> None:
 
 
 class Table:
-    """The game being played, and how to save it.
+    """The game being played, how to save it, and how to take a decision back.
 
     A game started here or resumed from a record saves as a record; one
     resumed from a snapshot (whose earlier actions are unknown) as a snapshot.
     The table asks each seat's player in turn (it is every seat's player for
-    the engine), so it knows when an action was chosen but not yet logged.
+    the engine), so it knows when an action was chosen but not yet logged,
+    and which seat chose each action.
     """
 
     def __init__(
@@ -115,28 +119,64 @@ class Table:
         self.logged = len(match.actions)
         self.chosen: int | None = None
         """How many actions were logged when the last choice was made (``None``: choosing)."""
+        self.choosers: dict[int, int] = {}
+        """The seat that chose each action chosen here, by its index in the match's actions."""
+        self.shown: int | None = None
+        """The human seat whose view was shown last (see :class:`Human`)."""
         self.front: Front = Lines()
 
     def choose(self, prompt: Prompt) -> Action:
         self.chosen = None
         action = self.players[prompt.seat].choose(prompt)
         self.chosen = len(self.match.actions)
+        self.choosers[self.chosen] = prompt.seat
         return action
 
-    def settle(self) -> None:
-        """Undo an action cut short by an error or Ctrl-C, which may have half-changed the state.
+    def replayed(self, actions: int) -> State:
+        """The state after the match's first ``actions`` actions, rebuilt from the start by
+        the logged actions alone; observer hooks are not called again (they must not change
+        a state)."""
+        match = self.match
+        replay = Match(match.game, match.game.clone(self.start), Hooks(None), match.seed)
+        for action in match.actions[self.logged : actions]:
+            replay.step(action)
+        return replay.state
 
-        The state is rebuilt from the start by the logged actions alone;
-        observer hooks are not called again (they must not change a state).
-        """
+    def settle(self) -> None:
+        """Undo an action cut short by an error or Ctrl-C, which may have half-changed the state."""
         match = self.match
         if self.chosen != len(match.actions):
             return
-        replayed = Match(match.game, match.game.clone(self.start), Hooks(None), match.seed)
-        for action in match.actions[self.logged :]:
-            replayed.step(action)
-        match.state = replayed.state
+        match.rewind(self.replayed(len(match.actions)), len(match.actions))
         self.chosen = None
+
+    def take_back(self, seat: int) -> str | None:
+        """Take back ``seat``'s last decision: ``None`` when done, otherwise why not, to show.
+
+        Only the last action may be taken back, by the seat that chose it at this table,
+        and only if it showed that seat nothing new (:meth:`~meeple.core.game.Game.reveals`),
+        so an undo never buys a second look; taking back again takes back the one before,
+        while the same holds. The state is rebuilt from the start (as :meth:`settle` does)
+        and the match's log loses the action, so a saved record keeps only the actions
+        that stand. Observer hooks already told of the action are not told to forget it.
+
+        A player taking back while asked for a decision raises
+        :class:`~meeple.core.engine.Rewound` next, so that the engine asks again.
+        """
+        match = self.match
+        last = len(match.actions) - 1
+        if last < self.logged:
+            return "no decision made at this table is left to take back"
+        chooser = self.choosers.get(last)
+        if chooser != seat:
+            who = "before this game was resumed" if chooser is None else f"by seat {chooser}"
+            return f"the last decision was made {who}, and only your own last one can go"
+        before = self.replayed(last)
+        if match.game.reveals(before, match.state, seat):
+            return "it showed you something you could not know before, so it stands"
+        match.rewind(before, last)
+        del self.choosers[last]
+        return None
 
     def encoded(self, *, scored: bool = True) -> bytes:
         match = self.match
@@ -245,7 +285,13 @@ def choice(answer: str, n: int) -> int | None:
 
 
 class Human:
-    """A person at this terminal: shown their view, answering by number."""
+    """A person at this terminal: shown their view, answering by number, or ``u`` to take
+    their last decision back (:meth:`Table.take_back`).
+
+    Between two people sharing the terminal (hot-seat), the next one is asked to take
+    their seat first, and on a terminal the screen is cleared so that the last one's
+    hand is not left on it.
+    """
 
     def __init__(self, table: Table, seat: int) -> None:
         self.table = table
@@ -253,22 +299,56 @@ class Human:
 
     def choose(self, prompt: Prompt) -> Action:
         game, view, legal, out = prompt.game, prompt.view, prompt.legal, common.console
+        table = self.table
+        if table.shown not in (None, self.seat) and table.setup.seats.count(common.HUMAN) > 1:
+            self.pass_here()
+        table.shown = self.seat
         out.print()
         out.print(common.shown(game.render(view, self.seat)))
         for i, action in enumerate(legal, 1):
             say(f"  {i:>3}. {game.describe_action(view, action)}")
         n = len(legal)
         while True:
-            answer = ask(f"seat {self.seat}, your choice [1-{n}, s save, q quit]: ").strip().lower()
+            answer = ask(f"seat {self.seat}, your choice [1-{n}, u undo, s save, q quit]: ")
+            answer = answer.strip().lower()
             if (index := choice(answer, n)) is not None:
                 return legal[index]
-            if answer == "s":
+            if answer == "u":
+                self.take_back()
+            elif answer == "s":
                 self.table.save_now()
             elif answer == "q":
                 raise Quit
             else:
                 typed = answer if len(answer) <= 20 else answer[:20] + "…"
-                say(f"{typed!r} is not a choice: type 1-{n}, s to save or q to quit")
+                say(f"{typed!r} is not a choice: type 1-{n}, u to undo, s to save or q to quit")
+
+    def pass_here(self) -> None:
+        """Clear the last seat's view off a terminal, and wait for this seat's player.
+
+        Piped input is not waited for: its lines answer decisions only.
+        """
+        out = common.console
+        if out.is_terminal and not out.is_dumb_terminal:
+            out.clear()
+            out.file.write(ERASE_SCROLLBACK)
+        if sys.stdin is not None and sys.stdin.isatty():
+            ask(f"pass to seat {self.seat}, press Enter ")
+        else:
+            say(f"pass to seat {self.seat}")
+
+    def take_back(self) -> None:
+        """Take this seat's last decision back and have the engine ask again, or say why not."""
+        match = self.table.match
+        last = match.actions[-1] if match.actions else None
+        if why := self.table.take_back(self.seat):
+            self.table.front.say(f"cannot take that back: {why}")
+            return
+        game = match.game
+        self.table.front.say(
+            f"taken back: {game.describe_action(game.view(match.state, self.seat), last)}"
+        )
+        raise Rewound
 
 
 class Narrator:

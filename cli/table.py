@@ -38,7 +38,7 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from meeple.cli import common
-from meeple.cli.play import Narrator, Quit, Table, choice, final_scores, finish, roster
+from meeple.cli.play import Human, Narrator, Quit, Table, choice, final_scores, finish, roster
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
 from meeple.core.state import Action
@@ -46,14 +46,16 @@ from meeple.core.state import Action
 MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
 
-Request = int | Literal["save", "quit", "interrupt"]
+Request = int | Literal["save", "quit", "interrupt", "undo"]
 """What the app asks of the match's thread: a choice among the legal actions (by index),
-or to save, to quit (offering to save), or to stop as Ctrl-C stops line mode."""
+or to save, to quit (offering to save), to stop as Ctrl-C stops line mode, or to take the
+deciding seat's last decision back."""
 
 KEYS = (
     ("↑ ↓, Enter", "choose an action (or click it)"),
     ("1-9", "choose by number (type more digits, or Enter, past 9)"),
     ("s", "save (asks for a file the first time)"),
+    ("u", "take your last decision back, while it showed you nothing new"),
     ("q", "quit (offers to save)"),
     ("l", "the game's legend: what its symbols mean"),
     ("?", "this help"),
@@ -87,14 +89,15 @@ class News(Message):
         self.show = show
 
 
-class Seat:
+class Seat(Human):
     """A person at the full-screen table: their decisions are made in the app."""
 
-    def __init__(self, app: TableApp) -> None:
+    def __init__(self, app: TableApp, seat: int) -> None:
+        super().__init__(app.table, seat)
         self.app = app
 
     def choose(self, prompt: Prompt) -> Action:
-        return prompt.legal[self.app.decide(prompt)]
+        return prompt.legal[self.app.decide(prompt, self)]
 
 
 class Log(Narrator):
@@ -159,6 +162,7 @@ class TableApp(App[None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "save", "save"),
+        Binding("u", "undo", "undo"),
         Binding("q", "quit", "quit"),
         Binding("l", "legend", "legend"),
         Binding("question_mark", "help", "help"),
@@ -175,7 +179,7 @@ class TableApp(App[None]):
         self.viewer = self.humans[0] if len(self.humans) == 1 else None
         """Whose view the panes show: the one person's, or the last seat that was passed the
         screen (``None``: an onlooker's, until then)."""
-        players = [Seat(self) if b is None else b for b in bots]
+        players = [Seat(self, s) if b is None else b for s, b in enumerate(bots)]
         self.narrator = Log(self, players, self.viewer)
         table.players = [self.narrator] * len(players)
         table.front = Front(self)
@@ -230,15 +234,20 @@ class TableApp(App[None]):
         elif request == "interrupt":
             raise KeyboardInterrupt
 
-    def decide(self, prompt: Prompt) -> int:
-        """The index of the action the person at ``prompt.seat`` chooses."""
+    def decide(self, prompt: Prompt, seat: Seat) -> int:
+        """The index of the action the person at ``seat`` chooses."""
         game, view = prompt.game, prompt.view
         if len(self.humans) > 1:
             self.viewer = prompt.seat
         actions = [game.describe_action(view, action) for action in prompt.legal]
-        self.post(self.ask_seat, Decision(prompt.seat, self.picture(), actions))
+        decision = Decision(prompt.seat, self.picture(), actions)
+        self.post(self.ask_seat, decision)
         while not isinstance(request := self.requests.get(), int):
-            self.carry_out(request)
+            if request == "undo":
+                seat.take_back()  # raises Rewound once taken back: the engine asks again
+                self.post(self.ask_seat, decision)  # refused: the same decision again
+            else:
+                self.carry_out(request)
         return request
 
     def redraw(self) -> None:
@@ -287,6 +296,7 @@ class TableApp(App[None]):
         main.private_pane.display = picture.private is not None
         if picture.private is not None:
             main.private.update(common.shown(picture.private))
+        self.show_status()
 
     def thinking(self, seat: int, since: float) -> None:
         self.thinker = None if seat in self.humans else (seat, since)
@@ -380,6 +390,14 @@ class TableApp(App[None]):
         else:
             threading.Thread(target=self.table.save_now, daemon=True).start()
 
+    def action_undo(self) -> None:
+        if self.decision is None:
+            self.notify("u takes your last decision back when you are asked for the next one")
+            return
+        self.decision = None
+        self.main.actions.set_options([Option(common.plain("(taking back)"), disabled=True)])
+        self.requests.put("undo")
+
     async def action_quit(self) -> None:
         if self.scores is not None:
             self.exit()
@@ -421,7 +439,7 @@ class TableScreen(Whole):
         self.status = Static(id="status")
         self.board, self.board_pane = Static(), ScrollableContainer(id="board")
         self.private, self.private_pane = Static(), VerticalScroll(id="private")
-        self.log_pane = RichLog(id="log", max_lines=1000, wrap=True)
+        self.log_pane = RichLog(id="log", max_lines=1000, min_width=20, wrap=True)
         self.actions = OptionList(id="actions")
         for pane, title in (
             (self.board_pane, "table"),

@@ -92,11 +92,17 @@ class TooLong(MeepleError):
     """A match went past its decision limit (a game that cannot end, or a loop of free actions)."""
 
 
+class Rewound(Exception):
+    """Raised by a player that took the match back (:meth:`Match.rewind`) while asked for
+    a decision: :meth:`Match.run` asks again, at the state the match is in now."""
+
+
 class Match:
     """One game in progress: the state, the actions so far, the hooks.
 
     ``Match.new`` sets a game up; ``step`` applies one checked action;
-    ``run`` lets players answer every decision until the game is over.
+    ``run`` lets players answer every decision until the game is over;
+    ``rewind`` takes actions back.
     """
 
     def __init__(self, game: Game[Any, Any], state: State, hooks: Hooks, seed: int) -> None:
@@ -151,6 +157,16 @@ class Match:
             )
         return events
 
+    def rewind(self, state: State, kept: int) -> None:
+        """Go back to ``state``, the state after the first ``kept`` actions (rebuilt by
+        replaying them), as if none of the later ones had been chosen: they leave the log.
+
+        Observer hooks already told of a later action are not told to forget it.
+        """
+        self.state = state
+        del self.actions[kept:]
+        self._legal = None
+
     def run(
         self,
         players: Sequence[Bot],
@@ -174,7 +190,11 @@ class Match:
             seat = state.stack[-1].seat
             if legal is None:
                 legal = legal_actions(state)
-            action = players[seat].choose(Prompt(game, state, seat, legal))
+            try:
+                action = players[seat].choose(Prompt(game, state, seat, legal))
+            except Rewound:
+                state, legal = self.state, None
+                continue
             # ``in`` tries identity first, so checking a bot's pick is cheap.
             if action not in legal:
                 raise IllegalAction(

@@ -427,7 +427,8 @@ class Game(Generic[S, A]):
 
     def reveals(self, before: S, after: S, seat: int) -> bool:
         """Whether going from ``before`` to ``after`` showed ``seat`` anything it could not
-        know: a random draw was made, or a card hidden from the seat is now in its view.
+        know: a random draw was made, or a card hidden from the seat is now in its view or
+        named by the legal actions it is offered (a face-down token to take).
 
         A person may take back a decision of theirs only while this is false for it and for
         everything since (no card drawn, no die rolled), so an undo never buys a second
@@ -436,8 +437,20 @@ class Game(Generic[S, A]):
         """
         if before.rng.counter != after.rng.counter:
             return True
-        seen = _visible(self.view(before, seat))
-        return any(n > seen[card] for card, n in _visible(self.view(after, seat)).items())
+        seen = self._seen(before, seat)
+        return any(n > seen[card] for card, n in self._seen(after, seat).items())
+
+    def _seen(self, state: S, seat: int) -> Counter[str]:
+        """How many of each card ``seat`` sees in ``state``: face up in its view, or named
+        by one of the legal actions it is offered."""
+        seen = _visible(self.view(state, seat))
+        if state.to_move == seat:
+            cards = set(self.cards(state))
+            actions = self.legal_actions(state)
+            seen |= Counter(
+                {name for a in actions for _, name in _zones.Survey(a).names if name in cards}
+            )
+        return seen
 
 
 def _visible(view: State) -> Counter[str]:

@@ -11,6 +11,7 @@ from rich.text import Text
 
 from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN
+from meeple.plugins.clank import drawing
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
@@ -474,8 +475,9 @@ def seat_summary(game: ClankEngine[S], state: S) -> list[str]:
     return [seat_line(game, state, s) for s in range(state.seats)]
 
 
-def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
-    """The seat's room and exits, the tokens there, the row, its hand and pool, the others."""
+def table_parts(game: ClankEngine[S], view: S, seat: int | None) -> list[Any]:
+    """What every seat sees of the engine's table: the dragon, the row, the seat's room and
+    its ways on (public, but asked from where the seat stands), every seat's line."""
     cat = game.cat
     parts: list[Any] = []
     track = cat.tables.rage_track
@@ -515,15 +517,32 @@ def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
         graph = game.graph(view)
         here = view.rooms[graph.index[p.room]].cards
         parts.append(Text("Tokens here: " + (", ".join(name(game, t) for t in here) or "none")))
-        parts.append(Text("Hand: " + (", ".join(name(game, c) for c in p.hand.cards) or "empty")))
-        pool = view.pool
-        parts.append(
-            Text(
-                f"Pool: {pool.skill} skill, {pool.swords} swords, {pool.boots} boots, "
-                f"{pool.teleports} teleports, {pool.banked} banked clank"
-                + (", exhausted" if pool.exhausted else "")
-                + "".join(f", {MODIFIERS[mod]}" for mod in pool.mods)
-            )
-        )
     parts.extend(Text(line) for line in seat_summary(game, view))
-    return Group(*parts)
+    return parts
+
+
+def render_table(game: ClankEngine[S], view: S, seat: int | None) -> Any:
+    """The engine's table, then the board drawn as a map."""
+    return Group(*table_parts(game, view, seat), drawing.BoardMap(game, view, seat))
+
+
+def render_private(game: ClankEngine[S], view: S, seat: int) -> Any:
+    """What only the seat sees: its hand, and the pool of its turn."""
+    p = view.players[seat]
+    pool = view.pool
+    return Group(
+        Text("Hand: " + (", ".join(name(game, c) for c in p.hand.cards) or "empty")),
+        Text(
+            f"Pool: {pool.skill} skill, {pool.swords} swords, {pool.boots} boots, "
+            f"{pool.teleports} teleports, {pool.banked} banked clank"
+            + (", exhausted" if pool.exhausted else "")
+            + "".join(f", {MODIFIERS[mod]}" for mod in pool.mods)
+        ),
+    )
+
+
+def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
+    """The whole table as ``seat`` sees it, for line mode: the game's table pane, then its
+    private one (a game on the engine overrides the panes, not this)."""
+    table = game.render_table(view, seat)
+    return table if seat is None else Group(table, game.render_private(view, seat))

@@ -25,7 +25,7 @@ from meeple.core.scoring import Score
 from meeple.core.state import Event
 from meeple.core.turns import Turns
 from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone, draw
-from meeple.plugins.clank import checks, content, present
+from meeple.plugins.clank import checks, content, drawing, present
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
@@ -768,6 +768,15 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def render(self, view: S, seat: int | None) -> Any:
         return present.render(self, view, seat)
+
+    def render_table(self, view: S, seat: int | None) -> Any:
+        return present.render_table(self, view, seat)
+
+    def render_private(self, view: S, seat: int) -> Any:
+        return present.render_private(self, view, seat)
+
+    def legend(self) -> Sequence[tuple[str, str]]:
+        return drawing.LEGEND
 
     def seat_summary(self, state: S) -> Sequence[str]:
         return present.seat_summary(self, state)

@@ -17,6 +17,7 @@ from meeple.core.state import Action, Event
 from meeple.plugins.clank import present as base
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Tunnel
+from meeple.plugins.clank_catacombs import drawing
 from meeple.plugins.clank_catacombs import state as cs
 from meeple.plugins.clank_catacombs.board import OPPOSITE, Open
 from meeple.plugins.clank_catacombs.tiles import Half, TileRoom
@@ -318,14 +319,10 @@ def grid(
     """
     graph = game.graph(state)
     here = state.players[seat].room if seat is not None else None
-    cell_of = []
+    cell_of = drawing.room_cells(game, state)
     rooms: dict[tuple[int, int], list[str]] = {}
     for r in graph.order:
-        at = state.tiles[graph.tile_of[r]]
-        local = graph.names[r].split(":")[1]
-        cell = next(x.cell for x in game.cat.tiles[at.tile].rooms if x.id == local)
-        cell_of.append((at.x, at.y + cell))
-        rooms.setdefault(cell_of[-1], []).append(f"{r}*" if r == here else str(r))
+        rooms.setdefault(cell_of[r], []).append(f"{r}*" if r == here else str(r))
     marks: dict[tuple[tuple[int, int], tuple[int, int]], str] = {}
     for k, t in enumerate(graph.tunnels):
         if k in graph.trips:
@@ -361,13 +358,18 @@ def grid(
 
 
 class Map:
-    """The grid as a terminal shows it: with the tiles' names when they fit its width,
-    by placement number otherwise (the tile list names them)."""
+    """The dungeon as a terminal shows it: a box per cell (:func:`drawing.draw`) when that
+    fits its width, else the grid with the tiles' names, else by placement number alone
+    (the tile list names them)."""
 
     def __init__(self, game: CatacombsGame, state: cs.CatacombsState, seat: int | None):
         self.game, self.state, self.seat = game, state, seat
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        boxes = drawing.draw(self.game, self.state, self.seat)
+        if max(line.cell_len for line in boxes) <= min(options.max_width, drawing.WIDTH):
+            yield from boxes
+            return
         text = grid(self.game, self.state, self.seat)
         if max(map(len, text.splitlines())) > options.max_width:
             text = grid(self.game, self.state, self.seat, names=False)
@@ -428,15 +430,15 @@ def tunnels_text(game: CatacombsGame, state: cs.CatacombsState, place: int) -> s
     )
 
 
-def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
-    """Clank!'s table (its header and exits in Catacombs' words), then the dungeon grid,
-    every room and tunnel by tile, and the seat's Lockpicks and Wayshrines."""
+def render_table(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
+    """Clank!'s table (its header and exits in Catacombs' words), then the dungeon drawn,
+    every room and tunnel by tile, the piles, and the tile being placed."""
     graph = game.graph(view)
     parts: list[Any] = [
-        base.render(game, view, seat),
-        Text("Dungeon (- | tunnels, > < v ^ one-way, * you)", style="bold"),
+        *base.table_parts(game, view, seat),
+        Text("Dungeon, north on top", style="bold"),
+        Map(game, view, seat),
     ]
-    parts.append(Map(game, view, seat))
     for i, at in enumerate(view.tiles):
         rooms = [r for r in graph.order if graph.tile_of[r] == i]
         parts.append(
@@ -457,13 +459,16 @@ def render(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> An
     frame = view.stack[-1] if view.stack else None
     if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
         parts.append(Text("Drawn: " + tile_text(game, frame.tile), style="bold yellow"))
-    if seat is not None:
-        p = view.players[seat]
-        marks = view.marks[seat]
-        parts.append(
-            Text(
-                f"Lockpicks {len(game.lockpicks(p))}, Wayshrines marked "
-                + (", ".join(map(str, marks)) or "none")
-            )
-        )
     return Group(*parts)
+
+
+def render_private(game: CatacombsGame, view: cs.CatacombsState, seat: int) -> Any:
+    """Clank!'s private pane, then the seat's Lockpicks and the Wayshrines it marked."""
+    marks = view.marks[seat]
+    return Group(
+        base.render_private(game, view, seat),
+        Text(
+            f"Lockpicks {len(game.lockpicks(view.players[seat]))}, Wayshrines marked "
+            + (", ".join(map(str, marks)) or "none")
+        ),
+    )

@@ -13,7 +13,7 @@ rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
@@ -52,7 +52,7 @@ from meeple.plugins.clank.state import (
     UseDevice,
     UseToken,
 )
-from meeple.plugins.clank_catacombs import board, checks, content, present
+from meeple.plugins.clank_catacombs import board, checks, content, drawing, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.board import (
     Layouts,
@@ -1331,8 +1331,14 @@ class CatacombsGame(
         kind = type(frame)
         return kind is Spin or (kind is Offer and isinstance(frame.effect, cx.GhostWard))
 
-    def render(self, view: CatacombsState, seat: int | None) -> Any:
-        return present.render(self, view, seat)
+    def render_table(self, view: CatacombsState, seat: int | None) -> Any:
+        return present.render_table(self, view, seat)
+
+    def render_private(self, view: CatacombsState, seat: int) -> Any:
+        return present.render_private(self, view, seat)
+
+    def legend(self) -> Sequence[tuple[str, str]]:
+        return drawing.LEGEND
 
     def room_name(self, state: CatacombsState, room: int) -> str:
         return present.room_name(self, state, room)

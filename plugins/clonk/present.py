@@ -120,8 +120,21 @@ def styled(game: Clonk, card: str | None) -> Text:
     return Text(f"{label} {extra}".rstrip(), style=COLOURS.get(colour, "bold"))
 
 
-def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
-    """The table as ``seat`` sees it: shafts, every seat's area, one's own hand and tasks."""
+LEGEND = (
+    ("$", "a coin on the card (each $ is one)"),
+    ("o", "an eye on the card (each o is one)"),
+    (FACE_DOWN, "a face-down card or task tile"),
+    ("-", "nothing there (an empty mine cart)"),
+    ("▶", "the seat to move"),
+    *((f"{colour} text", f"a {name} crystal card") for name, colour in COLOURS.items()),
+    ("bold text", "a card of no crystal colour: Snore or Kablooey"),
+    ("0: a b c", "mine shaft 0, its cards from the bottom up"),
+)
+"""Every mark and colour the table draws (pink crystals are drawn magenta)."""
+
+
+def render_table(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
+    """What every seat sees: the shafts, each seat's area with its face-up tasks, the piles."""
     shafts = Table(title="Mine shafts (bottom → top)", show_header=False, box=None)
     for i, z in enumerate(view.shafts):
         row = Text(f"{i}: ")
@@ -138,8 +151,6 @@ def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
         for card in view.galleries[s].cards:
             gallery.append(styled(game, card))
             gallery.append("  ")
-        tiles = view.tasks[s]
-        tasks = ", ".join(name(game, t) for t in tiles.cards if not t.startswith(HIDDEN))
         mark = "▶ " if view.to_move == s else ""
         seats.add_row(
             f"{mark}{s}" + (" (you)" if s == seat else ""),
@@ -147,23 +158,39 @@ def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
             str(len(cart)),
             gallery,
             str(len(view.kablooeys[s].cards)),
-            tasks or FACE_DOWN,
+            ", ".join(shown_tasks(game, view, s)) or FACE_DOWN,
         )
-    parts: list[Any] = [shafts, seats]
-    if seat is not None:
-        hand = Text("Your hand: ")
-        for card in view.hands[seat].cards:
-            hand.append(styled(game, card))
-            hand.append("  ")
-        parts.append(hand)
     last = " · last round" if view.turns.last_round else ""
-    parts.append(
-        Text(
-            f"Draw pile: {len(view.draw.cards)} · Snore left: {len(view.snore_supply.cards)} · "
-            f"Kablooey left: {len(view.kablooey_supply.cards)} · round {view.turns.round}{last}"
-        )
+    piles = Text(
+        f"Draw pile: {len(view.draw.cards)} · Snore left: {len(view.snore_supply.cards)} · "
+        f"Kablooey left: {len(view.kablooey_supply.cards)} · round {view.turns.round}{last}"
     )
-    return Group(*parts)
+    return Group(shafts, seats, piles)
+
+
+def shown_tasks(game: Clonk, state: st.ClonkState, seat: int) -> list[str]:
+    """The seat's task tiles shown face up to everyone (a pile without facing flags shows
+    none)."""
+    tiles = state.tasks[seat]
+    return [name(game, t) for t, up in zip(tiles.cards, tiles.up or (), strict=False) if up]
+
+
+def render_private(game: Clonk, view: st.ClonkState, seat: int) -> Any:
+    """What only the seat sees: its hand and its tasks still face down."""
+    hand = Text("Your hand: ")
+    for card in view.hands[seat].cards:
+        hand.append(styled(game, card))
+        hand.append("  ")
+    tiles = view.tasks[seat]
+    up = tiles.up or [False] * len(tiles.cards)
+    hidden = [name(game, t) for t, shown in zip(tiles.cards, up, strict=True) if not shown]
+    return Group(hand, Text("Your hidden tasks: " + (", ".join(hidden) or "none")))
+
+
+def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
+    """The whole table as ``seat`` sees it, for line mode: the table, then its own things."""
+    table = render_table(game, view, seat)
+    return table if seat is None else Group(table, render_private(game, view, seat))
 
 
 def seat_summary(game: Clonk, state: st.ClonkState) -> list[str]:
@@ -171,8 +198,7 @@ def seat_summary(game: Clonk, state: st.ClonkState) -> list[str]:
     out = []
     for s in range(state.seats):
         cart = state.carts[s].cards
-        tiles = state.tasks[s]
-        shown = [name(game, t) for t, up in zip(tiles.cards, tiles.up or (), strict=False) if up]
+        shown = shown_tasks(game, state, s)
         out.append(
             f"seat {s}: cart {len(cart)} (top {name(game, cart[-1] if cart else None)}), "
             f"gallery {len(state.galleries[s].cards)}, Kablooey {len(state.kablooeys[s].cards)}, "

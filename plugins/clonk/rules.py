@@ -573,5 +573,14 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def render(self, view: ClonkState, seat: int | None) -> Any:
         return present.render(self, view, seat)
 
+    def render_table(self, view: ClonkState, seat: int | None) -> Any:
+        return present.render_table(self, view, seat)
+
+    def render_private(self, view: ClonkState, seat: int) -> Any:
+        return present.render_private(self, view, seat)
+
+    def legend(self) -> Sequence[tuple[str, str]]:
+        return present.LEGEND
+
     def seat_summary(self, state: ClonkState) -> Sequence[str]:
         return present.seat_summary(self, state)

@@ -1,5 +1,10 @@
 """The full-screen table of ``meeple play``, driven headless by Textual's pilot.
 
+Screen snapshots (``__snapshots__/``) are Textual's drawing of the screen, which changes
+from one Textual release to the next: they are compared only under the release they were
+made with (:data:`SNAPSHOTS_MADE_WITH`), and remade on purpose with
+``pytest --snapshot-update``. The text of the same screens is checked under any release.
+
 A test builds the table as ``meeple play`` does (:func:`meeple.cli.play.start`) and plays
 it through key presses. Choices in a whole game are posted as key events and awaited by
 polling: the pilot's own ``press`` waits until the process is idle, which costs a tenth
@@ -14,6 +19,7 @@ import re
 import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +39,7 @@ from meeple.core.validate import check_file, load
 
 Invoke = Callable[..., Result]
 SIZE = (80, 24)
+GAMES = ["clonk", "clank", "clank-catacombs"]
 
 
 def open_table(
@@ -105,9 +112,11 @@ def saved_ok(path: Path, registry: Registry) -> Any:
 # -- a whole game of each game ----------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", ["clonk", "clank", "clank-catacombs"])
+# Seeds of short games (25, 125 and 72 decisions of seat 0's) of the first action each time.
+@pytest.mark.parametrize(("game", "seed"), [("clonk", 17), ("clank", 22), ("clank-catacombs", 18)])
 def test_a_whole_game_at_the_table(
     game: str,
+    seed: int,
     pm: PluginManager,
     registry: Registry,
     tmp_path: Path,
@@ -116,7 +125,7 @@ def test_a_whole_game_at_the_table(
     """Seat 0 takes the first action every time, by Enter; random bots play the others."""
     monkeypatch.chdir(tmp_path)
     save = Path("game.json")
-    app = open_table(pm, game, "human,random,random", seed=3, save=save)
+    app = open_table(pm, game, "human,random,random", seed=seed, save=save)
 
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
@@ -238,6 +247,35 @@ def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path
         f"the game so far is saved in {save}; `meeple play --resume {save}` continues it"
     ]
     assert len(saved_ok(save, registry).actions) == 1
+
+
+def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
+    """rules.md#turn: playing Burgle adds skill and draws nothing, so it may be taken back."""
+    app = open_table(pm, "clank", "human,random", seed=1)
+    match = app.table.match
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        assert app.decision is not None
+        first = app.decision.actions
+        burgle = next(
+            i for i, a in enumerate(match.legal()) if getattr(a, "card", "").startswith("burgle")
+        )
+        app.main.actions.highlighted = burgle
+        await enter(app)
+        assert len(match.actions) == 1
+        await pilot.press("u")
+        await decision(app)
+        assert match.actions == [] and app.decision is not None and app.decision.actions == first
+        assert "taken back: play Burgle" in await screen_text(pilot)
+        await pilot.press("u")  # nothing of seat 0's is left to take back
+        await decision(app)
+        assert "cannot take that back" in await screen_text(pilot)
+        await enter(app)
+        assert len(match.actions) == 1
+        await pilot.press("ctrl+c")
+
+    drive(app, script)
 
 
 def test_help_and_legend(pm: PluginManager) -> None:
@@ -385,3 +423,78 @@ def test_a_terminal_and_a_person_open_the_full_screen(
     monkeypatch.setattr(sys, "stdin", Stream(stdin))
     monkeypatch.setattr(sys, "stdout", Stream(stdout))
     assert play.at_terminal(table) is full
+
+
+# -- screen snapshots -------------------------------------------------------------------
+
+SNAPSHOTS_MADE_WITH = "8.2.8"
+"""The Textual release the snapshots were made with."""
+
+same_textual = pytest.mark.skipif(
+    version("textual") != SNAPSHOTS_MADE_WITH,
+    reason=f"the snapshots are Textual {SNAPSHOTS_MADE_WITH}'s drawing, not {version('textual')}'s",
+)
+VIEW = (100, 30)
+
+
+async def first_decision(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    assert isinstance(app, TableApp)
+    await decision(app)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_main_views_text(game: str, pm: PluginManager) -> None:
+    app = open_table(pm, game, "human,random,random", seed=3)
+    game_class = type(app.table.match.game)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await first_decision(pilot)
+        assert app.decision is not None
+        text = await screen_text(pilot)
+        lines = text.splitlines()
+        assert (
+            lines[0]
+            .strip()
+            .startswith(f"{game_class.title} · round 1 · seat 0, your turn · seats:")
+        )
+        for title in ("table", "log", "actions"):
+            assert f"╭─ {title} " in text
+        assert f"  1. {app.decision.actions[0]}"[:60] in text
+        private = app.table.match.game.render_private(app.table.match.state, 0)
+        assert ("╭─ yours alone " in text) is (private is not None)
+        assert "s save  u undo  q quit  l legend  ? help" in lines[-1]
+        await pilot.press("ctrl+c")
+
+    drive(app, script, size=VIEW)
+
+
+@same_textual
+@pytest.mark.parametrize("game", GAMES)
+def test_the_main_view(game: str, pm: PluginManager, snap_compare: Any) -> None:
+    app = open_table(pm, game, "human,random,random", seed=3)
+    assert snap_compare(app, terminal_size=VIEW, run_before=first_decision)
+
+
+@same_textual
+def test_the_help_screen(pm: PluginManager, snap_compare: Any) -> None:
+    app = open_table(pm, "clonk", "human,random", seed=3)
+    assert snap_compare(app, press=["question_mark"], terminal_size=VIEW, run_before=first_decision)
+
+
+@same_textual
+def test_the_pass_screen(pm: PluginManager, snap_compare: Any) -> None:
+    app = open_table(pm, "clonk", "human,human", seed=3)
+    assert snap_compare(app, terminal_size=VIEW)
+
+
+@same_textual
+def test_the_end(pm: PluginManager, snap_compare: Any) -> None:
+    app = open_table(pm, "clonk", "human,random,random", seed=17)
+
+    async def to_the_end(pilot: Pilot[None]) -> None:
+        await first_decision(pilot)
+        while app.scores is None:
+            await enter(app)
+
+    assert snap_compare(app, terminal_size=VIEW, run_before=to_the_end)

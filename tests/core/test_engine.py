@@ -9,7 +9,7 @@ import pytest
 
 from meeple.core import hookimpl
 from meeple.core.bots import Prompt, RandomBot
-from meeple.core.engine import Hooks, Match, TooLong
+from meeple.core.engine import Hooks, Match, Rewound, TooLong
 from meeple.core.errors import IllegalAction, MeepleError, PluginError
 from meeple.core.plugins import PluginManager, Registry, plugin_manager
 from meeple.core.rng import bot_stream
@@ -239,3 +239,31 @@ def test_a_failure_in_no_implementation_s_frame_names_every_implementer(tiny: An
     pm.register(NoYield(), name="wrapper")
     with pytest.raises(PluginError, match=r"one of the plugins 'wrapper', 'innocent' failed in "):
         Match.new(tiny, 2, 3, Hooks(pm)).run(bots(tiny, 2, 3))
+
+
+class First:
+    def choose(self, prompt: Prompt) -> Any:
+        return prompt.legal[0]
+
+
+def test_a_player_that_rewinds_is_asked_again_from_where_the_match_went_back(tiny: Any) -> None:
+    match = Match.new(tiny, 2, 1, Hooks(None))
+    start = tiny.clone(match.state)
+    asked: list[int] = []  # how many actions the log held at each decision
+
+    class Regretful(First):
+        """Takes the game's first action back, once, when next asked."""
+
+        def choose(self, prompt: Prompt) -> Any:
+            asked.append(len(match.actions))
+            if asked == [0, 1]:
+                match.rewind(tiny.clone(start), 0)
+                raise Rewound
+            return super().choose(prompt)
+
+    match.run([Regretful(), Regretful()])
+    plain = Match.new(tiny, 2, 1, Hooks(None))
+    plain.run([First(), First()])
+    assert asked[:4] == [0, 1, 0, 1]
+    assert match.actions == plain.actions
+    assert tiny.digest(match.state) == tiny.digest(plain.state)

@@ -1,0 +1,50 @@
+"""The Clonk! table split into what every seat sees and what only one seat does, and the
+legend of its marks and colours."""
+
+from __future__ import annotations
+
+from panes import panes_of_a_played_game, text
+
+from meeple.plugins.clonk import present
+from meeple.plugins.clonk.rules import Clonk
+
+
+def test_the_legend_names_every_mark_and_colour() -> None:
+    legend = dict(Clonk().legend())
+    assert {"$", "o", present.FACE_DOWN, "▶"} <= legend.keys()
+    for name, colour in present.COLOURS.items():
+        assert legend[f"{colour} text"] == f"a {name} crystal card"
+
+
+def test_render_is_the_table_then_the_private_pane() -> None:
+    g = Clonk()
+    state = g.setup(3, 1)
+    view = g.view(state, 0)
+    table, private = text(g.render_table(view, 0)), text(g.render_private(view, 0))
+    assert text(g.render(view, 0)) == table + private
+    assert "Mine shafts" in table and "Draw pile" in table and "Your hand" not in table
+    assert "Your hand: " in private and "Your hidden tasks: " in private
+    onlooker = g.view(state, None)
+    assert text(g.render(onlooker, None)) == text(g.render_table(onlooker, None))
+
+
+def test_no_seat_sees_another_seats_hand_or_hidden_tasks() -> None:
+    """The table pane is the same whatever seat 0 holds and whichever tasks it hides: it
+    shows no hand, and only tasks shown face up."""
+    g = Clonk()
+    state = g.setup(3, 2)
+    other = g.setup(3, 2)
+    other.hands[0].cards = other.draw.cards[: len(state.hands[0].cards)]
+    other.tasks[0].cards = list(reversed(state.tasks[0].cards))
+    for seat in (0, 1, 2, None):
+        assert text(g.render_table(g.view(state, seat), seat)) == text(
+            g.render_table(g.view(other, seat), seat)
+        )
+    hand = text(g.render_private(g.view(state, 0), 0))
+    assert all(present.name(g, c) in hand for c in state.hands[0].cards)
+
+
+def test_every_view_of_a_seeded_game_renders() -> None:
+    for seat, table, private in panes_of_a_played_game(Clonk(), 4, 5, steps=200, every=50):
+        assert "Mine shafts" in table
+        assert seat is None or (private is not None and "Your hand: " in private)
