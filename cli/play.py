@@ -566,7 +566,7 @@ def final_scores(table: Table, scores: list[Score]) -> RichTable:
 
 
 def finish(
-    table: Table, play: Callable[[], list[Score]], show: Callable[[list[Score]], None]
+    table: Table, play: Callable[[], list[Score]], show: Callable[[list[Score]], object]
 ) -> None:
     """Run ``play`` (the game at ``table``) to the end, ``show`` the scores and save.
 

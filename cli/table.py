@@ -38,7 +38,17 @@ from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from meeple.cli import common
-from meeple.cli.play import Human, Narrator, Quit, Table, choice, final_scores, finish, roster
+from meeple.cli.play import (
+    Human,
+    Narrator,
+    Quit,
+    Table,
+    choice,
+    final_scores,
+    finish,
+    roster,
+    say,
+)
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
 from meeple.core.state import Action
@@ -127,19 +137,35 @@ class Log(Narrator):
 
 
 class Front:
-    """The table's questions and news, asked and told in the app (from the match's thread)."""
+    """The table's questions and news, asked and told in the app (from the match's thread).
+
+    What it says is kept too, to be printed once the full screen is gone. A question the
+    app closes on gets no answer: it ends as the end of the input does (``EOFError``).
+    """
 
     def __init__(self, app: TableApp) -> None:
         self.app = app
+        self.said: list[str] = []
+        self.answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self.closed = False
 
     def ask(self, prompt: str) -> str:
-        answer: queue.SimpleQueue[str] = queue.SimpleQueue()
-        self.app.post(
-            lambda: self.app.push_screen(Ask(prompt), lambda reply: answer.put(reply or ""))
-        )
-        return answer.get()
+        answer = self.answers.put
+        if self.closed or not self.app.post(
+            lambda: self.app.push_screen(Ask(prompt), lambda reply: answer(reply or ""))
+        ):
+            raise EOFError
+        if (reply := self.answers.get()) is None:
+            raise EOFError
+        return reply
+
+    def hang_up(self) -> None:
+        """The app is closing: no question is answered any more."""
+        self.closed = True
+        self.answers.put(None)
 
     def say(self, text: str) -> None:
+        self.said.append(text)
         self.app.post(self.app.tell, text, "information")
 
     def complain(self, message: str) -> None:
@@ -156,7 +182,7 @@ class TableApp(App[None]):
     #main { height: 1fr; }
     #board { width: 2fr; border: round $primary; }
     #side { width: 1fr; }
-    #private { height: 1fr; border: round $secondary; }
+    #private { height: auto; max-height: 50%; border: round $secondary; }
     #log { height: 1fr; border: round $panel-lighten-2; }
     #actions { height: auto; max-height: 10; border: round $accent; }
     """
@@ -182,7 +208,7 @@ class TableApp(App[None]):
         players = [Seat(self, s) if b is None else b for s, b in enumerate(bots)]
         self.narrator = Log(self, players, self.viewer)
         table.players = [self.narrator] * len(players)
-        table.front = Front(self)
+        self.front = table.front = Front(self)
         self.drawn = 0.0
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
@@ -198,9 +224,10 @@ class TableApp(App[None]):
 
     # -- the match's thread ------------------------------------------------------------
 
-    def post(self, show: Callable[..., object], *args: Any) -> None:
-        """Have the app call ``show(*args)``, after everything posted before."""
-        self.post_message(News(lambda: show(*args)))
+    def post(self, show: Callable[..., object], *args: Any) -> bool:
+        """Have the app call ``show(*args)``, after everything posted before (``False``: the
+        app is closed)."""
+        return self.post_message(News(lambda: show(*args)))
 
     def play(self) -> None:
         """The match's thread: play to the end as line mode does, then let the app know."""
@@ -281,6 +308,9 @@ class TableApp(App[None]):
     def on_news(self, news: News) -> None:
         news.show()
 
+    def on_unmount(self) -> None:
+        self.front.hang_up()
+
     def check_size(self) -> None:
         """Cover the table while the terminal is too small for it."""
         small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
@@ -355,11 +385,7 @@ class TableApp(App[None]):
     def choose(self, index: int) -> None:
         if self.decision is None:
             return
-        self.decision = None
-        self.main.actions.set_options(
-            [Option(common.plain("(waiting for the other seats)"), disabled=True)]
-        )
-        self.requests.put(index)
+        self.ask_match(index, "(waiting for the other seats)")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         if self.scores is not None:
@@ -394,9 +420,14 @@ class TableApp(App[None]):
         if self.decision is None:
             self.notify("u takes your last decision back when you are asked for the next one")
             return
+        self.ask_match("undo", "(taking back)")
+
+    def ask_match(self, request: int | Literal["undo"], meanwhile: str) -> None:
+        """Answer the decision shown with ``request``; the actions say ``meanwhile`` until the
+        match's thread shows the next one."""
         self.decision = None
-        self.main.actions.set_options([Option(common.plain("(taking back)"), disabled=True)])
-        self.requests.put("undo")
+        self.main.actions.set_options([Option(common.plain(meanwhile), disabled=True)])
+        self.requests.put(request)
 
     async def action_quit(self) -> None:
         if self.scores is not None:
@@ -569,7 +600,10 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
         # stop the match as Ctrl-C does, which saves it to --save.
         app.requests.put("interrupt")
         app.match_thread.join()
+    if sys.stdout.isatty():  # what the full screen showed last, left on the terminal
+        if app.scores is not None:
+            common.console.print(final_scores(table, app.scores))
+        for text in app.front.said:
+            say(text)
     if app.failure is not None:
         raise app.failure
-    if app.scores is not None and sys.stdout.isatty():
-        common.console.print(final_scores(table, app.scores))

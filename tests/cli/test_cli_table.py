@@ -227,6 +227,26 @@ def test_ctrl_c_saves_to_the_save_file(
     assert saved_ok(save, registry).actions == app.table.match.actions != []
 
 
+def test_closing_on_an_open_question_ends_as_the_input_does(
+    pm: PluginManager, registry: Registry, tmp_path: Path
+) -> None:
+    """Closed from outside (a server's page gone) while asking: the game is saved, exit 130."""
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        await pilot.press("q")
+        await until(lambda: isinstance(app.screen, Ask))
+        app.exit()
+
+    drive(app, script)
+    app.match_thread.join(10)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 130
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
 def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path: Path) -> None:
     class Failing:
         def choose(self, prompt: Prompt) -> Action:
