@@ -38,7 +38,8 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def open_page(browser: Any) -> Iterator[Open]:
     """``open_page(url)``: a new page at ``url`` (only localhost is reached), once it shows."""
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    # Tall enough for a whole table pane, maps included, in the screenshots.
+    context = browser.new_context(viewport={"width": 1600, "height": 1500})
     # The page asks Google for a font; a closed network would stall it, so nothing leaves here.
     context.route(re.compile(r"^(?!http://127\.0\.0\.1[:/])"), lambda route: route.abort())
     shots = os.environ.get("MEEPLE_SHOTS")
