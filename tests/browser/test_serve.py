@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 
 DECISIONS = 3
 """Decisions each game plays before its page is closed."""
+TITLES = {"clonk": "Clonk!", "clank": "Clank!", "clank-catacombs": "Clank! Catacombs"}
 
 
 def test_a_closed_page_lets_its_app_finish(serve: Serve, open_page: Open, tmp_path: Path) -> None:
@@ -41,9 +42,6 @@ def test_stopping_the_server_lets_the_open_apps_finish(
     terminal.wait_for("echo: y")
     server.stop()
     assert (tmp_path / "keys.txt").read_text() == "y\nexit\n"
-
-
-TITLES = {"clonk": "Clonk!", "clank": "Clank!", "clank-catacombs": "Clank! Catacombs"}
 
 
 def saved_actions(path: Path) -> int | None:
