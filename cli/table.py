@@ -51,7 +51,7 @@ from meeple.cli.play import (
 )
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
-from meeple.core.state import Action
+from meeple.core.state import Action, Event
 
 MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
@@ -124,7 +124,7 @@ class Log(Narrator):
         self.app.post(self.app.thinking, prompt.seat, time.monotonic())
         return super().choose(prompt)
 
-    def events(self, seat: int, action: Action, events: list[Any]) -> None:
+    def events(self, seat: int, action: Action, events: list[Event]) -> None:
         if not self.app.quiet:
             super().events(seat, action, events)
         self.app.redraw()
