@@ -14,9 +14,15 @@ of a second per decision.
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import html
+import os
 import re
+import select
+import struct
+import subprocess
 import sys
+import termios
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib.metadata import version
@@ -391,6 +397,50 @@ def full_screen(monkeypatch: pytest.MonkeyPatch) -> list[Sequence[Bot | None]]:
         "meeple.cli.table.play_full_screen", lambda table, bots, quiet: played.append(bots)
     )
     return played
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_at_a_terminal_a_person_plays_full_screen(tmp_path: Path, registry: Registry) -> None:
+    """A real terminal (a pty): the table opens by itself, and q's offer saves to --save."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    save = tmp_path / "game.json"
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    os.close(slave)
+    seen = b""
+
+    def read_until(text: bytes, seconds: float = 30) -> bytes:
+        nonlocal seen
+        deadline = time.monotonic() + seconds
+        while text not in seen and select.select([master], [], [], deadline - time.monotonic())[0]:
+            try:
+                seen += os.read(master, 65536)
+            except OSError:  # the process has ended, and its terminal with it
+                break
+        return seen
+
+    try:
+        assert b"your turn" in read_until(b"your turn")
+        os.write(master, b"1")
+        assert b"round 2" in read_until(b"round 2")
+        os.write(master, b"q")
+        assert b"before leaving?" in read_until(b"before leaving?")
+        os.write(master, b"\r")
+        assert proc.wait(timeout=30) == 0
+        read_until(b"\0", seconds=5)  # the rest, until the terminal is gone
+    finally:
+        proc.kill()
+        os.close(master)
+    after = seen.rpartition(b"\x1b[?1049l")[2]  # once the full screen is left
+    assert f"saved to {save}".encode() in after
+    assert len(saved_ok(save, registry).actions) >= 2
 
 
 def test_table_forces_the_full_screen(cli: Invoke, full_screen: list[Any]) -> None:
