@@ -502,7 +502,11 @@ class TableScreen(Whole):
 class Ask(ModalScreen[str]):
     """One line of answer to a question of the table (Escape: an empty answer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('')", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss('')", "cancel"),
+        # Enter pressed before the field has the focus (it takes it once drawn) still answers.
+        Binding("enter", "answer", show=False),
+    ]
     DEFAULT_CSS = """
     Ask { align: center middle; }
     Ask > Vertical { width: 70; height: auto; border: thick $accent; background: $surface; }
@@ -519,6 +523,9 @@ class Ask(ModalScreen[str]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
+
+    def action_answer(self) -> None:
+        self.dismiss(self.query_one(Input).value)
 
 
 class Note(ModalScreen[None]):
