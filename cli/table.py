@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -89,6 +90,26 @@ class Decision:
     seat: int
     picture: Picture
     actions: list[str]
+
+
+class Drawing:
+    """A game's drawing in a pane: made safe to show (:func:`~meeple.cli.common.shown`), and
+    rendered once for each width -- a pane is measured and drawn again and again, and a
+    game's table can take milliseconds to render."""
+
+    def __init__(self, drawing: Any) -> None:
+        self.drawing = common.shown(drawing)
+        self.lines: dict[int, list[list[Segment]]] = {}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if width not in self.lines:
+            self.lines[width] = console.render_lines(
+                self.drawing, options.update(height=None), pad=False
+            )
+        for line in self.lines[width]:
+            yield from line
+            yield Segment.line()
 
 
 class News(Message):
@@ -322,10 +343,10 @@ class TableApp(App[None]):
     def draw(self, picture: Picture) -> None:
         self.status = picture.status
         main = self.main
-        main.board.update(common.shown(picture.board))
+        main.board.update(Drawing(picture.board))
         main.private_pane.display = picture.private is not None
         if picture.private is not None:
-            main.private.update(common.shown(picture.private))
+            main.private.update(Drawing(picture.private))
         self.show_status()
 
     def thinking(self, seat: int, since: float) -> None:
@@ -374,7 +395,7 @@ class TableApp(App[None]):
 
     def over(self, scores: list[Score], picture: Picture) -> None:
         self.scores, self.decision = scores, None
-        board = Group(final_scores(self.table, scores), common.shown(picture.board))
+        board = Group(final_scores(self.table, scores), picture.board)
         self.draw(Picture(picture.status, board, picture.private))
         self.main.board_pane.scroll_home(animate=False)
         actions = self.main.actions
