@@ -186,8 +186,8 @@ class Front:
         self.answers.put(None)
 
     def say(self, text: str) -> None:
-        self.said.append(text)
         self.app.post(self.app.tell, text, "information")
+        self.said.append(text)
 
     def complain(self, message: str) -> None:
         self.app.post(self.app.tell, message, "error")
@@ -550,12 +550,14 @@ class Ask(ModalScreen[str]):
 
 
 class Note(ModalScreen[None]):
-    """A titled list of pairs (keys, or a legend's symbols) until any key."""
+    """A titled list of pairs (keys, or a legend's symbols): the arrow and page keys scroll
+    a long one, any other key goes back to the table."""
 
+    SCROLLING = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
     DEFAULT_CSS = """
     Note { align: center middle; }
-    Note > Vertical { width: 76; height: auto; max-height: 90%; overflow-y: auto;
-                      border: thick $accent; background: $surface; padding: 0 1; }
+    Note > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                            border: thick $accent; background: $surface; padding: 0 1; }
     """
 
     def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
@@ -568,13 +570,14 @@ class Note(ModalScreen[None]):
             table.add_row(common.plain(key, "bold"), common.plain(meaning))
         if not self.rows:
             table.add_row(common.plain("(this game draws no symbols that need one)"))
-        table.caption = "any key: back to the table"
-        with Vertical():
+        table.caption = "↑ ↓: scroll · any other key: back to the table"
+        with VerticalScroll():
             yield Static(table)
 
     def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss()
+        if event.key not in self.SCROLLING:
+            event.stop()
+            self.dismiss()
 
 
 class PassTo(Whole):
