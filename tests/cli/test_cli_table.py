@@ -3,7 +3,8 @@
 Screen snapshots (``__snapshots__/``) are Textual's drawing of the screen, which changes
 from one Textual release to the next: they are compared only under the release they were
 made with (:data:`SNAPSHOTS_MADE_WITH`), and remade on purpose with
-``pytest --snapshot-update``. The text of the same screens is checked under any release.
+``pytest --snapshot-update``. The text of the same views (each game's first decision and
+its end, the help, the pass screen) is checked under any release, by the tests playing them.
 
 A test builds the table as ``meeple play`` does (:func:`meeple.cli.play.start`) and plays
 it through key presses. Choices in a whole game are posted as key events and awaited by
@@ -128,14 +129,30 @@ def test_a_whole_game_at_the_table(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Seat 0 takes the first action every time, by Enter; random bots play the others."""
+    """Seat 0 takes the first action every time, by Enter; random bots play the others.
+
+    The first decision's screen shows every pane (the text of what the snapshots pin), and
+    with one person at the table the screen is never passed.
+    """
     monkeypatch.chdir(tmp_path)
     save = Path("game.json")
     app = open_table(pm, game, "human,random,random", seed=seed, save=save)
+    match = app.table.match
 
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
+        assert app.decision is not None
+        text = await screen_text(pilot)
+        lines = text.splitlines()
+        assert lines[0].strip().startswith(f"{match.game.title} · round 1 · seat 0, your turn")
+        for title in ("table", "log", "actions"):
+            assert f"╭─ {title} " in text
+        assert f"  1. {app.decision.actions[0]}"[:60] in text
+        private = match.game.render_private(match.game.view(match.state, 0), 0)
+        assert ("╭─ yours alone " in text) is (private is not None)
+        assert "s save  u undo  q quit  l legend  ? help" in lines[-1]
         while app.scores is None and app.failure is None:
+            assert not isinstance(app.screen, PassTo)
             await enter(app)
         await until(lambda: not app.match_thread.is_alive())  # saved once the scores are shown
         text = await screen_text(pilot)
@@ -354,19 +371,6 @@ def test_passing_the_screen_hides_the_last_seats_hand(pm: PluginManager) -> None
     drive(app, script)
 
 
-def test_one_person_is_never_asked_to_pass_the_screen(pm: PluginManager) -> None:
-    app = open_table(pm, "tiny", "human,random", seed=5)
-
-    async def script(pilot: Pilot[None]) -> None:
-        for _ in range(3):
-            await decision(app)
-            assert not isinstance(app.screen, PassTo)
-            await enter(app)
-        await pilot.press("ctrl+c")
-
-    drive(app, script)
-
-
 def test_a_small_terminal_says_so_and_offers_plain(pm: PluginManager) -> None:
     app = open_table(pm, "tiny", "human,random", seed=5)
 
@@ -510,32 +514,6 @@ async def first_decision(pilot: Pilot[None]) -> None:
     app = pilot.app
     assert isinstance(app, TableApp)
     await decision(app)
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_the_main_views_text(game: str, pm: PluginManager) -> None:
-    app = open_table(pm, game, "human,random,random", seed=3)
-    game_class = type(app.table.match.game)
-
-    async def script(pilot: Pilot[None]) -> None:
-        await first_decision(pilot)
-        assert app.decision is not None
-        text = await screen_text(pilot)
-        lines = text.splitlines()
-        assert (
-            lines[0]
-            .strip()
-            .startswith(f"{game_class.title} · round 1 · seat 0, your turn · seats:")
-        )
-        for title in ("table", "log", "actions"):
-            assert f"╭─ {title} " in text
-        assert f"  1. {app.decision.actions[0]}"[:60] in text
-        private = app.table.match.game.render_private(app.table.match.state, 0)
-        assert ("╭─ yours alone " in text) is (private is not None)
-        assert "s save  u undo  q quit  l legend  ? help" in lines[-1]
-        await pilot.press("ctrl+c")
-
-    drive(app, script, size=VIEW)
 
 
 @same_textual
