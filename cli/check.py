@@ -45,7 +45,7 @@ CHECKS = {
     "check_state": "the state passes its checks after every decision",
     "check_round_trip": "a snapshot decodes to the same state",
     "check_clone": "a clone is independent of its state",
-    VIEWS: "views leak no hidden card and determinize",
+    VIEWS: "views and the actions offered leak no hidden card; views determinize",
     "check_changes": "every offered action changes the state or is a declared pass",
     "check_scores": "one score per seat, each the sum of its parts",
     "check_replay": "the record replays to the same digest",

@@ -440,7 +440,7 @@ def play(
         bool,
         typer.Option(
             "--table",
-            help="The full-screen table even when standard input or output is not a terminal.",
+            help="The full-screen table even for bots, or when input or output is not a terminal.",
         ),
     ] = False,
 ) -> None:
@@ -452,8 +452,8 @@ def play(
     terminal asks for a file.
 
     A game with a human seat, on a terminal, is played at a full-screen table
-    (press ? there for its keys); --plain plays it line by line, as a game
-    whose input or output is not a terminal always is.
+    (press ? there for its keys); --plain plays it line by line, as a game of
+    bots, or one whose input or output is not a terminal, always is.
 
     Any game option may also be given as a flag of its own: --board back.
 

@@ -25,7 +25,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.segment import Segment
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual import events
@@ -51,7 +52,7 @@ from meeple.cli.play import (
 )
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
-from meeple.core.state import Action
+from meeple.core.state import Action, Event
 
 MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
@@ -91,6 +92,26 @@ class Decision:
     actions: list[str]
 
 
+class Drawing:
+    """A game's drawing in a pane: made safe to show (:func:`~meeple.cli.common.shown`), and
+    rendered once for each width -- a pane is measured and drawn again and again, and a
+    game's table can take milliseconds to render."""
+
+    def __init__(self, drawing: Any) -> None:
+        self.drawing = common.shown(drawing)
+        self.lines: dict[int, list[list[Segment]]] = {}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        if width not in self.lines:
+            self.lines[width] = console.render_lines(
+                self.drawing, options.update(height=None), pad=False
+            )
+        for line in self.lines[width]:
+            yield from line
+            yield Segment.line()
+
+
 class News(Message):
     """Something the match's thread has to show, in the order it happened."""
 
@@ -124,7 +145,7 @@ class Log(Narrator):
         self.app.post(self.app.thinking, prompt.seat, time.monotonic())
         return super().choose(prompt)
 
-    def events(self, seat: int, action: Action, events: list[Any]) -> None:
+    def events(self, seat: int, action: Action, events: list[Event]) -> None:
         if not self.app.quiet:
             super().events(seat, action, events)
         self.app.redraw()
@@ -165,8 +186,8 @@ class Front:
         self.answers.put(None)
 
     def say(self, text: str) -> None:
-        self.said.append(text)
         self.app.post(self.app.tell, text, "information")
+        self.said.append(text)
 
     def complain(self, message: str) -> None:
         self.app.post(self.app.tell, message, "error")
@@ -322,10 +343,10 @@ class TableApp(App[None]):
     def draw(self, picture: Picture) -> None:
         self.status = picture.status
         main = self.main
-        main.board.update(common.shown(picture.board))
+        main.board.update(Drawing(picture.board))
         main.private_pane.display = picture.private is not None
         if picture.private is not None:
-            main.private.update(common.shown(picture.private))
+            main.private.update(Drawing(picture.private))
         self.show_status()
 
     def thinking(self, seat: int, since: float) -> None:
@@ -374,7 +395,7 @@ class TableApp(App[None]):
 
     def over(self, scores: list[Score], picture: Picture) -> None:
         self.scores, self.decision = scores, None
-        board = Group(final_scores(self.table, scores), common.shown(picture.board))
+        board = Group(final_scores(self.table, scores), picture.board)
         self.draw(Picture(picture.status, board, picture.private))
         self.main.board_pane.scroll_home(animate=False)
         actions = self.main.actions
@@ -502,7 +523,11 @@ class TableScreen(Whole):
 class Ask(ModalScreen[str]):
     """One line of answer to a question of the table (Escape: an empty answer)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss('')", "cancel")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "dismiss('')", "cancel"),
+        # Enter pressed before the field has the focus (it takes it once drawn) still answers.
+        Binding("enter", "answer", show=False),
+    ]
     DEFAULT_CSS = """
     Ask { align: center middle; }
     Ask > Vertical { width: 70; height: auto; border: thick $accent; background: $surface; }
@@ -520,14 +545,19 @@ class Ask(ModalScreen[str]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)
 
+    def action_answer(self) -> None:
+        self.dismiss(self.query_one(Input).value)
+
 
 class Note(ModalScreen[None]):
-    """A titled list of pairs (keys, or a legend's symbols) until any key."""
+    """A titled list of pairs (keys, or a legend's symbols): the arrow and page keys scroll
+    a long one, any other key goes back to the table."""
 
+    SCROLLING = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
     DEFAULT_CSS = """
     Note { align: center middle; }
-    Note > Vertical { width: 76; height: auto; max-height: 90%; overflow-y: auto;
-                      border: thick $accent; background: $surface; padding: 0 1; }
+    Note > VerticalScroll { width: 90%; max-width: 100; height: auto; max-height: 90%;
+                            border: thick $accent; background: $surface; padding: 0 1; }
     """
 
     def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
@@ -540,13 +570,14 @@ class Note(ModalScreen[None]):
             table.add_row(common.plain(key, "bold"), common.plain(meaning))
         if not self.rows:
             table.add_row(common.plain("(this game draws no symbols that need one)"))
-        table.caption = "any key: back to the table"
-        with Vertical():
+        table.caption = "↑ ↓: scroll · any other key: back to the table"
+        with VerticalScroll():
             yield Static(table)
 
     def on_key(self, event: events.Key) -> None:
-        event.stop()
-        self.dismiss()
+        if event.key not in self.SCROLLING:
+            event.stop()
+            self.dismiss()
 
 
 class PassTo(Whole):

@@ -428,7 +428,7 @@ class Game(Generic[S, A]):
     def reveals(self, before: S, after: S, seat: int) -> bool:
         """Whether going from ``before`` to ``after`` showed ``seat`` anything it could not
         know: a random draw was made, or a card hidden from the seat is now in its view or
-        named by the legal actions it is offered (a face-down token to take).
+        named by the legal actions it is offered.
 
         A person may take back a decision of theirs only while this is false for it and for
         everything since (no card drawn, no die rolled), so an undo never buys a second

@@ -236,15 +236,26 @@ def only_closes(before: State, after: State) -> bool:
 def check_view(
     game: Game[Any, Any], state: State, seat: int | None, stream: Stream, at: str
 ) -> None:
-    """``seat``'s view leaks no card it may not see, and determinizes into a valid state."""
+    """``seat``'s view leaks no card it may not see, nor do the legal actions offered to it,
+    and the view determinizes into a valid state.
+
+    A seat reads its legal actions as it reads its view (a bot's :class:`Prompt` holds both):
+    an action naming a face-down card tells which card it is.
+    """
     who = "an onlooker" if seat is None else f"seat {seat}"
     view = game.view(state, seat)
     leaked = sorted(leaks(game, state, seat, msgspec.json.encode(view)))
     if leaked:
         raise ConformanceError(
-            f"{at}: the view of {who} shows card(s) it may not see: "
-            + ", ".join(f"{card} ({_zone_of(state, card)})" for card in leaked[:5])
+            f"{at}: the view of {who} shows card(s) it may not see: {_cards_at(state, leaked)}"
         )
+    if seat is not None and seat == state.to_move:
+        named = sorted(leaks(game, state, seat, msgspec.json.encode(game.legal_actions(state))))
+        if named:
+            raise ConformanceError(
+                f"{at}: the legal actions offered to {who} name card(s) it may not see: "
+                + _cards_at(state, named)
+            )
     if state.rng.seed and view.rng.seed == state.rng.seed:
         raise ConformanceError(f"{at}: the view of {who} holds the random seed")
     full = game.determinize(view, stream)
@@ -328,6 +339,11 @@ def check_game(
         len(playthrough(game, case, hooks=hooks).actions)
         for case in cases(type(game), games, views_every=views_every)
     )
+
+
+def _cards_at(state: State, cards: Sequence[str]) -> str:
+    """The first few of ``cards``, each with the zone it lies in."""
+    return ", ".join(f"{card} ({_zone_of(state, card)})" for card in cards[:5])
 
 
 def _zone_of(state: State, card: str) -> str:

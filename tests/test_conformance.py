@@ -145,6 +145,21 @@ def test_leaking_view(tiny):
     fails(Leaky(), r"the view of seat 0 shows card\(s\) it may not see: c\d[ab] \(zone 'deck'\)")
 
 
+def test_legal_actions_naming_a_hidden_card(tiny):
+    play = typing.get_args(tiny.Action)[0]
+
+    class Peeking(tiny):
+        def legal_actions(self, state):
+            legal = super().legal_actions(state)
+            top = state.deck.top
+            return [*legal, play(card=top)] if legal and top else legal  # the deck's top, by name
+
+    fails(
+        Peeking(),
+        r"actions offered to seat 0 name card\(s\) it may not see: c\d[ab] \(zone 'deck'\)",
+    )
+
+
 def test_seed_in_the_view(tiny):
     class Seedy(tiny):
         def view(self, state, seat):

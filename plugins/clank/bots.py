@@ -391,15 +391,13 @@ class HeuristicBot:
     def detours(self) -> Iterable[tuple[int, float]]:
         """Rooms worth a short detour: secrets, idols, a market when rich, healing when hurt."""
         graph = self.graph
-        token = self.cat.token
         here = self.me.room
         for rid, zone in zip(graph.order, self.view.rooms, strict=True):
             if rid == here:
                 continue
             gain = 0.0
             for t in zone.cards:
-                kind = t[1:] if t.startswith(HIDDEN) else token[t].kind
-                gain = max(gain, SECRET.get(kind, 0.0))
+                gain = max(gain, SECRET.get(self.kind(t), 0.0))
             if rid in graph.markets and self.me.gold >= 7:
                 gain = max(gain, self.market_gain())
             if rid in graph.heal and self.me.damage >= 4:
@@ -407,6 +405,11 @@ class HeuristicBot:
             gain = max(gain, self.room_gain(rid))
             if gain:
                 yield rid, gain
+
+    def kind(self, tid: str) -> str:
+        """A token's kind; for a face-down one, its back (``?minor``: ``minor``), all a seat
+        knows of it until it takes it."""
+        return tid.removeprefix(HIDDEN) if tid.startswith(HIDDEN) else self.cat.token[tid].kind
 
     def room_gain(self, rid: int) -> float:
         """What a game's own room features are worth to the bot as a detour."""
@@ -488,9 +491,8 @@ class HeuristicBot:
     def room_action(self, legal: Sequence[Any]) -> Any:
         """An action of the bot's room (``None``: none): the artifact taken as a turn action,
         if it is the best one from here; a game on the engine adds its own."""
-        token = self.cat.token
         for a in legal:
-            if type(a) is Take and token[a.token].kind == "artifact" and self.best_here():
+            if type(a) is Take and self.kind(a.token) == "artifact" and self.best_here():
                 return a
         return None
 
@@ -672,13 +674,11 @@ class HeuristicBot:
 
     def take(self, legal: Sequence[Any]) -> Any:
         """Secrets and idols always; an artifact if it is the best one from here."""
-        token = self.cat.token
         best = None
         for a in legal:
             if type(a) is not Take:
                 continue
-            t = token[a.token]
-            if t.kind != "artifact":
+            if self.kind(a.token) != "artifact":
                 best = best or a
                 continue
             if self.best_here():

@@ -13,6 +13,7 @@ import functools
 from typing import Any
 
 from meeple.core.state import Event
+from meeple.core.zones import HIDDEN, Zone
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
 from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.part import Part, S, action, frame
@@ -189,8 +190,8 @@ class Movement(Part[S]):
             return
         here = state.rooms[graph.index[p.room]].cards
         if here and any(self.taken_as_action(t) for t in here):
-            take = self._take
-            out += [take[t] for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]
+            tokens = [t for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]
+            out += self.takes(state, p.room, tokens)
 
     def escape(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""
@@ -211,52 +212,70 @@ class Movement(Part[S]):
             return list(cards)
         return [t for t in cards if token[t].kind != "artifact"]
 
-    def adjacent_secrets(self, state: S, room: int) -> list[str]:
-        """rules.md#tokens: the secrets in the rooms next to ``room`` (Wand of Wind)."""
+    def adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
+        """rules.md#tokens: the secrets in each room next to ``room`` that holds any (Wand of
+        Wind), by room."""
         graph = self.graph(state)
         token = self.cat.token
-        out: list[str] = []
+        out: dict[int, list[str]] = {}
         for e in graph.near[room]:
-            out.extend(
-                t
-                for t in state.rooms[graph.index[e.to]].cards
-                if token[t].kind in SECRET_KINDS and t not in out
-            )
+            secrets = [
+                t for t in state.rooms[graph.index[e.to]].cards if token[t].kind in SECRET_KINDS
+            ]
+            if secrets:
+                out[e.to] = secrets
         return out
+
+    def face(self, zone: Zone, i: int) -> str:
+        """What every seat sees of token ``i`` of a room's ``zone``: the token if it lies face
+        up, else its back's placeholder (``?minor``), as in a view."""
+        tid = zone.cards[i]
+        return tid if zone.is_up(i) else HIDDEN + self.back(tid)
+
+    def takes(self, state: S, room: int, tokens: list[str], named: bool = False) -> list[Take]:
+        """rules.md#tokens: the Takes of ``tokens`` (tokens of ``room``) as a seat sees them,
+        one per :meth:`face`: a face-up token by its id, the face-down ones one Take per back,
+        since nobody can tell them apart. ``named``: each names the room (Wand of Wind)."""
+        zone = state.rooms[self.graph(state).index[room]]
+        wanted = set(tokens)
+        faces = dict.fromkeys(self.face(zone, i) for i, t in enumerate(zone.cards) if t in wanted)
+        if named:
+            return [Take(token=face, room=room) for face in faces]
+        take = self._take
+        return [take[face] for face in faces]
 
     @frame(TakeToken)
     def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
-        p = state.players[frame.seat]
-        tokens = (
-            self.adjacent_secrets(state, frame.room)
-            if frame.adjacent
-            else self.offered(self.takeable(state, p, frame.room))
-        )
-        take = self._take
-        return [*(take[t] for t in tokens), SKIP]
+        """rules.md#tokens: a token of the room entered, a secret of a room next to the seat's
+        (Wand of Wind), or none."""
+        if frame.adjacent:
+            rooms = self.adjacent_secrets(state, frame.room).items()
+            takes = [a for room, ts in rooms for a in self.takes(state, room, ts, named=True)]
+        else:
+            p = state.players[frame.seat]
+            takes = self.takes(state, frame.room, self.offered(self.takeable(state, p, frame.room)))
+        return [*takes, SKIP]
 
     @action(Take)
     def take(self, state: S, action: Any) -> list[Event]:
         """rules.md#tokens: the token leaves its room and is revealed; its effects follow.
 
         Taken when offered (a pending :class:`TakeToken`) or, in a game that lets a seat
-        take a token while it stands in the room, as a turn action.
+        take a token while it stands in the room, as a turn action. A face-down token is
+        taken blind (:meth:`takes`): the top one of its back in the room, as dealt.
         """
         frame = state.stack[-1]
-        graph = self.graph(state)
         if type(frame) is TakeToken:
             state.stack.pop()
-            here = frame.room
-            rooms = [e.to for e in graph.near[here]] if frame.adjacent else [here]
+            room = frame.room if action.room is None else action.room
         else:
-            rooms = [state.players[frame.seat].room]
-        for room in rooms:
-            zone = state.rooms[graph.index[room]]
-            if action.token in zone.cards:
-                zone.remove(action.token)
-                break
-        events: list[Event] = [Took(seat=frame.seat, token=action.token)]
-        self.gain_token(state, frame.seat, action.token)
+            room = state.players[frame.seat].room
+        zone = state.rooms[self.graph(state).index[room]]
+        top = max(i for i in range(len(zone)) if self.face(zone, i) == action.token)
+        tid = zone.cards[top]
+        zone.remove(tid)
+        events: list[Event] = [Took(seat=frame.seat, token=tid)]
+        self.gain_token(state, frame.seat, tid)
         return events
 
     def gain_token(self, state: S, seat: int, tid: str) -> None:

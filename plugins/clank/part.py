@@ -126,8 +126,8 @@ class Part(Game[S, Any]):
         """The map of ``state``."""
         raise NotImplementedError
 
-    def adjacent_secrets(self, state: S, room: int) -> list[str]:
-        """The secrets in the rooms next to ``room``."""
+    def adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
+        """The secrets in the rooms next to ``room``, by room."""
         raise NotImplementedError
 
     def token_actions(self, state: S, frame: TakeToken) -> list[Any]:

@@ -136,7 +136,10 @@ def _(action: st.EndTurn, game: ClankEngine[Any], state: st.EngineState[Any, Any
 
 @describe_action.register(st.Take)
 def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
-    return f"take {name(game, action.token)}"
+    """A face-down token is taken blind: ``take a face-down minor secret``."""
+    blind = " secret" if action.token.startswith(HIDDEN) else ""
+    where = "" if action.room is None else f" from {game.room_name(state, action.room)}"
+    return f"take {name(game, action.token)}{blind}{where}"
 
 
 @describe_action.register(st.Skip)

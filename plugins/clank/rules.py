@@ -24,7 +24,7 @@ from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
 from meeple.core.turns import Turns
-from meeple.core.zones import FACING, PRIVATE, PUBLIC, SECRET, Zone, draw
+from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone, draw
 from meeple.plugins.clank import checks, content, drawing, present
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
@@ -186,7 +186,8 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._trash = shared(TrashCard, "card", cards)
         self._discard = shared(DiscardCard, "card", cards)
         self._replace = shared(Replace, "card", cards)
-        self._take = shared(Take, "token", tokens)
+        blind = dict.fromkeys(HIDDEN + cat.back[t] for t in tokens)  # face-down ones, by back
+        self._take = shared(Take, "token", (*tokens, *blind))
         self._use_token = shared(UseToken, "token", tokens)
         self._buy = shared(Buy, "item", tuple(cat.market_items))
         self._pick = [Pick(option=i) for i in range(10)]
@@ -787,7 +788,7 @@ class Clank(ClankEngine[ClankState]):
 
     id = "clank"
     title = "Clank!"
-    version = "2"
+    version = "3"
     Options = ClankOptions
     State: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect

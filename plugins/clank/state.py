@@ -215,7 +215,12 @@ class EndTurn(Action, tag="end-turn"):
 
 
 class Take(Action, tag="take"):
+    """Take a token of a room: a face-up one by its id, a face-down one blind, by its back's
+    placeholder (``?minor``: the top face-down minor secret there, unseen until taken)."""
+
     token: str
+    room: Count | None = None
+    """The room taken from, when it is not the seat's (Wand of Wind: a room next to it)."""
 
 
 class Skip(Action, tag="skip"):

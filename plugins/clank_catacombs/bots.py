@@ -220,8 +220,7 @@ class CatacombsBot(HeuristicBot):
         for a in legal:
             kind = type(a)
             if kind is Take:
-                t = token[a.token]
-                if t.kind != "artifact" or self.wants_artifact():
+                if self.kind(a.token) != "artifact" or self.wants_artifact():
                     return a
             elif kind is Claim:
                 tid = next(t for t in self.view.market.cards if token[t].id == a.item)

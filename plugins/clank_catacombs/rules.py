@@ -150,7 +150,7 @@ class CatacombsGame(
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
-    version = "2"
+    version = "3"
     Options = CatacombsOptions
     State = CatacombsState
     Action = (

@@ -44,10 +44,10 @@ def test_a_dragon_attack_reveals(g, state) -> None:
     assert reveals(g, state, Pick(option=0))  # the dragon attacks
 
 
-def test_entering_a_room_with_face_down_secrets_reveals() -> None:
-    """rules.md#tokens: a seat entering a room may take one of its face-down secrets, and
-    the choice it is offered names each one: the entry shows them, taking one adds nothing.
-    A room without secrets shows nothing."""
+def test_a_face_down_secret_is_revealed_when_taken() -> None:
+    """rules.md#tokens: a seat entering a room may take one of its face-down secrets, blind:
+    the choice it is offered names their backs, so the entry shows nothing; taking one
+    reveals it."""
     g = game(board=tiny_board())
     state = started(g, 2, 5)
     place_artifacts(g, state)
@@ -55,5 +55,5 @@ def test_entering_a_room_with_face_down_secrets_reveals() -> None:
     assert not reveals(g, state, Move(tunnel=0, to=2))
     turn(g, state, 0, room=6, boots=1)
     put(state, state.rooms[g.cat.graph.index[5]], "skill-boost-1", up=False)
-    assert reveals(g, state, Move(tunnel=5, to=5))
-    assert not reveals(g, state, Take(token="skill-boost-1"))
+    assert not reveals(g, state, Move(tunnel=5, to=5))
+    assert reveals(g, state, Take(token="?minor"))

@@ -41,6 +41,7 @@ from meeple.plugins.clank.state import (
     Skip,
     Take,
     Teleport,
+    Took,
     TrashCard,
     UseToken,
 )
@@ -136,7 +137,7 @@ def test_dragon_egg_raises_rage(tg, tiny) -> None:
     scenario(tg, fields, state=tiny, top=room5, down={"dragon-egg-1"})
     rage = tiny.rage
     act(tg, tiny, Move(tunnel=5, to=5))
-    act(tg, tiny, Take(token="dragon-egg-1"))
+    act(tg, tiny, Take(token="?minor"))
     assert tiny.rage == rage + 1 and "dragon-egg-1" in tiny.players[0].held.cards
 
 
@@ -277,8 +278,10 @@ def test_declined_token_needs_a_new_entry(tg, tiny) -> None:
     assert legal(tg, tiny, Take)
 
 
-@pytest.mark.parametrize("secret, gold", [("treasure-1", 2), ("greater-treasure-1", 5)])
-def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
+@pytest.mark.parametrize(
+    "secret, back, gold", [("treasure-1", "?minor", 2), ("greater-treasure-1", "?major", 5)]
+)
+def test_treasure_is_gold_on_take(tg, tiny, secret: str, back: str, gold: int) -> None:
     """rules.md#treasure-secrets, #search: the gold comes the moment the secret is taken, plus
     one under Search's gold-bonus-1 (for a take before Search, when Search is played); the
     token itself is spent."""
@@ -287,7 +290,7 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     scenario(tg, fields, state=tiny, top={room5: [secret]}, down={secret})
     p = tiny.players[0]
     act(tg, tiny, Move(tunnel=5, to=5))
-    act(tg, tiny, Take(token=secret))
+    act(tg, tiny, Take(token=back))  # the top one of its back: the secret just laid
     assert p.gold == gold and secret in tiny.spent.cards and secret not in p.held.cards
     act(tg, tiny, Play(card="search-1"))
     assert p.gold == gold + 1
@@ -295,8 +298,76 @@ def test_treasure_is_gold_on_take(tg, tiny, secret: str, gold: int) -> None:
     act(tg, tiny, Skip())
     put(tiny, tiny.rooms[tg.cat.graph.index[5]], "treasure-2", up=False)
     act(tg, tiny, Move(tunnel=5, to=5))
-    act(tg, tiny, Take(token="treasure-2"))
+    act(tg, tiny, Take(token="?minor"))
     assert p.gold == gold + 1 + 2 + 1
+
+
+def room(tg, rid: int) -> str:
+    """The path of room ``rid``'s zone, for :func:`scenario`."""
+    return f"rooms[{tg.cat.graph.index[rid]}]"
+
+
+def test_face_down_secrets_are_offered_blind(tg, tiny) -> None:
+    """rules.md#tokens: a room's two face-down minor secrets cannot be told apart until one
+    is taken: entering offers one blind take of a minor secret, and the choice not to."""
+    fields = {"players[0].room": 6, "pool.boots": 1, room(tg, 5): ["treasure-1", "skill-boost-1"]}
+    scenario(tg, fields, state=tiny, down={"treasure-1", "skill-boost-1"})
+    act(tg, tiny, Move(tunnel=5, to=5))
+    assert tg.legal_actions(tiny) == [Take(token="?minor"), Skip()]
+    assert tg.describe_action(tiny, Take(token="?minor")) == "take a face-down minor secret"
+
+
+def test_a_blind_take_takes_the_top_secret_and_reveals_it(tg, tiny) -> None:
+    """rules.md#tokens: the blind take takes the top face-down secret of that back, which is
+    revealed as it is taken; the other stays face down."""
+    zone = room(tg, 5)
+    fields = {"players[0].room": 6, "pool.boots": 1, zone: ["treasure-1", "skill-boost-1"]}
+    scenario(tg, fields, state=tiny, down={"treasure-1", "skill-boost-1"})
+    act(tg, tiny, Move(tunnel=5, to=5))
+    (took,) = [e for e in act(tg, tiny, Take(token="?minor")) if type(e) is Took]
+    assert took == Took(seat=0, token="skill-boost-1")
+    assert tg.describe_event(took, 1) == "seat 0 takes Skill Boost"
+    assert tiny.pool.skill == 2 and "skill-boost-1" in tiny.spent.cards
+    left = tiny.rooms[tg.cat.graph.index[5]]
+    assert (left.cards, left.up) == (["treasure-1"], [False])
+    assert tg.view(tiny, 1).rooms[tg.cat.graph.index[5]].cards == ["?minor"]
+
+
+def test_a_face_up_idol_and_a_face_down_secret_are_both_offered(tg, tiny) -> None:
+    """rules.md#tokens: a Monkey Idol lies face up and is offered by name, beside the blind
+    take of the face-down secret in its room."""
+    fields = {"players[0].room": 5, "pool.boots": 1, room(tg, 6): ["treasure-1", "monkey-idol-1"]}
+    scenario(tg, fields, state=tiny, down={"treasure-1"})
+    act(tg, tiny, Move(tunnel=5, to=6))
+    assert tg.legal_actions(tiny) == [Take(token="?minor"), Take(token="monkey-idol-1"), Skip()]
+    act(tg, tiny, Take(token="monkey-idol-1"))
+    assert "monkey-idol-1" in tiny.players[0].held.cards
+
+
+def test_wand_of_wind_offers_each_next_rooms_backs(tg, tiny) -> None:
+    """rules.md#tokens: Wand of Wind takes a secret of a room next to the seat's, blind: one
+    take per room and back, naming the room; it takes the top secret of that back there."""
+    fields = {
+        "players[0]": {"hand": ["wand-of-wind"], "room": 2},
+        room(tg, 3): ["skill-boost-1", "magic-spring-1"],
+        room(tg, 7): ["chalice-1", "treasure-1"],
+    }
+    secrets = {"skill-boost-1", "magic-spring-1", "chalice-1", "treasure-1"}
+    scenario(tg, fields, state=tiny, down=secrets)
+    act(tg, tiny, Play(card="wand-of-wind"))
+    act(tg, tiny, Pick(option=1))
+    assert tg.legal_actions(tiny) == [
+        Take(token="?minor", room=3),
+        Take(token="?major", room=7),
+        Take(token="?minor", room=7),
+        Skip(),
+    ]
+    take = Take(token="?minor", room=7)
+    assert tg.describe_action(tiny, take) == "take a face-down minor secret from room 7"
+    events = act(tg, tiny, take)
+    assert Took(seat=0, token="treasure-1") in events
+    assert tiny.players[0].room == 2 and tiny.players[0].gold == 2
+    assert tiny.rooms[tg.cat.graph.index[7]].cards == ["chalice-1"]
 
 
 def test_backpack_carries_another_artifact_and_best_breaks_ties(g, state) -> None:

@@ -303,7 +303,7 @@ def test_a_bot_with_options_as_another_bots_policy_gets_its_defaults(registry: R
 # -- deals: the same as before they were made cheaper --------------------------------------
 
 PINNED = {
-    "clank": ("016d62b42c5cef53", "9c7fd175185516f3"),
+    "clank": ("016d62b42c5cef53", "1c53cffee3c711d7"),
     "clank-catacombs": ("c082b38a0b3802bf", "452b45e43b32423c"),
     "clonk": ("c47066f00642e773", "e64427530ac11c5c"),
 }
@@ -311,7 +311,8 @@ PINNED = {
 the statistics at the root of a 10-iteration ismcts search (its choice is the most visited).
 Recorded when each deal re-encoded its view and dealt card by card: a cheaper deal must draw
 from the stream and place every card exactly as that did. The Catacombs search statistics
-were recorded again when a forced move stopped taking a node of the tree (the deals were not)."""
+were recorded again when a forced move stopped taking a node of the tree, the Clank! ones when
+face-down secrets came to be taken blind (the deals were not)."""
 
 
 def midgame_states(game: Any, seats: int) -> list[Any]:
