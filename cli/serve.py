@@ -8,6 +8,7 @@ mistake is reported at the command line rather than in every page.
 
 from __future__ import annotations
 
+import functools
 import shlex
 import socket
 import sys
@@ -17,8 +18,10 @@ from typing import Annotated
 import typer
 
 from meeple.cli import common, play
+from meeple.core.engine import Hooks
 from meeple.core.errors import MeepleError
 from meeple.core.rng import SEED_MAX
+from meeple.core.validate import open_saved
 
 app = typer.Typer()
 
@@ -67,10 +70,12 @@ def serve(
     """Serve the full-screen table as a web page: every page opened plays its own game.
 
     Takes play's options. A page that is closed or reloaded ends its game,
-    which is saved first if --save (or --resume) names a file; a page opened
-    later starts a new game, or with --resume FILE continues the one saved
-    there. Ctrl-C stops the server (exit 0), saving the games still open the
-    same way.
+    which is saved first if --save (or --resume) names a file. A page opened
+    later continues the game in the --save file while that game is not over,
+    and starts a new one otherwise; with --resume FILE every page continues
+    the game saved there. Pages open at the same time save to the same file:
+    keep one open. Ctrl-C stops the server (exit 0), saving the games still
+    open the same way.
 
     Example: meeple serve clank --seats human,bot --save game.json, then open
     http://127.0.0.1:8000
@@ -88,10 +93,26 @@ def serve(
             from meeple.cli.server import TableServer
         except ImportError:
             raise MeepleError(WEB_EXTRA) from None
-        command = play_command(game_id, seats, seed, options, save, resume, force, quiet)
+        fresh = play_command(game_id, seats, seed, options, save, resume, force, quiet)
+        if save is None or resume is not None:
+            command = functools.partial(shlex.join, fresh)
+        else:
+            going_on = play_command(game_id, seats, None, [], None, save, force, quiet)
+            command = functools.partial(page_command, env, save, fresh, going_on)
         check_address(host, port)
-        TableServer(shlex.join(command), host, port, title=table.match.game.title).serve()
+        TableServer(command, host, port, title=table.match.game.title).serve()
     play.say("stopped")
+
+
+def page_command(env: common.Env, save: Path, fresh: list[str], going_on: list[str]) -> str:
+    """The command a page opened now runs: ``going_on`` (``--resume`` the save) while the
+    ``--save`` file holds a game not yet over -- a page closed or reloaded mid-game left it
+    there, and a new game would overwrite it -- else ``fresh``, a new game."""
+    try:
+        _, match = open_saved(save, env.registry, Hooks(None))
+    except (MeepleError, OSError):  # no file yet (or no game in it: play's check allowed it)
+        return shlex.join(fresh)
+    return shlex.join(fresh if match.game.is_over(match.state) else going_on)
 
 
 def check_address(host: str, port: int) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from aiohttp import web
 from textual_serve.server import Server
@@ -12,7 +13,8 @@ from meeple.cli import play
 
 
 class TableServer(Server):
-    """Serves ``command`` (a shell command line) to every page, saying only where it is.
+    """Serves the game ``command()`` starts (a shell command line, asked again as each page
+    opens) to every page, saying only where it is.
 
     textual-serve logs every request and prints its banner and the whole
     command; here warnings and errors are logged (a game that failed to start
@@ -23,8 +25,9 @@ class TableServer(Server):
     stops, instead of the server waiting for the browsers to leave.
     """
 
-    def __init__(self, command: str, host: str, port: int, title: str) -> None:
-        super().__init__(command, host, port, title=title)
+    def __init__(self, command: Callable[[], str], host: str, port: int, title: str) -> None:
+        super().__init__(command(), host, port, title=title)
+        self.page_command = command
         self.pages: set[asyncio.Task[object]] = set()
 
     def initialize_logging(self) -> None:
@@ -37,6 +40,7 @@ class TableServer(Server):
         page = asyncio.current_task()
         assert page is not None  # aiohttp runs each request in a task of its own
         self.pages.add(page)
+        self.command = self.page_command()  # read by textual-serve as the page starts its game
         try:
             return await super().handle_websocket(request)
         finally:

@@ -34,7 +34,7 @@ class Echo(App[None]):
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--port"]:
         command = shlex.join([sys.executable, __file__])
-        TableServer(command, "127.0.0.1", int(sys.argv[2]), title="echo").serve()
+        TableServer(lambda: command, "127.0.0.1", int(sys.argv[2]), title="echo").serve()
     else:
         Echo().run()
         with LOG.open("a") as log:

@@ -24,8 +24,10 @@ from typing import IO
 import pytest
 from typer.testing import Result
 
+from meeple.cli import common
 from meeple.cli.serve import WEB_EXTRA, play_command
-from meeple.core.engine import Hooks
+from meeple.core import records
+from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry
 from meeple.core.validate import check_file
 
@@ -37,8 +39,13 @@ class FakeServer:
 
     served: list[FakeServer] = []
 
-    def __init__(self, command: str, host: str, port: int, title: str) -> None:
-        self.command, self.host, self.port, self.title = command, host, port, title
+    def __init__(self, command: Callable[[], str], host: str, port: int, title: str) -> None:
+        self.page_command, self.host, self.port, self.title = command, host, port, title
+
+    @property
+    def command(self) -> str:
+        """The command a page opened now would run."""
+        return self.page_command()
 
     def serve(self) -> None:
         self.served.append(self)
@@ -91,6 +98,30 @@ def test_a_resumed_game_is_every_pages_game(
     assert result.exit_code == 0, result.output
     assert "resumed" not in result.output  # play's greeting is each page's, not the server's
     assert shlex.split(served[0].command)[3:] == ["play", "--resume", str(saved), "--table"]
+
+
+def test_a_page_opened_after_one_closed_mid_game_continues_its_game(
+    cli: Invoke, served: list[FakeServer], tmp_path: Path, registry: Registry
+) -> None:
+    save = tmp_path / "game.json"
+    args = ["--seats", "human,random", "--seed", "7", "--save", str(save)]
+    assert cli("serve", "tiny", *args, "--port", str(free_port())).exit_code == 0
+    [server] = served
+    assert "--resume" not in server.command  # no game saved yet: a new one
+    # A page closed after two decisions left its game there, as play saves it.
+    game = registry.game("tiny")()
+    match = Match.new(game, 2, 7, Hooks(None))
+    for _ in range(2):
+        match.step(game.legal_actions(match.state)[0])
+    setup = common.setup_of(game, ["human", "random"], 7)
+    records.write_atomic(save, records.encode(common.record_of(match, setup)))
+    assert shlex.split(server.command)[3:] == [
+        *("play", "tiny", "--seats", "human,random", "--resume", str(save), "--table")
+    ]
+    while not game.is_over(match.state):  # played to the end: the next page starts anew
+        match.step(game.legal_actions(match.state)[0])
+    records.write_atomic(save, records.encode(common.record_of(match, setup)))
+    assert "--resume" not in server.command
 
 
 @pytest.mark.parametrize(
