@@ -395,25 +395,44 @@ def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
     return Table(match, loaded.setup, save, None if loaded.is_record else loaded.value.step)
 
 
+GameId = Annotated[str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")]
+Seats = Annotated[
+    str | None,
+    typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
+]
+GameOptions = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
+]
+Force = Annotated[
+    bool,
+    typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
+]
+"""Options ``meeple serve`` shares with ``play``, as Typer reads them."""
+
+
+def game_options(
+    ctx: typer.Context, env: common.Env, game_id: str | None, option: list[str] | None
+) -> list[str]:
+    """The ``-o`` options, with any game option given as a flag of its own (``--board back``)."""
+    if ctx.args and game_id is not None:
+        return [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
+    if ctx.args:
+        raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
+    return option or []
+
+
 @app.command(context_settings=common.GAME_FLAGS)
 def play(
     ctx: typer.Context,
-    game_id: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")
-    ] = None,
-    seats: Annotated[
-        str | None,
-        typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
-    ] = None,
+    game_id: GameId = None,
+    seats: Seats = None,
     seed: Annotated[
         int | None,
         typer.Option(
             min=0, max=SEED_MAX, help="Seed of the game's randomness (default: a fresh one)."
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
-    ] = None,
+    option: GameOptions = None,
     save: Annotated[
         Path | None, typer.Option(help="Write the game record here when it ends or on `s`.")
     ] = None,
@@ -423,10 +442,7 @@ def play(
             help="Continue the game saved in this record or snapshot (and save back to it)."
         ),
     ] = None,
-    force: Annotated[
-        bool,
-        typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
-    ] = False,
+    force: Force = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No log; only prompts and scores.")
     ] = False,
@@ -447,7 +463,7 @@ def play(
     """Play a game at the terminal: humans pick from numbered legal actions.
 
     Default seats: one human, then the game's best bot for the other seats it
-    needs. Type s to save, q to quit. With --save, Ctrl-C, the end of the
+    needs. Type s to save, u to take a decision back, q to quit. With --save, Ctrl-C, the end of the
     input and an error all save the game first; without it, Ctrl-C at a
     terminal asks for a file.
 
@@ -461,13 +477,10 @@ def play(
     """
     env = common.env(ctx)
     with common.errors():
-        if ctx.args and game_id is not None:
-            option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
-        elif ctx.args:
-            raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
+        options = game_options(ctx, env, game_id, option)
         if plain and full_screen:
             raise typer.BadParameter("--plain and --table cannot be used together")
-        table = start(env, game_id, seats, seed, option or [], save, resume, force)
+        table = start(env, game_id, seats, seed, options, save, resume, force)
         run(env, table, quiet, full_screen or (not plain and at_terminal(table)))
 
 

@@ -31,22 +31,15 @@ WEB_EXTRA = 'meeple serve needs the web extra: pip install "meeple[web]"'
 @app.command(context_settings=common.GAME_FLAGS)
 def serve(
     ctx: typer.Context,
-    game_id: Annotated[
-        str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")
-    ] = None,
-    seats: Annotated[
-        str | None,
-        typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
-    ] = None,
+    game_id: play.GameId = None,
+    seats: play.Seats = None,
     seed: Annotated[
         int | None,
         typer.Option(
             min=0, max=SEED_MAX, help="Seed of every page's game (default: a fresh one each)."
         ),
     ] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
-    ] = None,
+    option: play.GameOptions = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -59,10 +52,7 @@ def serve(
             help="Every page continues the game saved in this record or snapshot (and saves back)."
         ),
     ] = None,
-    force: Annotated[
-        bool,
-        typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
-    ] = False,
+    force: play.Force = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No log pane.")] = False,
     host: Annotated[str, typer.Option(help="Address to serve on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
@@ -82,11 +72,7 @@ def serve(
     """
     env = common.env(ctx)
     with common.errors():
-        if ctx.args and game_id is not None:
-            option = [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
-        elif ctx.args:
-            raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
-        options = option or []
+        options = play.game_options(ctx, env, game_id, option)
         with common.console.capture():  # play's own checks, without its greeting
             table = play.start(env, game_id, seats, seed, options, save, resume, force)
         try:
