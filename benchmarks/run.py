@@ -206,6 +206,19 @@ def peak_memory_mb() -> float:
     return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
 
 
+def chosen(
+    parser: argparse.ArgumentParser, registry: Registry, games: str | None
+) -> list[str] | None:
+    """The game ids of ``--games`` (None: every game), each checked to be installed."""
+    wanted = [g.strip() for g in games.split(",") if g.strip()] if games else None
+    for game_id in wanted or ():
+        if game_id not in registry.games:
+            parser.error(
+                f"no game {game_id!r} is installed (installed: {', '.join(registry.games)})"
+            )
+    return wanted
+
+
 def runs(registry: Registry, wanted: list[str] | None) -> Iterator[tuple[str, int]]:
     for game_id in wanted or sorted(registry.games):
         for seats in seat_counts(registry.game(game_id)):
@@ -249,12 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--seconds must be positive")
     pm = plugin_manager()
     registry, hooks = Registry(pm), Hooks(pm)
-    wanted = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
-    for game_id in wanted or ():
-        if game_id not in registry.games:
-            parser.error(
-                f"no game {game_id!r} is installed (installed: {', '.join(registry.games)})"
-            )
+    wanted = chosen(parser, registry, args.games)
     console = Console(stderr=True)
     rows = []
     for game_id, seats in runs(registry, wanted):
