@@ -1,0 +1,128 @@
+"""Steps/s of every game's PettingZoo environment: ``python benchmarks/rl.py``.
+
+For each game and seat count that ``benchmarks/run.py`` measures, each for about
+``--seconds``:
+
+- the environment (:func:`meeple.core.rl.env`): reset, then step with a uniformly
+  random legal action of the action mask until the game ends, game after game:
+  environment steps/s (decisions only, not the final steps of finished agents);
+- random self-play through :meth:`Match.run`, exactly as ``benchmarks/run.py``
+  measures it: decisions/s;
+
+and their ratio, the share of the raw speed that the environment keeps. PettingZoo's
+own ``leduc_holdem_v4`` (RLCard's Leduc Hold'em) is measured by the same loop in the
+same run, for scale; its ``tictactoe_v3`` when RLCard is not installed (``pip install
+"pettingzoo[classic]"`` adds it). Needs the rl extra (``pip install "meeple[rl]"``).
+Figures depend on the machine; nothing here is asserted by the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+from rich.console import Console
+from rich.table import Table
+
+# The folder of this script is on sys.path when it runs: its figures of raw play are
+# run.py's own.
+from run import chosen, runs, self_play, timed
+
+from meeple.core import rl
+from meeple.core.engine import Hooks
+from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rng import Stream
+
+
+def env_steps(env: Any, budget: float) -> dict[str, float]:
+    """Random legal steps of ``env``, game after game (reset seeds 0, 1, ...): steps/s."""
+    below = Stream("bench/rl").below
+
+    def one_game(seed: int) -> int:
+        env.reset(seed=seed)
+        steps = 0
+        for _ in env.agent_iter():
+            observed, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observed["action_mask"])
+            env.step(legal[below(len(legal))])
+            steps += 1
+        return steps
+
+    games, steps, elapsed = timed(budget, one_game)
+    return {"env_steps_per_s": steps / elapsed, "env_games_per_s": games / elapsed}
+
+
+def measure(
+    registry: Registry, hooks: Hooks, game_id: str, seats: int, budget: float
+) -> dict[str, Any]:
+    row: dict[str, Any] = {"game": game_id, "seats": seats}
+    row |= env_steps(rl.env(game_id, seats=seats), budget)
+    row |= self_play(registry.game(game_id)(), seats, hooks, budget)
+    row["ratio"] = row["env_steps_per_s"] / row["decisions_per_s"]
+    return row
+
+
+def reference(budget: float) -> dict[str, Any]:
+    """Leduc Hold'em through PettingZoo, by the loop that measures meeple's environments;
+    tic-tac-toe when RLCard, which Leduc Hold'em needs, is not installed."""
+    try:
+        from pettingzoo.classic import leduc_holdem_v4 as classic
+    except ImportError:
+        from pettingzoo.classic import tictactoe_v3 as classic
+    name = f"{classic.__name__.rpartition('.')[2]} (PettingZoo)"
+    return {"game": name, "seats": 2} | env_steps(classic.env(), budget)
+
+
+def table(rows: list[dict[str, Any]]) -> Table:
+    out = Table(title="meeple PettingZoo environments: steps/s")
+    for title in ("game", "seats", "env steps/s", "raw decisions/s", "env / raw"):
+        out.add_column(title, justify="left" if title == "game" else "right", no_wrap=True)
+    for row in rows:
+        raw = row.get("decisions_per_s")
+        out.add_row(
+            row["game"],
+            str(row["seats"]),
+            f"{row['env_steps_per_s']:,.0f}",
+            "" if raw is None else f"{raw:,.0f}",
+            "" if raw is None else f"{row['ratio']:.0%}",
+        )
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument(
+        "--seconds", type=float, default=2.0, help="time budget of each measurement (default 2)"
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    pm = plugin_manager()
+    registry, hooks = Registry(pm), Hooks(pm)
+    wanted = chosen(parser, registry, args.games)
+    console = Console(stderr=True)
+    rows = []
+    for game_id, seats in runs(registry, wanted):
+        if not args.json:
+            console.print(f"measuring {game_id} with {seats} seats ...")
+        rows.append(measure(registry, hooks, game_id, seats, args.seconds))
+    if not args.json:
+        console.print("measuring PettingZoo's Leduc Hold'em ...")
+    rows.append(reference(args.seconds))
+    if args.json:
+        print(json.dumps({"python": sys.version.split()[0], "runs": rows}))
+    else:
+        Console().print(table(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

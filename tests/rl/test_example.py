@@ -1,0 +1,59 @@
+"""The reinforcement-learning example and benchmark run and report (nothing about how well
+the policy learns or how fast the environments step is asserted)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.rl
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = ROOT / "examples" / "rl_linear.py"
+BENCHMARK = ROOT / "benchmarks" / "rl.py"
+
+SHARE = r"\d+\.\d% \(95% CI \d+\.\d%–\d+\.\d%\)"
+
+
+def test_example_reports_the_win_share_before_and_after_training() -> None:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--games", "30", "--eval", "20", "--seed", "3"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    assert lines[0] == "clonk, 2 seats: a linear policy against masked random play"
+    assert re.fullmatch(f"before training: the linear policy wins {SHARE}", lines[-2])
+    assert re.fullmatch(rf"after 30 training games \(\d+\.\d s\): wins {SHARE}", lines[-1])
+
+
+def test_benchmark_measures_each_game_and_leduc_holdem(
+    tiny_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARK.parent))
+    spec = importlib.util.spec_from_file_location("meeple_benchmark_rl", BENCHMARK)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--games", "tiny,clonk", "--seconds", "0.01", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["runs"]
+    assert [(r["game"], r["seats"]) for r in rows[:-1]] == [
+        ("tiny", 2),
+        ("tiny", 4),
+        ("clonk", 2),
+        ("clonk", 4),
+    ]
+    # Tic-tac-toe stands in for Leduc Hold'em where RLCard is not installed.
+    assert rows[-1]["game"] in {"leduc_holdem_v4 (PettingZoo)", "tictactoe_v3 (PettingZoo)"}
+    for row in rows:
+        assert row["env_steps_per_s"] > 0
+    for row in rows[:-1]:
+        assert row["decisions_per_s"] > 0 and row["ratio"] > 0
