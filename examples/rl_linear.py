@@ -1,7 +1,7 @@
 """A small learned linear policy against masked random play, on any meeple game.
 
     pip install "meeple[rl]"
-    python examples/rl_linear.py --game clonk --games 400 --seed 0
+    python examples/rl_linear.py --game clonk --games 300 --seed 0
 
 The policy is a softmax over the legal actions of a linear function of the
 observation (numpy only). It is trained by REINFORCE on the final reward: one
@@ -42,7 +42,7 @@ class Linear:
         self.weights = np.zeros((actions, observations + 1))
         self.scale = np.ones(observations)
         self.rng = rng
-        self.trace: list[tuple[np.ndarray, np.ndarray, int]] = []
+        self.trace: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
         """What each decision of the game in progress needs for its gradient."""
         self.baseline = 0.0
         """Running mean of the final rewards: REINFORCE learns from reward - baseline."""
@@ -50,34 +50,37 @@ class Linear:
     def features(self, observation: np.ndarray) -> np.ndarray:
         return np.append(observation.ravel() / self.scale, 1.0)
 
-    def probabilities(self, x: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        logits = np.where(mask > 0, self.weights @ x, -np.inf)
+    def probabilities(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
+        """The policy over the legal actions (only their rows of the weights are read: a
+        game's catalogue may hold thousands of actions, a decision a handful)."""
+        logits = self.weights[legal] @ x
         exp = np.exp(logits - logits.max())
         return exp / exp.sum()
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        x = self.features(observation)
-        p = self.probabilities(x, mask)
-        return int(self.rng.choice(len(p), p=p))
+        legal = np.flatnonzero(mask)
+        p = self.probabilities(self.features(observation), legal)
+        return int(legal[self.rng.choice(len(legal), p=p)])
 
     def explore(self, observation: np.ndarray, mask: np.ndarray) -> int:
         """Act, and remember the decision for :meth:`learn`."""
         self.scale = np.maximum(self.scale, np.abs(observation.ravel()))
+        legal = np.flatnonzero(mask)
         x = self.features(observation)
-        p = self.probabilities(x, mask)
-        action = int(self.rng.choice(len(p), p=p))
-        self.trace.append((x, p, action))
-        return action
+        p = self.probabilities(x, legal)
+        pick = int(self.rng.choice(len(legal), p=p))
+        self.trace.append((x, legal, p, pick))
+        return int(legal[pick])
 
     def learn(self, reward: float, rate: float) -> None:
         """One REINFORCE step on the decisions of the game just ended: each action's log
         probability is pushed up by ``reward - baseline`` (down when it is negative)."""
         advantage = reward - self.baseline
         self.baseline += 0.05 * (reward - self.baseline)
-        for x, p, action in self.trace:
+        for x, legal, p, pick in self.trace:
             grad = -p
-            grad[action] += 1.0
-            self.weights += rate * advantage * np.outer(grad, x)
+            grad[pick] += 1.0
+            self.weights[legal] += rate * advantage * np.outer(grad, x)
         self.trace.clear()
 
 
@@ -152,9 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="clonk", help="an installed game (default clonk)")
     parser.add_argument("--seats", type=int, default=2, help="table size (default 2)")
-    parser.add_argument("--games", type=int, default=400, help="training games (default 400)")
+    parser.add_argument("--games", type=int, default=300, help="training games (default 300)")
     parser.add_argument(
-        "--eval", type=int, default=300, help="evaluation games, before and after (default 300)"
+        "--eval", type=int, default=200, help="evaluation games, before and after (default 200)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seeds the deals and the policies")
     parser.add_argument("--rate", type=float, default=0.05, help="learning rate (default 0.05)")
