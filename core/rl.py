@@ -24,7 +24,7 @@ import enum
 import io
 import itertools
 import typing
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -169,7 +169,7 @@ class Encoder:
         self.zone_kinds = sorted(game.zones)
         width = len(kinds)
         slot = {k: i for i, k in enumerate(self.zone_kinds)}
-        self._kind = {k: i for i, k in enumerate(kinds)}
+        self._kind = _Vocabulary((k, i) for i, k in enumerate(kinds))
         for card in game.cards(fresh):  # card ids straight to their kind's index
             self._kind[card] = self._kind[game.card_kind(card)]
         self._base = {k: 2 * width * slot[k] for k in self.zone_kinds}
@@ -177,18 +177,39 @@ class Encoder:
         self.counts = 2 * width * len(self.zone_kinds)
         self.paths = list(_counter_paths(fresh, seats, ()))
         self.size = self.counts + len(self.paths)
+        self._readers = [_reader(self.paths, seat, seats) for seat in range(seats)]
 
     def __call__(self, view: State, seat: int) -> np.ndarray:
         numpy = _import()[0]
-        kind, base, width, other = self._kind.get, self._base, self._width, self._width - 1
-        at: list[int] = []
+        kind, base, width = self._kind.__getitem__, self._base, self._width
+        kinds: list[int] = []  # each card's kind, zone after zone
+        starts: list[int] = []  # where each zone's counts lie
+        sizes: list[int] = []
         for zone in _zones.iter_zones(view):
-            start = base[zone.kind] + (0 if zone.owner == seat else width)
-            at.extend(start + kind(c, other) for c in zone.cards)
+            cards = zone.cards
+            if cards:
+                kinds.extend(map(kind, cards))
+                starts.append(base[zone.kind] + (0 if zone.owner == seat else width))
+                sizes.append(len(cards))
+        at = numpy.repeat(starts, sizes)
+        at += kinds
         out = numpy.zeros(self.size, dtype=numpy.float32)
         out[: self.counts] = numpy.bincount(at, minlength=self.counts)
-        out[self.counts :] = [_read(view, path, seat, self.seats) for path in self.paths]
+        try:
+            counters = self._readers[seat](view)
+        except (AttributeError, TypeError, IndexError):  # a struct the set-up had is None now
+            counters = None
+        if counters is None or None in counters:
+            counters = tuple(_read(view, path, seat, self.seats) for path in self.paths)
+        out[self.counts :] = counters
         return out
+
+
+class _Vocabulary(dict[str, int]):
+    """Card ids and kinds to their column; any other card to :data:`OTHER`'s, the last."""
+
+    def __missing__(self, card: str) -> int:
+        return self[OTHER]
 
 
 def _counter_paths(obj: object, seats: int, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
@@ -202,6 +223,23 @@ def _counter_paths(obj: object, seats: int, path: tuple[Any, ...]) -> Iterator[t
     elif isinstance(obj, list | tuple) and len(obj) == seats:
         for offset, item in enumerate(obj):
             yield from _counter_paths(item, seats, (*path, (offset,)))
+
+
+def _reader(
+    paths: list[tuple[Any, ...]], seat: int, seats: int
+) -> Callable[[Any], tuple[Any, ...]]:
+    """One function reading every counter of ``paths`` for ``seat`` at once: a tuple of
+    attribute and index lookups compiled from the paths (which are field names and seat
+    offsets, never text from a file), a few times faster than walking them."""
+    reads = []
+    for path in paths:
+        read = "view"
+        for step in path:
+            read += f"[{(seat + step[0]) % seats}]" if isinstance(step, tuple) else f".{step}"
+        reads.append(read)
+    code = f"lambda view: ({''.join(f'{read}, ' for read in reads)})"
+    reader: Callable[[Any], tuple[Any, ...]] = eval(code)  # only names and indices: see above
+    return reader
 
 
 def _read(obj: Any, path: tuple[Any, ...], seat: int, seats: int) -> float:

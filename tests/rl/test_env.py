@@ -146,3 +146,17 @@ def test_an_unbounded_int_field_is_named() -> None:
 
     with pytest.raises(MeepleError, match=r"Jump\.height"):
         rl._domain(int, "Jump.height", None, [])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_counters_read_at_once_as_walked(make_env: Any, name: str) -> None:
+    """The compiled counter readers give what walking each path gives, for every seat."""
+    env = make_env(name)
+    env.reset(seed=4)
+    for _ in range(3):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+    encoder = env.encoder
+    for seat in range(env.seats):
+        view = env.game.view(env.match.state, seat)
+        walked = [rl._read(view, path, seat, env.seats) for path in encoder.paths]
+        assert list(encoder._readers[seat](view)) == walked
