@@ -153,6 +153,38 @@ class Game(Generic[S, A]):
         """
         raise NotImplementedError
 
+    # -- reinforcement learning (meeple.core.rl): derived, each may be refined --
+
+    def card_kind(self, card: str) -> str:
+        """The kind of a card: what its copies share (``mercenary-3`` -> ``mercenary``).
+
+        The observations count cards by kind. By default a trailing ``-<number>`` copy
+        suffix is cut off; a game naming its copies otherwise overrides this.
+        """
+        return _COPY.sub("", card)
+
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+        """The values an int field of the actions may take, by field name, where its type
+        sets no bound narrow enough to list (``{"shaft": range(5), "target": range(seats)}``).
+
+        :func:`meeple.core.rl.catalogue` enumerates every other field from its type.
+        """
+        return {}
+
+    def action_catalogue(self, seats: int) -> Sequence[A] | None:
+        """Every action this game may offer at a table of ``seats``, in a fixed order, for a
+        game whose actions cannot be enumerated from their types; ``None`` (the default)
+        lets :func:`meeple.core.rl.catalogue` derive it.
+        """
+        return None
+
+    def observation_encoder(self, seats: int) -> Any:
+        """A richer observation than :class:`meeple.core.rl.Encoder`'s: an object with a
+        ``size`` and ``__call__(view, seat)`` returning a float32 array of that size, read
+        from the seat's view only. ``None`` (the default) keeps the generic encoder.
+        """
+        return None
+
     # -- what the core derives from the rules --------------------------------
 
     def is_over(self, state: S) -> bool:
@@ -528,6 +560,9 @@ REQUIRED = ("id", "title", "min_seats", "max_seats", "State", "Action")
 
 RULES = ("setup", "legal_actions", "resolve", "scores", "cards")
 """The methods every game implements."""
+
+_COPY = re.compile(r"-\d+$")
+"""The copy-number suffix :meth:`Game.card_kind` cuts off."""
 
 _ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 

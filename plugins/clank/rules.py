@@ -734,6 +734,19 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- what the core needs to know ---------------------------------------------------
 
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+        """The ints the actions name, read off the board: tunnels, rooms, the swords spent
+        against a tunnel's monsters, and a choice's options."""
+        graph = self.cat.graph
+        rooms = sorted(graph.rooms)
+        return {
+            "tunnel": range(len(graph.tunnels)),
+            "to": rooms,
+            "room": rooms,
+            "swords": range(max(t.monsters for t in graph.tunnels) + 1),
+            "option": range(len(self._pick)),
+        }
+
     def cards(self, state: S) -> Iterable[str]:
         return self.cat.pieces(state.seats)
 

@@ -13,7 +13,7 @@ rules Catacombs registers (:mod:`meeple.plugins.clank.part`).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, cast
 
@@ -329,6 +329,34 @@ class CatacombsGame(
         self.arrival(state, 0, [])  # rules.md#start-artifacts
         self.begin(state)
         return state
+
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+        """The ints the actions name, bounded by the tiles: a dungeon of every square tile
+        and a starting side has at most their rooms and tunnels, and lies within as many
+        cells of the start in each direction."""
+        tiles = self.cat.tiles.values()
+        square = [t for t in tiles if t.back != "start"]
+        start = max(len(t.rooms) for t in tiles if t.back == "start")
+        placed = len(square) + 1
+        rooms = range(start + sum(len(t.rooms) for t in square))
+        tunnels = range(sum(len(t.inner) + len(t.edges) for t in tiles))
+        monsters = max(
+            *(i.monsters for t in tiles for i in t.inner),
+            *(h.monsters for t in tiles for h in t.edges),
+        )
+        cells = range(-placed, placed + 1)
+        return {
+            **super().action_values(seats),
+            "tunnel": tunnels,
+            "to": rooms,
+            "room": rooms,
+            "swords": range(monsters + 1),
+            "place": range(placed),
+            "half": range(max(len(t.edges) for t in tiles)),
+            "turn": range(4),
+            "x": cells,
+            "y": cells,
+        }
 
     def cards(self, state: CatacombsState) -> Iterable[str]:
         pieces = list(self.cat.pieces(state.seats))

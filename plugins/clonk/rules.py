@@ -545,6 +545,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     # -- what the core needs to know ---------------------------------------------
 
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+        """The ints the actions name: shafts (a ``source`` is a card or a shaft) and seats."""
+        return {"source": range(SHAFTS), "shaft": range(SHAFTS), "target": range(seats)}
+
     def cards(self, state: ClonkState) -> Iterable[str]:
         return self.content.all_cards
 

@@ -1,0 +1,438 @@
+"""Reinforcement-learning environments: every installed game as a PettingZoo AEC environment.
+
+``env("tiny", seats=2)`` sets up any game the plugin registry knows. Each seat is an agent
+(``seat_0`` .. ``seat_{n-1}``) observing ``{"observation": float32 array, "action_mask": int8
+array}``; its actions are indices into a fixed catalogue of the game's actions. Everything is
+derived from what the game declares, so a new game gets an environment for free:
+
+- the observation (:class:`Encoder`) reads only ``game.view(state, seat)``: per zone kind, how
+  many cards of each kind lie in the seat's own zones and in everyone else's (hidden cards
+  counted by their back), then the view's integer counters, the seat's own first;
+- the catalogue (:func:`catalogue`) enumerates every value of every field of the game's
+  action types: card ids and kinds for strings, bounded ints, bools, literals.
+
+A game refines either through :class:`~meeple.core.game.Game` methods: ``card_kind``,
+``action_values`` (the values of an unbounded int field), ``action_catalogue`` and
+``observation`` (see docs/rl.md).
+
+numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
+"""
+
+from __future__ import annotations
+
+import enum
+import io
+import itertools
+import typing
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from meeple.core import zones as _zones
+from meeple.core.engine import Hooks, Match
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.game import Game
+from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rng import SEED_MAX
+from meeple.core.scoring import winners
+from meeple.core.state import Action, State
+
+if TYPE_CHECKING:
+    import numpy as np
+
+INSTALL_HINT = 'meeple.core.rl needs the rl extra: pip install "meeple[rl]"'
+
+WIDEST_RANGE = 256
+"""The most values an int field's declared bounds may span for the catalogue to list them
+all; a wider field needs its values from ``Game.action_values``."""
+
+OTHER = "?other"
+"""The kind of a card outside the encoder's vocabulary."""
+
+_SKIPPED = frozenset({"rng", "stack"})
+"""State fields no counter is read from: the blanked seed and the pending decisions."""
+
+
+def _import() -> tuple[Any, Any, Any]:
+    try:
+        import gymnasium
+        import numpy
+        import pettingzoo
+    except ImportError as exc:
+        raise ImportError(INSTALL_HINT) from exc
+    return numpy, gymnasium, pettingzoo
+
+
+# -- the action catalogue ------------------------------------------------------------------
+
+
+def catalogue(game: Game[Any, Any], seats: int) -> list[Action]:
+    """Every action ``game`` may offer at a table of ``seats``, in a fixed order.
+
+    The game's own ``action_catalogue`` if it has one; otherwise each action type of its
+    ``Action`` union, in declaration order, with every combination of its fields' values.
+    """
+    declared = game.action_catalogue(seats)
+    if declared is not None:
+        return list(declared)
+    strings = _strings(game, game.setup(seats, 0))
+    ints = game.action_values(seats)
+    out: list[Action] = []
+    for cls in typing.get_args(game.Action) or (game.Action,):
+        fields = msgspec.structs.fields(cls)
+        domains = [
+            _domain(f.type, f"{cls.__name__}.{f.name}", ints.get(f.name), strings) for f in fields
+        ]
+        names = [f.name for f in fields]
+        out.extend(
+            cls(**dict(zip(names, values, strict=True))) for values in itertools.product(*domains)
+        )
+    return list(dict.fromkeys(out))
+
+
+def _strings(game: Game[Any, Any], state: State) -> list[str]:
+    """The strings an action may name: card ids, card kinds, and placeholders of hidden cards."""
+    cards = list(game.cards(state))
+    kinds = [game.card_kind(c) for c in cards]
+    hidden = [_zones.HIDDEN + game.back(c) for c in cards]
+    return list(dict.fromkeys([*cards, *kinds, *hidden]))
+
+
+def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str]) -> list[Any]:
+    """Every value of declared type ``tp``; raises naming ``where`` for a type it cannot list."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    meta = None
+    if origin is typing.Annotated:
+        tp, metas = args[0], args[1:]
+        meta = next((m for m in metas if isinstance(m, msgspec.Meta)), None)
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is typing.Literal:
+        return list(args)
+    if origin in (typing.Union, _UnionType):
+        return [v for a in args for v in _domain(a, where, ints, strings)]
+    if tp is type(None) or tp is None:
+        return [None]
+    if tp is bool:
+        return [False, True]
+    if tp is str:
+        return strings
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        return list(tp)
+    if tp is int:
+        if ints is not None:
+            return list(ints)
+        low, high = _bounds(meta)
+        if low is not None and high is not None and high - low < WIDEST_RANGE:
+            return list(range(low, high + 1))
+    raise MeepleError(
+        f"cannot list the values of {where} ({tp!r}) for the action catalogue: bound it "
+        "(msgspec.Meta ge/le), give its ints in Game.action_values, "
+        "or declare Game.action_catalogue"
+    )
+
+
+_UnionType = type(int | str)
+
+
+def _bounds(meta: msgspec.Meta | None) -> tuple[int | None, int | None]:
+    """The least and greatest int a field's ``msgspec.Meta`` allows (``None``: unbounded)."""
+    if meta is None:
+        return None, None
+    low = meta.ge if meta.ge is not None else None if meta.gt is None else meta.gt + 1
+    high = meta.le if meta.le is not None else None if meta.lt is None else meta.lt - 1
+    return (None if low is None else int(low)), (None if high is None else int(high))
+
+
+# -- the observation -------------------------------------------------------------------------
+
+
+class Encoder:
+    """A seat's observation from its view, in a fixed layout worked out from a fresh set-up.
+
+    Zone counts: for each zone kind the game declares (sorted), the cards of each kind in the
+    seat's own zones, then in all other zones; a hidden card counts as its placeholder
+    (``?back``), which is a kind of its own; a card the set-up does not list (a tile of
+    another set-up) counts as :data:`OTHER`. Counters: every int and bool field of the view
+    outside zones, the random state and the decision stack, walked in field order, lists with
+    one entry per seat turned so that the observing seat's entry comes first; variable-length
+    lists are skipped.
+    """
+
+    def __init__(self, game: Game[Any, Any], seats: int) -> None:
+        self.game, self.seats = game, seats
+        fresh = game.setup(seats, 0)
+        kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
+        kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
+        kinds.append(OTHER)
+        self.kinds = kinds
+        self.zone_kinds = sorted(game.zones)
+        width = len(kinds)
+        slot = {k: i for i, k in enumerate(self.zone_kinds)}
+        self._kind = _Vocabulary((k, i) for i, k in enumerate(kinds))
+        for card in game.cards(fresh):  # card ids straight to their kind's index
+            self._kind[card] = self._kind[game.card_kind(card)]
+        self._base = {k: 2 * width * slot[k] for k in self.zone_kinds}
+        self._width = width
+        self.counts = 2 * width * len(self.zone_kinds)
+        self.paths = list(_counter_paths(fresh, seats, ()))
+        self.size = self.counts + len(self.paths)
+        self._readers = [_reader(self.paths, seat, seats) for seat in range(seats)]
+
+    def __call__(self, view: State, seat: int) -> np.ndarray:
+        numpy = _import()[0]
+        kind, base, width = self._kind.__getitem__, self._base, self._width
+        kinds: list[int] = []  # each card's kind, zone after zone
+        starts: list[int] = []  # where each zone's counts lie
+        sizes: list[int] = []
+        for zone in _zones.iter_zones(view):
+            cards = zone.cards
+            if cards:
+                kinds.extend(map(kind, cards))
+                starts.append(base[zone.kind] + (0 if zone.owner == seat else width))
+                sizes.append(len(cards))
+        at = numpy.repeat(starts, sizes)
+        at += kinds
+        out = numpy.zeros(self.size, dtype=numpy.float32)
+        out[: self.counts] = numpy.bincount(at, minlength=self.counts)
+        try:
+            counters = self._readers[seat](view)
+        except (AttributeError, TypeError, IndexError):  # a struct the set-up had is None now
+            counters = None
+        if counters is None or None in counters:
+            counters = tuple(_read(view, path, seat, self.seats) for path in self.paths)
+        out[self.counts :] = counters
+        return out
+
+
+class _Vocabulary(dict[str, int]):
+    """Card ids and kinds to their column; any other card to :data:`OTHER`'s, the last."""
+
+    def __missing__(self, card: str) -> int:
+        return self[OTHER]
+
+
+def _counter_paths(obj: object, seats: int, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    """Where the counters of a fresh set-up lie: field names, and ``(seat offset,)`` steps."""
+    if isinstance(obj, bool | int) and not isinstance(obj, enum.Enum):
+        yield path
+    elif isinstance(obj, msgspec.Struct) and not isinstance(obj, _zones.Zone):
+        for name in obj.__struct_fields__:
+            if name not in _SKIPPED:
+                yield from _counter_paths(getattr(obj, name), seats, (*path, name))
+    elif isinstance(obj, list | tuple) and len(obj) == seats:
+        for offset, item in enumerate(obj):
+            yield from _counter_paths(item, seats, (*path, (offset,)))
+
+
+def _reader(
+    paths: list[tuple[Any, ...]], seat: int, seats: int
+) -> Callable[[Any], tuple[Any, ...]]:
+    """One function reading every counter of ``paths`` for ``seat`` at once: a tuple of
+    attribute and index lookups compiled from the paths (which are field names and seat
+    offsets, never text from a file), a few times faster than walking them."""
+    reads = []
+    for path in paths:
+        read = "view"
+        for step in path:
+            read += f"[{(seat + step[0]) % seats}]" if isinstance(step, tuple) else f".{step}"
+        reads.append(read)
+    code = f"lambda view: ({''.join(f'{read}, ' for read in reads)})"
+    reader: Callable[[Any], tuple[Any, ...]] = eval(code)  # only names and indices: see above
+    return reader
+
+
+def _read(obj: Any, path: tuple[Any, ...], seat: int, seats: int) -> float:
+    """The counter at ``path`` for ``seat`` (0 where the view holds none there now)."""
+    for step in path:
+        obj = obj[(seat + step[0]) % seats] if isinstance(step, tuple) else getattr(obj, step, None)
+        if obj is None:
+            return 0.0
+    return float(obj)
+
+
+# -- the environment ---------------------------------------------------------------------------
+
+
+def env(game_id: str, seats: int = 4, *, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo AEC environment of installed game ``game_id`` for ``seats`` seats.
+
+    ``options`` are the game's setup options, converted as ``meeple play -o key=value``
+    converts them (``env("my-game", seats=2, variant="short")``).
+    """
+    _import()
+    registry = Registry(plugin_manager())
+    cls = registry.game(game_id)
+    try:
+        chosen = msgspec.convert(options, cls.Options, strict=False)
+    except msgspec.ValidationError as exc:
+        names = ", ".join(f.name for f in msgspec.structs.fields(cls.Options)) or "none"
+        raise MeepleError(f"{cls.title} options: {exc} (its options: {names})") from None
+    return make(cls(chosen), seats, render_mode=render_mode, hooks=Hooks(registry.pm))
+
+
+def make(
+    game: Game[Any, Any], seats: int, *, render_mode: str | None = None, hooks: Hooks | None = None
+) -> Any:
+    """The environment of a game object (one no plugin registers, say), with ``hooks``
+    around its matches (none by default)."""
+    return _env_class()(game, seats, hooks or Hooks(None), render_mode)
+
+
+_ENV: type | None = None
+
+
+def _env_class() -> type:
+    """The environment class, defined once pettingzoo is importable."""
+    global _ENV
+    if _ENV is None:
+        _ENV = _define()
+    return _ENV
+
+
+def _define() -> type:
+    numpy, gymnasium, pettingzoo = _import()
+    from gymnasium.utils import seeding
+
+    base: Any = pettingzoo.AECEnv  # imported lazily, so mypy cannot see the class
+
+    class MeepleEnv(base):
+        """One game of a meeple game; ``reset(seed=n)`` sets up the game with seed ``n``.
+
+        ``step(i)`` plays catalogue entry ``i``, which must be marked in the mover's
+        ``action_mask`` (anything else raises :class:`~meeple.core.errors.IllegalAction`).
+        At the end each seat's reward is 1 for a win, ``1/k`` for a win shared by ``k`` seats,
+        else 0.
+        """
+
+        metadata = {"name": "meeple", "render_modes": ["ansi"], "is_parallelizable": False}
+
+        def __init__(
+            self, game: Game[Any, Any], seats: int, hooks: Hooks, render_mode: str | None
+        ) -> None:
+            super().__init__()
+            if not game.min_seats <= seats <= game.max_seats:
+                raise MeepleError(
+                    f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}"
+                )
+            self.game, self.seats, self.hooks, self.render_mode = game, seats, hooks, render_mode
+            self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
+            self.catalogue = catalogue(game, seats)
+            self.index = {a: i for i, a in enumerate(self.catalogue)}
+            self.encoder = game.observation_encoder(seats) or Encoder(game, seats)
+            self.possible_agents = [f"seat_{s}" for s in range(seats)]
+            self._seat = {a: s for s, a in enumerate(self.possible_agents)}
+            n = len(self.catalogue)
+            box = gymnasium.spaces.Box
+            space = gymnasium.spaces.Dict(
+                {
+                    "observation": box(-numpy.inf, numpy.inf, (self.encoder.size,), numpy.float32),
+                    "action_mask": box(0, 1, (n,), numpy.int8),
+                }
+            )
+            self.observation_spaces = dict.fromkeys(self.possible_agents, space)
+            self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+            self._np_random: Any = None
+            self.match: Match | None = None
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            if seed is not None or self._np_random is None:
+                self._np_random, _ = seeding.np_random(seed)
+            setup = seed if seed is not None else int(self._np_random.integers(0, SEED_MAX))
+            self.match = Match.new(self.game, self.seats, setup, self.hooks)
+            self.agents = list(self.possible_agents)
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+            self.terminations = dict.fromkeys(self.agents, False)
+            self.truncations = dict.fromkeys(self.agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self._legal: dict[int, Action] = {}
+            self._select()
+
+        def _select(self) -> None:
+            """The agent to move now, and its legal actions by catalogue index."""
+            match = self._match
+            seat = match.state.to_move
+            if seat is None:
+                return
+            self.agent_selection = self.possible_agents[seat]
+            index = self.index
+            legal = {}
+            for action in match.legal():
+                i = index.get(action)
+                if i is None:
+                    raise MeepleError(
+                        f"{self.game.title}: the legal action "
+                        f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
+                        "in the action catalogue; the game's catalogue misses it"
+                    )
+                legal[i] = action
+            self._legal = legal
+
+        @property
+        def _match(self) -> Match:
+            if self.match is None:
+                raise MeepleError("call reset() before using the environment")
+            return self.match
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            match, seat = self._match, self._seat[agent]
+            view = match.game.view(match.state, seat)
+            mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
+            if match.state.to_move == seat and self._legal:
+                mask[list(self._legal)] = 1
+            return {"observation": self.encoder(view, seat), "action_mask": mask}
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            chosen = self._legal.get(action) if action is not None else None
+            if chosen is None:
+                raise IllegalAction(
+                    f"{agent}: action {action} is not marked in its action_mask "
+                    f"({len(self._legal)} legal of {len(self.catalogue)})"
+                )
+            self._cumulative_rewards[agent] = 0
+            match = self._match
+            match.step(chosen)
+            if match.over:
+                rewards = rewards_of(match.scores(), self.seats)
+                for a in self.agents:
+                    self.rewards[a] = rewards[self._seat[a]]
+                    self.terminations[a] = True
+                self._legal = {}
+            else:
+                self._select()
+            self._accumulate_rewards()
+
+        def render(self) -> str | None:
+            if self.render_mode != "ansi":
+                return None
+            match = self._match
+            shown = match.game.render(match.game.view(match.state, None), None)
+            if isinstance(shown, str):
+                return shown
+            from rich.console import Console
+
+            text = io.StringIO()
+            Console(width=100, file=text).print(shown)
+            return text.getvalue()
+
+        def close(self) -> None:
+            pass
+
+    return MeepleEnv
+
+
+def rewards_of(scores: Sequence[Any], seats: int) -> Mapping[int, float]:
+    """Each seat's reward from final scores: 1 for a win, ``1/k`` for a win shared by ``k``."""
+    won = winners(scores)
+    return {s: (1 / len(won) if s in won else 0.0) for s in range(seats)}

@@ -1,0 +1,162 @@
+"""The PettingZoo environments of every game (the rl extra): PettingZoo's own API and seed
+tests, observations that leak nothing, and an action catalogue that holds every legal action."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pettingzoo_test = pytest.importorskip("pettingzoo.test")
+
+from meeple.core import rl  # noqa: E402  (after the extra is known to be installed)
+from meeple.core.errors import IllegalAction, MeepleError  # noqa: E402
+from meeple.core.rng import Stream  # noqa: E402
+
+pytestmark = pytest.mark.rl
+
+THIRDPARTY = Path(__file__).resolve().parents[1] / "thirdparty"
+GAMES = ["clonk", "clank", "clank-catacombs", "tiny"]
+
+
+@pytest.fixture
+def make_env(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``make_env(game_id, seats)``: a registered game's environment, or the third-party
+    tiny game's (imported from tests/thirdparty, as a plugin author's would be)."""
+    monkeypatch.syspath_prepend(str(THIRDPARTY))
+    import meeple_tiny
+
+    def make(game_id: str, seats: int = 4, **kwargs: Any) -> Any:
+        if game_id == "tiny":
+            return rl.make(meeple_tiny.Tiny(), seats, **kwargs)
+        return rl.env(game_id, seats, **kwargs)
+
+    return make
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_api(make_env: Any, name: str) -> None:
+    pettingzoo_test.api_test(make_env(name), num_cycles=200)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_seed(make_env: Any, name: str) -> None:
+    pettingzoo_test.seed_test(functools.partial(make_env, name), num_cycles=200)
+
+
+def play(env: Any, seed: int) -> int:
+    """One game of masked random actions; the number of decisions."""
+    env.reset(seed=seed)
+    rng, steps = np.random.default_rng(seed), 0
+    for agent in env.agent_iter():
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        steps += 1
+        assert agent in env.possible_agents
+    return steps
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_legal_action_is_catalogued(make_env: Any, name: str) -> None:
+    """Whole random games: each state's legal actions map into the catalogue (the
+    environment raises naming an action that does not)."""
+    env = make_env(name)
+    assert len(env.index) == len(env.catalogue)
+    for seed in range(6):
+        assert play(env, seed) > 0
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_rewards_from_the_final_scores(make_env: Any, name: str) -> None:
+    env = make_env(name)
+    env.reset(seed=3)
+    total = 0.0
+    rng = np.random.default_rng(3)
+    for _agent in env.agent_iter():
+        obs, reward, done, cut, _ = env.last()
+        total += reward
+        env.step(None if done or cut else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert total == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observations_hide_what_the_view_hides(make_env: Any, name: str) -> None:
+    """Two states that differ only in cards hidden from a seat give it the same
+    observation: the full states dealt from its view with two different streams."""
+    env = make_env(name, 3)
+    game, encoder = env.game, env.encoder
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        env.step(int(rng.choice(np.flatnonzero(env.observe(env.agent_selection)["action_mask"]))))
+    state, differ = env.match.state, 0
+    for seat in range(3):
+        view = game.view(state, seat)
+        one, two = (game.determinize(view, Stream(f"leak/{seat}/{k}")) for k in (1, 2))
+        differ += game.digest(one) != game.digest(two)
+        seen = [encoder(game.view(s, seat), seat) for s in (one, two)]
+        assert np.array_equal(*seen)
+        assert np.array_equal(seen[0], encoder(view, seat))
+    assert differ  # the deals did hide something
+
+
+def test_a_step_outside_the_mask_is_refused(make_env: Any) -> None:
+    env = make_env("clonk")
+    env.reset(seed=1)
+    mask = env.observe(env.agent_selection)["action_mask"]
+    with pytest.raises(IllegalAction, match="not marked in its action_mask"):
+        env.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+def test_reset_with_a_seed_sets_up_that_game(make_env: Any) -> None:
+    env = make_env("clank")
+    env.reset(seed=11)
+    assert env.match.seed == 11
+    assert env.game.digest(env.match.state) == env.game.digest(env.game.setup(4, 11))
+
+
+def test_options_and_seats(make_env: Any) -> None:
+    env = make_env("clank-catacombs", 2, start_side="b")
+    assert env.game.options.start_side == "b"
+    assert env.possible_agents == ["seat_0", "seat_1"]
+    with pytest.raises(MeepleError, match="options"):
+        make_env("clonk", 2, no_such_option=1)
+    with pytest.raises(MeepleError, match="seats"):
+        make_env("clonk", 9)
+
+
+def test_render_ansi(make_env: Any) -> None:
+    env = make_env("clonk", render_mode="ansi")
+    env.reset(seed=2)
+    assert isinstance(env.render(), str)
+    assert env.render()
+
+
+def test_an_unbounded_int_field_is_named() -> None:
+    from meeple.core import Action
+
+    class Jump(Action, tag="jump"):
+        height: int
+
+    with pytest.raises(MeepleError, match=r"Jump\.height"):
+        rl._domain(int, "Jump.height", None, [])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_counters_read_at_once_as_walked(make_env: Any, name: str) -> None:
+    """The compiled counter readers give what walking each path gives, for every seat."""
+    env = make_env(name)
+    env.reset(seed=4)
+    for _ in range(3):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[-1]))
+    encoder = env.encoder
+    for seat in range(env.seats):
+        view = env.game.view(env.match.state, seat)
+        walked = [rl._read(view, path, seat, env.seats) for path in encoder.paths]
+        assert list(encoder._readers[seat](view)) == walked
