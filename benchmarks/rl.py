@@ -75,14 +75,17 @@ def reference(budget: float) -> dict[str, Any]:
         from pettingzoo.classic import leduc_holdem_v4 as classic
     except ImportError:
         from pettingzoo.classic import tictactoe_v3 as classic
-    name = f"{classic.__name__.rpartition('.')[2]} (PettingZoo)"
+    name = classic.__name__.rpartition(".")[2]
     return {"game": name, "seats": 2} | env_steps(classic.env(), budget)
 
 
 def table(rows: list[dict[str, Any]]) -> Table:
-    out = Table(title="meeple PettingZoo environments: steps/s")
+    out = Table(
+        title="PettingZoo environments: steps/s",
+        caption=f"{rows[-1]['game']}: PettingZoo's own, stepped by the same loop",
+    )
     for title in ("game", "seats", "env steps/s", "raw decisions/s", "env / raw"):
-        out.add_column(title, justify="left" if title == "game" else "right", no_wrap=True)
+        out.add_column(title, justify="left" if title == "game" else "right")
     for row in rows:
         raw = row.get("decisions_per_s")
         out.add_row(
