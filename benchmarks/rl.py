@@ -11,9 +11,9 @@ For each game and seat count that ``benchmarks/run.py`` measures, each for about
 
 and their ratio, the share of the raw speed that the environment keeps. PettingZoo's
 own ``leduc_holdem_v4`` (RLCard's Leduc Hold'em) is measured by the same loop in the
-same run, for scale; its ``tictactoe_v3`` when RLCard is not installed (``pip install
-"pettingzoo[classic]"`` adds it). Needs the rl extra (``pip install "meeple[rl]"``).
-Figures depend on the machine; nothing here is asserted by the test suite.
+same run, for scale. Needs the rl extra (``pip install "meeple[rl]"``) and, for Leduc
+Hold'em, RLCard and pygame (``pip install "pettingzoo[classic]"``). Figures depend on the
+machine; nothing here is asserted by the test suite.
 """
 
 from __future__ import annotations
@@ -68,15 +68,11 @@ def measure(
     return row
 
 
-def reference(budget: float) -> dict[str, Any]:
-    """Leduc Hold'em through PettingZoo, by the loop that measures meeple's environments;
-    tic-tac-toe when RLCard, which Leduc Hold'em needs, is not installed."""
-    try:
-        from pettingzoo.classic import leduc_holdem_v4 as classic
-    except ImportError:
-        from pettingzoo.classic import tictactoe_v3 as classic
-    name = classic.__name__.rpartition(".")[2]
-    return {"game": name, "seats": 2} | env_steps(classic.env(), budget)
+def reference(classic: Any, budget: float) -> dict[str, Any]:
+    """A PettingZoo classic env, stepped by the loop that measures meeple's environments."""
+    return {"game": classic.__name__.rpartition(".")[2], "seats": 2} | env_steps(
+        classic.env(), budget
+    )
 
 
 def table(rows: list[dict[str, Any]]) -> Table:
@@ -111,6 +107,10 @@ def main(argv: list[str] | None = None) -> int:
     pm = plugin_manager()
     registry, hooks = Registry(pm), Hooks(pm)
     wanted = chosen(parser, registry, args.games)
+    try:  # Checked before measuring anything: it needs RLCard and pygame.
+        from pettingzoo.classic import leduc_holdem_v4
+    except ImportError as error:
+        parser.error(f'Leduc Hold\'em needs pip install "pettingzoo[classic]" ({error})')
     console = Console(stderr=True)
     rows = []
     for game_id, seats in runs(registry, wanted):
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(measure(registry, hooks, game_id, seats, args.seconds))
     if not args.json:
         console.print("measuring PettingZoo's Leduc Hold'em ...")
-    rows.append(reference(args.seconds))
+    rows.append(reference(leduc_holdem_v4, args.seconds))
     if args.json:
         print(json.dumps({"python": sys.version.split()[0], "runs": rows}))
     else:

@@ -51,8 +51,7 @@ def test_benchmark_measures_each_game_and_leduc_holdem(
         ("clonk", 2),
         ("clonk", 4),
     ]
-    # Tic-tac-toe stands in for Leduc Hold'em where RLCard is not installed.
-    assert rows[-1]["game"] in {"leduc_holdem_v4", "tictactoe_v3"}
+    assert rows[-1]["game"] == "leduc_holdem_v4"
     for row in rows:
         assert row["env_steps_per_s"] > 0
     for row in rows[:-1]:
