@@ -161,6 +161,7 @@ class Encoder:
 
     def __init__(self, game: Game[Any, Any], seats: int) -> None:
         self.game, self.seats = game, seats
+        self._numpy = _import()[0]
         fresh = game.setup(seats, 0)
         kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
         kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
@@ -180,7 +181,7 @@ class Encoder:
         self._readers = [_reader(self.paths, seat, seats) for seat in range(seats)]
 
     def __call__(self, view: State, seat: int) -> np.ndarray:
-        numpy = _import()[0]
+        numpy = self._numpy
         kind, base, width = self._kind.__getitem__, self._base, self._width
         kinds: list[int] = []  # each card's kind, zone after zone
         starts: list[int] = []  # where each zone's counts lie
