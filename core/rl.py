@@ -13,7 +13,7 @@ derived from what the game declares, so a new game gets an environment for free:
 
 A game refines either through :class:`~meeple.core.game.Game` methods: ``card_kind``,
 ``action_values`` (the values of an unbounded int field), ``action_catalogue`` and
-``observation`` (see docs/rl.md).
+``observation_encoder`` (see docs/rl.md).
 
 numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import io
 import itertools
+import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -109,7 +110,7 @@ def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str])
         origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is typing.Literal:
         return list(args)
-    if origin in (typing.Union, _UnionType):
+    if origin in (typing.Union, types.UnionType):
         return [v for a in args for v in _domain(a, where, ints, strings)]
     if tp is type(None) or tp is None:
         return [None]
@@ -130,9 +131,6 @@ def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str])
         "(msgspec.Meta ge/le), give its ints in Game.action_values, "
         "or declare Game.action_catalogue"
     )
-
-
-_UnionType = type(int | str)
 
 
 def _bounds(meta: msgspec.Meta | None) -> tuple[int | None, int | None]:
