@@ -13,7 +13,7 @@ derived from what the game declares, so a new game gets an environment for free:
 
 A game refines either through :class:`~meeple.core.game.Game` methods: ``card_kind``,
 ``action_values`` (the values of an unbounded int field), ``action_catalogue`` and
-``observation`` (see docs/rl.md).
+``observation_encoder`` (see docs/rl.md).
 
 numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
 """
@@ -23,6 +23,7 @@ from __future__ import annotations
 import enum
 import io
 import itertools
+import types
 import typing
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -109,7 +110,7 @@ def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str])
         origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is typing.Literal:
         return list(args)
-    if origin in (typing.Union, _UnionType):
+    if origin in (typing.Union, types.UnionType):
         return [v for a in args for v in _domain(a, where, ints, strings)]
     if tp is type(None) or tp is None:
         return [None]
@@ -130,9 +131,6 @@ def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str])
         "(msgspec.Meta ge/le), give its ints in Game.action_values, "
         "or declare Game.action_catalogue"
     )
-
-
-_UnionType = type(int | str)
 
 
 def _bounds(meta: msgspec.Meta | None) -> tuple[int | None, int | None]:
@@ -161,6 +159,7 @@ class Encoder:
 
     def __init__(self, game: Game[Any, Any], seats: int) -> None:
         self.game, self.seats = game, seats
+        self._numpy = _import()[0]
         fresh = game.setup(seats, 0)
         kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
         kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
@@ -180,7 +179,7 @@ class Encoder:
         self._readers = [_reader(self.paths, seat, seats) for seat in range(seats)]
 
     def __call__(self, view: State, seat: int) -> np.ndarray:
-        numpy = _import()[0]
+        numpy = self._numpy
         kind, base, width = self._kind.__getitem__, self._base, self._width
         kinds: list[int] = []  # each card's kind, zone after zone
         starts: list[int] = []  # where each zone's counts lie

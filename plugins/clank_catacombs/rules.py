@@ -339,11 +339,17 @@ class CatacombsGame(
         start = max(len(t.rooms) for t in tiles if t.back == "start")
         placed = len(square) + 1
         rooms = range(start + sum(len(t.rooms) for t in square))
-        tunnels = range(sum(len(t.inner) + len(t.edges) for t in tiles))
-        monsters = max(
+        legs = 0  # tunnels that may lead to a portal: each pair of them may make a trip
+        for t in tiles:
+            portals = {r.id for r in t.rooms if r.portal}
+            legs += sum(i.a in portals or i.b in portals for i in t.inner)
+            legs += sum(h.room in portals for h in t.edges)
+        tunnels = range(sum(len(t.inner) + len(t.edges) for t in tiles) + legs * legs)
+        monsters = max(  # a tunnel across two tiles has the monsters of both halves
             *(i.monsters for t in tiles for i in t.inner),
-            *(h.monsters for t in tiles for h in t.edges),
+            *(2 * h.monsters for t in tiles for h in t.edges),
         )
+        monsters *= 2  # a portal trip has those of both its tunnels
         cells = range(-placed, placed + 1)
         return {
             **super().action_values(seats),

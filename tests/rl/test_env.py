@@ -138,14 +138,18 @@ def test_render_ansi(make_env: Any) -> None:
     assert env.render()
 
 
-def test_an_unbounded_int_field_is_named() -> None:
+def test_an_unbounded_int_field_is_named(make_env: Any) -> None:
+    """A game whose action has an int field no type or declaration bounds cannot have a
+    catalogue: the error names the field and the ways to bound it."""
     from meeple.core import Action
 
     class Jump(Action, tag="jump"):
         height: int
 
-    with pytest.raises(MeepleError, match=r"Jump\.height"):
-        rl._domain(int, "Jump.height", None, [])
+    game = make_env("tiny").game
+    game.Action = Jump
+    with pytest.raises(MeepleError, match=r"Jump\.height .*Game\.action_values"):
+        rl.catalogue(game, 2)
 
 
 @pytest.mark.parametrize("name", GAMES)
