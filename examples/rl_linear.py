@@ -57,19 +57,25 @@ class Linear:
         exp = np.exp(logits - logits.max())
         return exp / exp.sum()
 
-    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        legal = np.flatnonzero(mask)
-        p = self.probabilities(self.features(observation), legal)
-        return int(legal[self.rng.choice(len(legal), p=p)])
-
-    def explore(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        """Act, and remember the decision for :meth:`learn`."""
-        self.scale = np.maximum(self.scale, np.abs(observation.ravel()))
+    def decide(
+        self, observation: np.ndarray, mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+        """The features, the legal actions, their probabilities and the pick among them."""
         legal = np.flatnonzero(mask)
         x = self.features(observation)
         p = self.probabilities(x, legal)
-        pick = int(self.rng.choice(len(legal), p=p))
-        self.trace.append((x, legal, p, pick))
+        return x, legal, p, int(self.rng.choice(len(legal), p=p))
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        _, legal, _, pick = self.decide(observation, mask)
+        return int(legal[pick])
+
+    def explore(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        """Act, and remember the decision for :meth:`learn` (and the observation's scale)."""
+        self.scale = np.maximum(self.scale, np.abs(observation.ravel()))
+        decision = self.decide(observation, mask)
+        self.trace.append(decision)
+        _, legal, _, pick = decision
         return int(legal[pick])
 
     def learn(self, reward: float, rate: float) -> None:
