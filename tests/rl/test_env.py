@@ -7,14 +7,13 @@ import functools
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pettingzoo.test as pettingzoo_test
 import pytest
 
-np = pytest.importorskip("numpy")
-pettingzoo_test = pytest.importorskip("pettingzoo.test")
-
-from meeple.core import rl  # noqa: E402  (after the extra is known to be installed)
-from meeple.core.errors import IllegalAction, MeepleError  # noqa: E402
-from meeple.core.rng import Stream  # noqa: E402
+from meeple.core import rl
+from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.rng import Stream
 
 pytestmark = pytest.mark.rl
 
