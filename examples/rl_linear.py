@@ -35,11 +35,14 @@ class Linear:
 
     The features are the observation scaled by the largest magnitude seen of each entry
     (counts of very different sizes then learn at the same pace), plus a constant 1, so
-    each action also has a bias of its own.
+    each action also has a bias of its own. An action's row of weights is made when it is
+    first legal: a game's catalogue may hold a hundred thousand actions, of which a few
+    hundred games meet a small part.
     """
 
-    def __init__(self, observations: int, actions: int, rng: np.random.Generator) -> None:
-        self.weights = np.zeros((actions, observations + 1))
+    def __init__(self, observations: int, rng: np.random.Generator) -> None:
+        self.weights: dict[int, np.ndarray] = {}
+        self.zeros = np.zeros(observations + 1)
         self.scale = np.ones(observations)
         self.rng = rng
         self.trace: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
@@ -50,10 +53,12 @@ class Linear:
     def features(self, observation: np.ndarray) -> np.ndarray:
         return np.append(observation.ravel() / self.scale, 1.0)
 
+    def rows(self, legal: np.ndarray) -> list[np.ndarray]:
+        return [self.weights.setdefault(int(a), self.zeros.copy()) for a in legal]
+
     def probabilities(self, x: np.ndarray, legal: np.ndarray) -> np.ndarray:
-        """The policy over the legal actions (only their rows of the weights are read: a
-        game's catalogue may hold thousands of actions, a decision a handful)."""
-        logits = self.weights[legal] @ x
+        """The policy over the legal actions."""
+        logits = np.stack(self.rows(legal)) @ x
         exp = np.exp(logits - logits.max())
         return exp / exp.sum()
 
@@ -86,7 +91,8 @@ class Linear:
         for x, legal, p, pick in self.trace:
             grad = -p
             grad[pick] += 1.0
-            self.weights[legal] += rate * advantage * np.outer(grad, x)
+            for row, g in zip(self.rows(legal), grad, strict=True):
+                row += rate * advantage * g * x
         self.trace.clear()
 
 
@@ -141,7 +147,7 @@ def run(env: Any, games: int, evaluations: int, seed: int, rate: float) -> list[
     agent = env.possible_agents[0]
     rng = np.random.default_rng(seed)
     shape = env.observation_space(agent)["observation"].shape
-    policy = Linear(int(np.prod(shape)), env.action_space(agent).n, rng)
+    policy = Linear(int(np.prod(shape)), rng)
     other = masked_random(rng)
     # Evaluation deals come after the training ones, and are the same before and after.
     deals = range(seed + games, seed + games + evaluations)
