@@ -18,7 +18,6 @@ machine; nothing here is asserted by the test suite.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from typing import Any
@@ -29,11 +28,11 @@ from rich.table import Table
 
 # The folder of this script is on sys.path when it runs: its figures of raw play are
 # run.py's own.
-from run import chosen, runs, self_play, timed
+from run import command_line, runs, self_play, timed
 
 from meeple.core import rl
 from meeple.core.engine import Hooks
-from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.plugins import Registry
 from meeple.core.rng import Stream
 
 
@@ -95,18 +94,7 @@ def table(rows: list[dict[str, Any]]) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
-    parser.add_argument(
-        "--seconds", type=float, default=2.0, help="time budget of each measurement (default 2)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    args = parser.parse_args(argv)
-    if args.seconds <= 0:
-        parser.error("--seconds must be positive")
-    pm = plugin_manager()
-    registry, hooks = Registry(pm), Hooks(pm)
-    wanted = chosen(parser, registry, args.games)
+    parser, args, registry, hooks, wanted = command_line(__doc__, 2.0, argv)
     try:  # Checked before measuring anything: it needs RLCard and pygame.
         from pettingzoo.classic import leduc_holdem_v4
     except ImportError as error:

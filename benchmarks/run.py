@@ -206,17 +206,33 @@ def peak_memory_mb() -> float:
     return peak / (1024 * 1024 if sys.platform == "darwin" else 1024)
 
 
-def chosen(
-    parser: argparse.ArgumentParser, registry: Registry, games: str | None
-) -> list[str] | None:
-    """The game ids of ``--games`` (None: every game), each checked to be installed."""
-    wanted = [g.strip() for g in games.split(",") if g.strip()] if games else None
+def command_line(
+    doc: str, seconds: float, argv: list[str] | None
+) -> tuple[argparse.ArgumentParser, argparse.Namespace, Registry, Hooks, list[str] | None]:
+    """The options every benchmark script takes (``--games``, ``--seconds``, ``--json``),
+    parsed and checked: the parser, its answers, the plugins, and the games asked for
+    (None: every game), each checked to be installed."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=seconds,
+        help=f"time budget of each measurement (default {seconds:g})",
+    )
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    if args.seconds <= 0:
+        parser.error("--seconds must be positive")
+    pm = plugin_manager()
+    registry = Registry(pm)
+    wanted = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else None
     for game_id in wanted or ():
         if game_id not in registry.games:
             parser.error(
                 f"no game {game_id!r} is installed (installed: {', '.join(registry.games)})"
             )
-    return wanted
+    return parser, args, registry, Hooks(pm), wanted
 
 
 def runs(registry: Registry, wanted: list[str] | None) -> Iterator[tuple[str, int]]:
@@ -251,18 +267,7 @@ def table(rows: list[dict[str, Any]], peak: float) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", help="comma-separated game ids (default: every registered game)")
-    parser.add_argument(
-        "--seconds", type=float, default=1.0, help="time budget of each measurement (default 1)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    args = parser.parse_args(argv)
-    if args.seconds <= 0:
-        parser.error("--seconds must be positive")
-    pm = plugin_manager()
-    registry, hooks = Registry(pm), Hooks(pm)
-    wanted = chosen(parser, registry, args.games)
+    _, args, registry, hooks, wanted = command_line(__doc__, 1.0, argv)
     console = Console(stderr=True)
     rows = []
     for game_id, seats in runs(registry, wanted):
