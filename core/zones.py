@@ -47,6 +47,11 @@ class Visibility(msgspec.Struct, frozen=True):
     others: Sight
     owner_sees_all: bool = False
 
+    def sight(self, owner_looks: bool) -> Sight:
+        """What a seat sees of a zone of this kind: ``all`` when ``owner_looks`` (the zone
+        is the seat's own) and the owner sees all, else what every other seat sees."""
+        return "all" if owner_looks and self.owner_sees_all else self.others
+
 
 PUBLIC = Visibility("all", True)
 """Everyone sees every card (a gallery, a discard pile, a market row)."""
@@ -149,13 +154,12 @@ def draw(deck: Zone, n: int, rng: Rng, reshuffle: Zone | None = None) -> list[st
 
 def sees(vis: Visibility, zone: Zone, viewer: int | None, index: int) -> bool:
     """Whether ``viewer`` (``None``: an onlooker with no seat) sees card ``index``."""
-    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
+    sight = vis.sight(viewer is not None and zone.owner == viewer)
+    if sight == "all":
         return True
-    if vis.others == "all":
-        return True
-    if vis.others == "top":
+    if sight == "top":
         return index == len(zone.cards) - 1
-    if vis.others == "faceup":
+    if sight == "faceup":
         return zone.is_up(index)
     return False
 
@@ -173,14 +177,12 @@ def hide(
     Decided once per zone, not card by card: only a face-up/face-down pile
     looks at each card's facing.
     """
-    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
-        return
-    others, cards = vis.others, zone.cards
-    if others == "none":
+    sight, cards = vis.sight(viewer is not None and zone.owner == viewer), zone.cards
+    if sight == "none":
         cards[:] = map(placeholder, cards)
-    elif others == "top":
+    elif sight == "top":
         cards[:-1] = map(placeholder, cards[:-1])
-    elif others == "faceup" and zone.up is not None:
+    elif sight == "faceup" and zone.up is not None:
         for i, up in enumerate(zone.up):
             if not up:
                 cards[i] = placeholder(cards[i])
