@@ -155,6 +155,12 @@ class Encoder:
     outside zones, the random state and the decision stack, walked in field order, lists with
     one entry per seat turned so that the observing seat's entry comes first; variable-length
     lists are skipped.
+
+    A game whose view only hides zones' cards (``Game.view`` not overridden) is observed
+    without building the view: each zone is counted as the view would show it to the seat,
+    each card it may not see by its placeholder. Such a game's encoder is given the full state
+    or a view alike (a view's placeholders count as themselves, its other cards are the ones
+    the seat sees); a game with a view of its own is encoded from that view.
     """
 
     def __init__(self, game: Game[Any, Any], seats: int) -> None:
@@ -167,33 +173,56 @@ class Encoder:
         self.kinds = kinds
         self.zone_kinds = sorted(game.zones)
         width = len(kinds)
-        slot = {k: i for i, k in enumerate(self.zone_kinds)}
-        self._kind = _Vocabulary((k, i) for i, k in enumerate(kinds))
+        kind = _Vocabulary((k, i) for i, k in enumerate(kinds))
         for card in game.cards(fresh):  # card ids straight to their kind's index
-            self._kind[card] = self._kind[game.card_kind(card)]
-        self._base = {k: 2 * width * slot[k] for k in self.zone_kinds}
-        self._width = width
+            kind[card] = kind[game.card_kind(card)]
         self.counts = 2 * width * len(self.zone_kinds)
         self.paths = list(_counter_paths(fresh, seats, ()))
         self.size = self.counts + len(self.paths)
         self._readers = [_reader(self.paths, seat, seats) for seat in range(seats)]
+        self._hides_zones_only = type(game).view is Game.view
+        self._state_type = type(fresh)
+        self._zones_of = _zone_reader(self._state_type)
+
+        def hidden(card: str) -> int:
+            return kind[card if card.startswith(_zones.HIDDEN) else _zones.HIDDEN + game.back(card)]
+
+        self._blocks: dict[str, tuple[_Block, _Block]] = {}
+        for slot, zone_kind in enumerate(self.zone_kinds):
+            vis = game.zones[zone_kind] if self._hides_zones_only else _zones.PUBLIC
+            own, other = (2 * slot * width + width * i for i in range(2))
+            self._blocks[zone_kind] = (
+                _Block.of(vis.sight(False), other, kind.__getitem__, hidden),
+                _Block.of(vis.sight(True), own, kind.__getitem__, hidden),
+            )
+
+    def observe(self, state: State, seat: int) -> np.ndarray:
+        """``seat``'s observation of the full ``state``: the encoding of its view."""
+        return self(state if self._hides_zones_only else self.game.view(state, seat), seat)
 
     def __call__(self, view: State, seat: int) -> np.ndarray:
         numpy = self._numpy
-        kind, base, width = self._kind.__getitem__, self._base, self._width
-        kinds: list[int] = []  # each card's kind, zone after zone
-        starts: list[int] = []  # where each zone's counts lie
-        sizes: list[int] = []
-        for zone in _zones.iter_zones(view):
+        at: list[int] = []  # each card's column, zone after zone
+        extend, blocks = at.extend, self._blocks
+        zones = self._zones_of if type(view) is self._state_type else _zones.iter_zones
+        for zone in zones(view):
             cards = zone.cards
-            if cards:
-                kinds.extend(map(kind, cards))
-                starts.append(base[zone.kind] + (0 if zone.owner == seat else width))
-                sizes.append(len(cards))
-        at = numpy.repeat(starts, sizes)
-        at += kinds
-        out = numpy.zeros(self.size, dtype=numpy.float32)
-        out[: self.counts] = numpy.bincount(at, minlength=self.counts)
+            if not cards:
+                continue
+            sight, seen, hidden, facing = blocks[zone.kind][zone.owner == seat]
+            if sight == "all":
+                extend(map(seen, cards))
+            elif sight == "none":
+                extend(map(hidden, cards))
+            elif sight == "top":
+                extend(map(hidden, cards[:-1]))
+                at.append(seen(cards[-1]))
+            elif zone.up is None:  # face up or down, without facing flags: all face up
+                extend(map(seen, cards))
+            else:
+                extend(map(facing, zip(cards, zone.up, strict=True)))
+        out = numpy.bincount(numpy.fromiter(at, numpy.intp, len(at)), minlength=self.size)
+        out = out.astype(numpy.float32)
         try:
             counters = self._readers[seat](view)
         except (AttributeError, TypeError, IndexError):  # a struct the set-up had is None now
@@ -204,11 +233,117 @@ class Encoder:
         return out
 
 
+class _Block(typing.NamedTuple):
+    """How a seat counts the zones of one kind, its own or not: what it sees of them, and
+    each card's column when seen, when hidden (counted by its placeholder) and, by its
+    facing flag, in a face-up/face-down pile."""
+
+    sight: _zones.Sight
+    seen: Callable[[str], int]
+    hidden: Callable[[str], int]
+    facing: Callable[[tuple[str, bool]], int]
+
+    @classmethod
+    def of(
+        cls,
+        sight: _zones.Sight,
+        start: int,
+        seen: Callable[[str], int],
+        hidden: Callable[[str], int],
+    ) -> _Block:
+        """The block starting at column ``start``, from a card's kind column seen and hidden."""
+        return cls(
+            sight,
+            _Columns(start, seen).__getitem__,
+            _Columns(start, hidden).__getitem__,
+            _Columns(
+                start, lambda card_up: (seen if card_up[1] else hidden)(card_up[0])
+            ).__getitem__,
+        )
+
+
+class _Columns(dict[Any, int]):
+    """Each card's column in one block of the observation, worked out once per card id (or
+    card id and facing flag).
+
+    Bounded like :class:`~meeple.core.zones.Placeholders`: a state naming cards no table
+    has cannot grow it past :data:`~meeple.core.zones.PLACEHOLDERS_KEPT`.
+    """
+
+    def __init__(self, start: int, kind: Callable[[Any], int]) -> None:
+        super().__init__()
+        self.start, self.kind = start, kind
+
+    def __missing__(self, card: Any) -> int:
+        if len(self) >= _zones.PLACEHOLDERS_KEPT:
+            self.clear()
+        column = self[card] = self.start + self.kind(card)
+        return column
+
+
 class _Vocabulary(dict[str, int]):
     """Card ids and kinds to their column; any other card to :data:`OTHER`'s, the last."""
 
     def __missing__(self, card: str) -> int:
         return self[OTHER]
+
+
+def observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
+    """``seat``'s observation of ``state`` by ``encoder``: the generic :class:`Encoder` reads
+    the state itself, a game's own encoder is given the seat's view (its contract)."""
+    if isinstance(encoder, Encoder):
+        return encoder.observe(state, seat)
+    return encoder(game.view(state, seat), seat)
+
+
+def _zone_reader(cls: type) -> Callable[[Any], tuple[_zones.Zone, ...]]:
+    """One function gathering every zone of a state of type ``cls``, as
+    :func:`~meeple.core.zones.iter_zones` finds them but without walking: fields declared as
+    a zone, a list of zones, or a struct or list of structs holding such fields are read
+    straight (attribute lookups and comprehensions compiled from the declared types, which
+    hold only field names); any other field that may hold a zone is walked as before."""
+    code = f"lambda state: ({''.join(f'{part}, ' for part in _zone_parts(cls, 'state', 0))})"
+    reader: Callable[[Any], tuple[_zones.Zone, ...]] = eval(  # only names: see above
+        code, {"iter_zones": _zones.iter_zones}
+    )
+    return reader
+
+
+def _zone_parts(cls: type, at: str, depth: int) -> Iterator[str]:
+    """The expressions of :func:`_zone_reader` for the zones in struct ``at`` of type ``cls``:
+    a zone, or ``*`` and an iterable of zones."""
+    try:
+        declared = {f.name: f.type for f in msgspec.structs.fields(cls)}
+    except Exception:  # annotations it cannot resolve: walk it
+        yield f"*iter_zones({at})"
+        return
+    for name in _zones.zone_fields(cls):
+        tp, where = declared[name], f"{at}.{name}"
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        listed = origin is list or (origin is tuple and args[1:] == (...,))
+        item = args[0] if listed and args else None  # of list[X] or tuple[X, ...]
+        if _is_zone(tp):
+            yield where
+        elif _is_zone(item):
+            yield f"*{where}"
+        elif _exact_struct(tp):
+            yield from _zone_parts(tp, where, depth)
+        elif _exact_struct(item):
+            each = f"x{depth}"
+            parts = "".join(f"{part}, " for part in _zone_parts(item, each, depth + 1))
+            yield f"*[zone for {each} in {where} for zone in ({parts})]"
+        else:
+            yield f"*iter_zones({where})"
+
+
+def _is_zone(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, _zones.Zone)
+
+
+def _exact_struct(tp: Any) -> typing.TypeGuard[type[msgspec.Struct]]:
+    """Whether every value of declared type ``tp`` is a struct of exactly that type (no
+    subclass could add fields)."""
+    return isinstance(tp, type) and issubclass(tp, msgspec.Struct) and not tp.__subclasses__()
 
 
 def _counter_paths(obj: object, seats: int, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
@@ -382,11 +517,11 @@ def _define() -> type:
 
         def observe(self, agent: str) -> dict[str, Any]:
             match, seat = self._match, self._seat[agent]
-            view = match.game.view(match.state, seat)
             mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
             if match.state.to_move == seat and self._legal:
                 mask[list(self._legal)] = 1
-            return {"observation": self.encoder(view, seat), "action_mask": mask}
+            seen = observation(self.encoder, match.game, match.state, seat)
+            return {"observation": seen, "action_mask": mask}
 
         def step(self, action: int | None) -> None:
             agent = self.agent_selection
