@@ -187,10 +187,11 @@ class Encoder:
         def hidden(card: str) -> int:
             return kind[card if card.startswith(_zones.HIDDEN) else _zones.HIDDEN + game.back(card)]
 
-        self._blocks: dict[str, tuple[_Block, _Block]] = {}
+        self._blocks: dict[str, tuple[_Block, _Block]] = {}  # others' zones, then one's own
         for slot, zone_kind in enumerate(self.zone_kinds):
             vis = game.zones[zone_kind] if self._hides_zones_only else _zones.PUBLIC
-            own, other = (2 * slot * width + width * i for i in range(2))
+            own = 2 * width * slot
+            other = own + width
             self._blocks[zone_kind] = (
                 _Block.of(vis.sight(False), other, kind.__getitem__, hidden),
                 _Block.of(vis.sight(True), own, kind.__getitem__, hidden),
