@@ -310,7 +310,7 @@ def _zone_reader(cls: type) -> Callable[[Any], tuple[_zones.Zone, ...]]:
     return reader
 
 
-def _zone_parts(cls: type, at: str, depth: int) -> Iterator[str]:
+def _zone_parts(cls: Any, at: str, depth: int) -> Iterator[str]:
     """The expressions of :func:`_zone_reader` for the zones in struct ``at`` of type ``cls``:
     a zone, or ``*`` and an iterable of zones."""
     try:
@@ -318,7 +318,7 @@ def _zone_parts(cls: type, at: str, depth: int) -> Iterator[str]:
     except Exception:  # annotations it cannot resolve: walk it
         yield f"*iter_zones({at})"
         return
-    for name in _zones.zone_fields(cls):
+    for name in _zones.zone_fields(typing.get_origin(cls) or cls):  # as the walk reads it
         tp, where = declared[name], f"{at}.{name}"
         origin, args = typing.get_origin(tp), typing.get_args(tp)
         listed = origin is list or (origin is tuple and args[1:] == (...,))
@@ -341,10 +341,11 @@ def _is_zone(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, _zones.Zone)
 
 
-def _exact_struct(tp: Any) -> typing.TypeGuard[type[msgspec.Struct]]:
+def _exact_struct(tp: Any) -> bool:
     """Whether every value of declared type ``tp`` is a struct of exactly that type (no
     subclass could add fields)."""
-    return isinstance(tp, type) and issubclass(tp, msgspec.Struct) and not tp.__subclasses__()
+    cls = typing.get_origin(tp) or tp  # Pending[Gain | Trash]: a Pending
+    return isinstance(cls, type) and issubclass(cls, msgspec.Struct) and not cls.__subclasses__()
 
 
 def _counter_paths(obj: object, seats: int, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:

@@ -4,7 +4,7 @@ encoding the seat's view gives, for every game, table size and seat."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 import numpy as np
@@ -112,6 +112,9 @@ def test_the_compiled_zone_reader_finds_what_the_walk_finds(
         assert [id(z) for z in read(state)] == [id(z) for z in iter_zones(state)]
 
 
+T = TypeVar("T")
+
+
 class Marked(Zone, kw_only=True):
     mark: int = 0
 
@@ -129,9 +132,15 @@ class Extended(Base):
     more: Zone
 
 
+class Holder(msgspec.Struct, Generic[T]):
+    pile: Zone
+    extra: T
+
+
 class Shapes(State, tag="shapes", kw_only=True):
     area: Area
     areas: list[Area]
+    holders: list[Holder[Zone]]
     marked: Marked
     maybe: Zone | None = None
     named: dict[str, Zone] = msgspec.field(default_factory=dict)
@@ -139,8 +148,8 @@ class Shapes(State, tag="shapes", kw_only=True):
 
 
 def test_the_zone_reader_walks_what_types_do_not_pin() -> None:
-    """Structs and lists of them are read straight; an optional zone, a dict and a struct
-    type with subclasses are walked, so what they hold now is found as well."""
+    """Structs (generic ones too) and lists of them are read straight; an optional zone, a
+    dict and a struct type with subclasses are walked, so what they hold now is found too."""
 
     def zone(kind: str) -> Zone:
         return Zone(kind=kind)
@@ -155,6 +164,7 @@ def test_the_zone_reader_walks_what_types_do_not_pin() -> None:
         stack=[],
         area=area(),
         areas=[area(), area()],
+        holders=[Holder(pile=zone("h"), extra=zone("i"))],
         marked=Marked(kind="m"),
         maybe=zone("o"),
         named={"x": zone("d")},
@@ -162,7 +172,8 @@ def test_the_zone_reader_walks_what_types_do_not_pin() -> None:
     )
     read = rl._zone_reader(Shapes)
     assert [id(z) for z in read(state)] == [id(z) for z in iter_zones(state)]
-    assert len(read(state)) == 15
+    assert len(read(state)) == 17
+    assert "iter_zones(state.holders" not in "".join(rl._zone_parts(Shapes, "state", 0))
 
 
 def test_hidden_cards_count_by_their_placeholder(tiny: Any) -> None:
