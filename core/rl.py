@@ -289,7 +289,7 @@ class _Vocabulary(dict[str, int]):
         return self[OTHER]
 
 
-def observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
+def _observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
     """``seat``'s observation of ``state`` by ``encoder``: the generic :class:`Encoder` reads
     the state itself, a game's own encoder is given the seat's view (its contract)."""
     if isinstance(encoder, Encoder):
@@ -522,7 +522,7 @@ def _define() -> type:
             mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
             if match.state.to_move == seat and self._legal:
                 mask[list(self._legal)] = 1
-            seen = observation(self.encoder, match.game, match.state, seat)
+            seen = _observation(self.encoder, match.game, match.state, seat)
             return {"observation": seen, "action_mask": mask}
 
         def step(self, action: int | None) -> None:
