@@ -3,6 +3,7 @@ encoding the seat's view gives, for every game, table size and seat."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -64,7 +65,7 @@ def encoded(encoder: rl.Encoder, view: Any, seat: int) -> np.ndarray:
     return out
 
 
-def states(env: Any, seed: int) -> Any:
+def states(env: Any, seed: int) -> Iterator[Any]:
     """Every state of one game of masked random play (the same object, changed in place)."""
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
