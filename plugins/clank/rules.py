@@ -52,6 +52,7 @@ from meeple.plugins.clank.state import (
     EngineOptions,
     EngineState,
     Fight,
+    Move,
     Pending,
     Pick,
     Play,
@@ -61,6 +62,7 @@ from meeple.plugins.clank.state import (
     Replace,
     Skip,
     Take,
+    Teleport,
     TrashCard,
     Trashed,
     Turn,
@@ -734,10 +736,11 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- what the core needs to know ---------------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
-        """The ints the actions name, read off the board: tunnels, rooms, the swords spent
-        against a tunnel's monsters, and a choice's options."""
-        graph = self.cat.graph
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int | str]]:
+        """The values the actions name: off the board, tunnels, rooms, the swords spent
+        against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
+        tokens (a face-down one by its back) and the market items."""
+        graph, cat = self.cat.graph, self.cat
         rooms = sorted(graph.rooms)
         return {
             "tunnel": range(len(graph.tunnels)),
@@ -745,7 +748,15 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             "room": rooms,
             "swords": range(max(t.monsters for t in graph.tunnels) + 1),
             "option": range(len(self._pick)),
+            "card": tuple(cat.card),
+            "token": tuple(self._take),  # the Takes': every token and face-down back
+            "item": tuple(cat.market_items),
         }
+
+    def action_key(self, seats: int) -> Mapping[type, Sequence[str]]:
+        """A move leads through its tunnel out of the seat's room, so the tunnel tells where
+        it ends."""
+        return {Move: ("tunnel", "swords"), Teleport: ("tunnel",)}
 
     def cards(self, state: S) -> Iterable[str]:
         return self.cat.pieces(state.seats)

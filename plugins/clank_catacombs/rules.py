@@ -330,10 +330,10 @@ class CatacombsGame(
         self.begin(state)
         return state
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+    def action_values(self, seats: int) -> Mapping[str, Sequence[int | str]]:
         """The ints the actions name, bounded by the tiles: a dungeon of every square tile
-        and a starting side has at most their rooms and tunnels, and lies within as many
-        cells of the start in each direction."""
+        and a starting side has at most their rooms and tunnels, and reaches as many cells
+        past the starting tile (its cells run south from (0, 0)) in each direction."""
         tiles = self.cat.tiles.values()
         square = [t for t in tiles if t.back != "start"]
         start = max(len(t.rooms) for t in tiles if t.back == "start")
@@ -350,7 +350,8 @@ class CatacombsGame(
             *(2 * h.monsters for t in tiles for h in t.edges),
         )
         monsters *= 2  # a portal trip has those of both its tunnels
-        cells = range(-placed, placed + 1)
+        reach = len(square)
+        below = max(t.cells for t in tiles if t.back == "start") - 1  # start cells below (0, 0)
         return {
             **super().action_values(seats),
             "tunnel": tunnels,
@@ -360,8 +361,8 @@ class CatacombsGame(
             "place": range(placed),
             "half": range(max(len(t.edges) for t in tiles)),
             "turn": range(4),
-            "x": cells,
-            "y": cells,
+            "x": range(-reach, reach + 1),
+            "y": range(-reach, below + reach + 1),
         }
 
     def cards(self, state: CatacombsState) -> Iterable[str]:
