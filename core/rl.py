@@ -389,6 +389,9 @@ def _define() -> type:
             )
             self.observation_spaces = dict.fromkeys(self.possible_agents, space)
             self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
+            self._zeros = numpy.zeros(n, dtype=numpy.int8)  # every mask but the mover's
+            self._zeros.flags.writeable = False
+            self._mask: np.ndarray | None = None
             self._np_random: Any = None
             self.match: Match | None = None
 
@@ -434,7 +437,7 @@ def _define() -> type:
                 legal[i] = action
             if len(legal) < len(actions):
                 self._clash(actions)
-            self._legal = legal
+            self._legal, self._mask = legal, None
 
         def _clash(self, actions: list[Action]) -> None:
             """Raise naming two different legal actions with one key (a game listing one
@@ -460,10 +463,17 @@ def _define() -> type:
         def observe(self, agent: str) -> dict[str, Any]:
             match, seat = self._match, self._seat[agent]
             view = match.game.view(match.state, seat)
-            mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
-            if match.state.to_move == seat and self._legal:
-                mask[list(self._legal)] = 1
+            mask = self._zeros
+            if self._legal and match.state.to_move == seat:
+                mask = self._mask if self._mask is not None else self._marked()
             return {"observation": self.encoder(view, seat), "action_mask": mask}
+
+        def _marked(self) -> np.ndarray:
+            """The mover's mask, made once per decision (read-only, as the others)."""
+            mask = self._mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
+            mask[numpy.fromiter(self._legal, numpy.intp, len(self._legal))] = 1
+            mask.flags.writeable = False
+            return mask
 
         def step(self, action: int | None) -> None:
             agent = self.agent_selection
@@ -476,17 +486,17 @@ def _define() -> type:
                     f"{agent}: action {action} is not marked in its action_mask "
                     f"({len(self._legal)} legal of {len(self.catalogue)})"
                 )
-            self._cumulative_rewards[agent] = 0
             match = self._match
-            match.step(chosen)
-            if match.over:
-                rewards = rewards_of(match.scores(), self.seats)
-                for a in self.agents:
-                    self.rewards[a] = rewards[self._seat[a]]
-                    self.terminations[a] = True
-                self._legal = {}
-            else:
+            match.apply_legal(chosen)  # from match.legal(): no second check
+            if not match.over:  # every reward is 0 until the end: nothing to accumulate
                 self._select()
+                return
+            rewards = rewards_of(match.scores(), self.seats)
+            for a in self.agents:
+                self.rewards[a] = rewards[self._seat[a]]
+                self.terminations[a] = True
+            self._legal = {}
+            self._cumulative_rewards[agent] = 0
             self._accumulate_rewards()
 
         def render(self) -> str | None:

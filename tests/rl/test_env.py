@@ -194,6 +194,23 @@ def test_a_key_names_fields_of_action_types(make_env: Any) -> None:
         rl.catalogue(game, 2)
 
 
+def test_masks_are_made_once_per_decision(make_env: Any) -> None:
+    """The mover's mask is one array per decision; every other seat's is one shared array
+    of zeros. Neither can be written."""
+    env = make_env("clonk")
+    env.reset(seed=1)
+    mover = env.agent_selection
+    one, two, *_ = (a for a in env.agents if a != mover)
+    mask = env.observe(mover)["action_mask"]
+    assert env.observe(mover)["action_mask"] is mask
+    assert mask.sum() == len(env._legal) > 0
+    zeros = env.observe(one)["action_mask"]
+    assert not zeros.any() and zeros is env.observe(two)["action_mask"]
+    assert not mask.flags.writeable and not zeros.flags.writeable
+    env.step(int(np.flatnonzero(mask)[0]))
+    assert env.observe(env.agent_selection)["action_mask"] is not mask
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_counters_read_at_once_as_walked(make_env: Any, name: str) -> None:
     """The compiled counter readers give what walking each path gives, for every seat."""
