@@ -163,15 +163,18 @@ class Game(Generic[S, A]):
         """
         return _COPY.sub("", card)
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int | str]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
         """The values an action field may take, by field name, where its type does not
         bound them narrowly enough: an int field no ``msgspec.Meta`` bounds to a short range
         (``{"shaft": range(5), "target": range(seats)}``), or a str field that names fewer
         strings than every card id, kind and ``?back`` of the set-up (``{"item": markets}``).
-
         The values replace those of the field's member types they hold (a ``str | int``
-        field declared with ints keeps every string); :func:`meeple.core.rl.catalogue`
-        enumerates every other field from its type.
+        field declared with ints keeps every string).
+
+        A tuple of names lists the combinations their values may take together, where
+        they are fewer than every value of each (``{("x", "y"): cells}``), for each action
+        type with all of those fields. :func:`meeple.core.rl.catalogue` enumerates every
+        other field from its type.
         """
         return {}
 

@@ -87,16 +87,40 @@ def catalogue(game: Game[Any, Any], seats: int) -> list[Hashable]:
         if cls in keys:
             by_name = {f.name: f for f in fields}
             fields = tuple(by_name[name] for name in keys[cls])
-        domains = [
-            _domain(f.type, f"{cls.__name__}.{f.name}", values.get(f.name), strings) for f in fields
-        ]
-        combos = itertools.product(*domains)
+        combos = _combinations(cls, fields, values, strings)
         if cls in keys:
             out.extend((cls, *combo) for combo in combos)
         else:
             names = [f.name for f in fields]
             out.extend(cls(**dict(zip(names, combo, strict=True))) for combo in combos)
     return list(dict.fromkeys(out))
+
+
+def _combinations(
+    cls: type,
+    fields: Sequence[msgspec.structs.FieldInfo],
+    values: Mapping[str | tuple[str, ...], Sequence[Any]],
+    strings: list[str],
+) -> Iterator[tuple[Any, ...]]:
+    """Every combination of the values of ``fields`` (of action type ``cls``), in their
+    order: those a tuple of their names lists in ``values`` taken together, every other
+    field's from its type (:func:`_domain`)."""
+    names = [f.name for f in fields]
+    groups = [g for g in values if isinstance(g, tuple) and set(g) <= set(names)]
+    joint = [name for g in groups for name in g]
+    if len(set(joint)) < len(joint):
+        raise MeepleError(f"Game.action_values lists a field of {cls.__name__} in two tuples")
+    alone = [f for f in fields if f.name not in joint]
+    domains = [
+        [(v,) for v in _domain(f.type, f"{cls.__name__}.{f.name}", values.get(f.name), strings)]
+        for f in alone
+    ]
+    domains += [[tuple(combo) for combo in values[g]] for g in groups]
+    order = [*(f.name for f in alone), *joint]
+    at = [order.index(name) for name in names]
+    for combo in itertools.product(*domains):
+        flat = tuple(itertools.chain.from_iterable(combo))
+        yield tuple(flat[i] for i in at)
 
 
 def action_key(game: Game[Any, Any], seats: int) -> Callable[[Action], Hashable]:

@@ -330,10 +330,10 @@ class CatacombsGame(
         self.begin(state)
         return state
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int | str]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
         """The ints the actions name, bounded by the tiles: a dungeon of every square tile
-        and a starting side has at most their rooms and tunnels, and reaches as many cells
-        past the starting tile (its cells run south from (0, 0)) in each direction."""
+        and a starting side has at most their rooms and tunnels, and as many steps from the
+        starting tile (its cells run south from (0, 0)) to its farthest cell."""
         tiles = self.cat.tiles.values()
         square = [t for t in tiles if t.back != "start"]
         start = max(len(t.rooms) for t in tiles if t.back == "start")
@@ -352,6 +352,12 @@ class CatacombsGame(
         monsters *= 2  # a portal trip has those of both its tunnels
         reach = len(square)
         below = max(t.cells for t in tiles if t.back == "start") - 1  # start cells below (0, 0)
+        cells = [
+            (x, y)
+            for x in range(-reach, reach + 1)
+            for y in range(-reach, below + reach + 1)
+            if abs(x) + max(-y, y - below, 0) <= reach
+        ]
         return {
             **super().action_values(seats),
             "tunnel": tunnels,
@@ -361,8 +367,8 @@ class CatacombsGame(
             "place": range(placed),
             "half": range(max(len(t.edges) for t in tiles)),
             "turn": range(4),
-            "x": range(-reach, reach + 1),
-            "y": range(-reach, below + reach + 1),
+            ("token", "room"): self.takes_named(rooms),
+            ("x", "y"): cells,
         }
 
     def cards(self, state: CatacombsState) -> Iterable[str]:

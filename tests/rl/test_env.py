@@ -194,6 +194,24 @@ def test_a_key_names_fields_of_action_types(make_env: Any) -> None:
         rl.catalogue(game, 2)
 
 
+def test_values_declared_together(make_env: Any) -> None:
+    """A tuple of field names in ``Game.action_values`` lists the combinations of their
+    values (a str field otherwise takes every card, kind and back); a field may lie in one
+    such tuple only."""
+    import meeple_tiny
+
+    game = make_env("tiny").game
+    game.action_values = lambda seats: {("card",): [("c1a",), ("c6b",)]}
+    assert rl.catalogue(game, 2) == [
+        meeple_tiny.Play(card="c1a"),
+        meeple_tiny.Play(card="c6b"),
+        meeple_tiny.Draw(),
+    ]
+    game.action_values = lambda seats: {("card",): [("c1a",)], ("card", "card"): []}
+    with pytest.raises(MeepleError, match="a field of Play in two tuples"):
+        rl.catalogue(game, 2)
+
+
 def test_masks_are_made_once_per_decision(make_env: Any) -> None:
     """The mover's mask is one array per decision; every other seat's is one shared array
     of zeros. Neither can be written."""
