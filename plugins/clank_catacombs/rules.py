@@ -331,9 +331,9 @@ class CatacombsGame(
         return state
 
     def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
-        """The ints the actions name, bounded by the tiles: a dungeon of every square tile
-        and a starting side has at most their rooms and tunnels, and as many steps from the
-        starting tile (its cells run south from (0, 0)) to its farthest cell."""
+        """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
+        starting side has at most their rooms and tunnels, and no cell more steps away from
+        the starting tile (whose cells run south from (0, 0)) than it has square tiles."""
         tiles = self.cat.tiles.values()
         square = [t for t in tiles if t.back != "start"]
         start = max(len(t.rooms) for t in tiles if t.back == "start")
