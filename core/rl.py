@@ -413,9 +413,6 @@ def _define() -> type:
             )
             self.observation_spaces = dict.fromkeys(self.possible_agents, space)
             self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
-            self._zeros = numpy.zeros(n, dtype=numpy.int8)  # every mask but the mover's
-            self._zeros.flags.writeable = False
-            self._mask: np.ndarray | None = None
             self._np_random: Any = None
             self.match: Match | None = None
 
@@ -461,7 +458,7 @@ def _define() -> type:
                 legal[i] = action
             if len(legal) < len(actions):
                 self._clash(actions)
-            self._legal, self._mask = legal, None
+            self._legal = legal
 
         def _clash(self, actions: list[Action]) -> None:
             """Raise naming two different legal actions with one key (a game listing one
@@ -487,17 +484,10 @@ def _define() -> type:
         def observe(self, agent: str) -> dict[str, Any]:
             match, seat = self._match, self._seat[agent]
             view = match.game.view(match.state, seat)
-            mask = self._zeros
+            mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
             if self._legal and match.state.to_move == seat:
-                mask = self._mask if self._mask is not None else self._marked()
+                mask[numpy.fromiter(self._legal, numpy.intp, len(self._legal))] = 1
             return {"observation": self.encoder(view, seat), "action_mask": mask}
-
-        def _marked(self) -> np.ndarray:
-            """The mover's mask, made once per decision (read-only, as the others)."""
-            mask = self._mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
-            mask[numpy.fromiter(self._legal, numpy.intp, len(self._legal))] = 1
-            mask.flags.writeable = False
-            return mask
 
         def step(self, action: int | None) -> None:
             agent = self.agent_selection
