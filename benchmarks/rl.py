@@ -3,9 +3,11 @@
 For each game and seat count that ``benchmarks/run.py`` measures, each for about
 ``--seconds``:
 
-- the environment (:func:`meeple.core.rl.env`): reset, then step with a uniformly
-  random legal action of the action mask until the game ends, game after game:
-  environment steps/s (decisions only, not the final steps of finished agents);
+- the environment (:func:`meeple.core.rl.env`): reset, then at each step ``last()``
+  (the mover's observation and mask) and a uniformly random legal action of the mask
+  (``np.flatnonzero``, as a user's loop reads it) until the game ends, game after game:
+  environment steps/s (decisions only, not the final steps of finished agents), next to
+  the size of the action space (the catalogue, which each mask is as long as);
 - random self-play through :meth:`Match.run`, exactly as ``benchmarks/run.py``
   measures it: decisions/s;
 
@@ -54,7 +56,11 @@ def env_steps(env: Any, budget: float) -> dict[str, float]:
         return steps
 
     games, steps, elapsed = timed(budget, one_game)
-    return {"env_steps_per_s": steps / elapsed, "env_games_per_s": games / elapsed}
+    return {
+        "actions": int(env.action_space(env.possible_agents[0]).n),
+        "env_steps_per_s": steps / elapsed,
+        "env_games_per_s": games / elapsed,
+    }
 
 
 def measure(
@@ -79,13 +85,14 @@ def table(rows: list[dict[str, Any]]) -> Table:
         title="PettingZoo environments: steps/s",
         caption=f"{rows[-1]['game']}: PettingZoo's own, stepped by the same loop",
     )
-    for title in ("game", "seats", "env steps/s", "raw decisions/s", "env / raw"):
+    for title in ("game", "seats", "actions", "env steps/s", "raw decisions/s", "env / raw"):
         out.add_column(title, justify="left" if title == "game" else "right")
     for row in rows:
         raw = row.get("decisions_per_s")
         out.add_row(
             row["game"],
             str(row["seats"]),
+            f"{row['actions']:,}",
             f"{row['env_steps_per_s']:,.0f}",
             "" if raw is None else f"{raw:,.0f}",
             "" if raw is None else f"{row['ratio']:.0%}",

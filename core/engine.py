@@ -100,9 +100,9 @@ class Rewound(Exception):
 class Match:
     """One game in progress: the state, the actions so far, the hooks.
 
-    ``Match.new`` sets a game up; ``step`` applies one checked action;
-    ``run`` lets players answer every decision until the game is over;
-    ``rewind`` takes actions back.
+    ``Match.new`` sets a game up; ``step`` applies one checked action (``apply_legal`` one
+    taken from ``legal``); ``run`` lets players answer every decision until the game is
+    over; ``rewind`` takes actions back.
     """
 
     def __init__(self, game: Game[Any, Any], state: State, hooks: Hooks, seed: int) -> None:
@@ -144,9 +144,11 @@ class Match:
                 if seat is not None
                 else f"step {len(self.actions) + 1}: the game is already over"
             )
-        return self._apply(action)
+        return self.apply_legal(action)
 
-    def _apply(self, action: Action) -> list[Event]:
+    def apply_legal(self, action: Action) -> list[Event]:
+        """Apply ``action``, taken from this state's :meth:`legal` list, without checking it
+        again (a caller that picks from that list needs no second search of it)."""
         seat = self.state.to_move
         events = self.game.resolve(self.state, action)
         self.actions.append(action)

@@ -163,11 +163,30 @@ class Game(Generic[S, A]):
         """
         return _COPY.sub("", card)
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
-        """The values an int field of the actions may take, by field name, where its type
-        sets no bound narrow enough to list (``{"shaft": range(5), "target": range(seats)}``).
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """The values an action field may take, by field name, where its type does not
+        bound them narrowly enough: an int field no ``msgspec.Meta`` bounds to a short range
+        (``{"shaft": range(5), "target": range(seats)}``), or a str field that names fewer
+        strings than every card id, kind and ``?back`` of the set-up (``{"item": markets}``).
+        The values replace those of the field's member types they hold (a ``str | int``
+        field declared with ints keeps every string).
 
-        :func:`meeple.core.rl.catalogue` enumerates every other field from its type.
+        A tuple of names lists the combinations their values may take together, where
+        they are fewer than every value of each (``{("x", "y"): cells}``), for each action
+        type with all of those fields. :func:`meeple.core.rl.catalogue` enumerates every
+        other field from its type.
+        """
+        return {}
+
+    def action_key(self, seats: int) -> Mapping[type[A], Sequence[str]]:
+        """The fields that tell an action type's legal actions apart at any one decision,
+        for each type where fewer than all of its fields do (default: none, every field).
+
+        A move whose destination follows from the tunnel taken out of the mover's room is
+        told apart by ``{Move: ("tunnel", "swords")}``: :func:`meeple.core.rl.catalogue`
+        then lists one entry per tunnel and number of swords instead of one per destination
+        too. Two legal actions of one decision with the same values of these fields are an
+        error, which the environment raises naming both.
         """
         return {}
 

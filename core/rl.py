@@ -8,12 +8,13 @@ derived from what the game declares, so a new game gets an environment for free:
 - the observation (:class:`Encoder`) reads only ``game.view(state, seat)``: per zone kind, how
   many cards of each kind lie in the seat's own zones and in everyone else's (hidden cards
   counted by their back), then the view's integer counters, the seat's own first;
-- the catalogue (:func:`catalogue`) enumerates every value of every field of the game's
-  action types: card ids and kinds for strings, bounded ints, bools, literals.
+- the catalogue (:func:`catalogue`) enumerates every value of the fields that tell the
+  game's actions apart: card ids, kinds and backs for strings, bounded ints, bools, literals.
 
 A game refines either through :class:`~meeple.core.game.Game` methods: ``card_kind``,
-``action_values`` (the values of an unbounded int field), ``action_catalogue`` and
-``observation_encoder`` (see docs/rl.md).
+``action_values`` (the values of a field its type does not bound), ``action_key`` (the
+fields that tell its actions apart), ``action_catalogue`` and ``observation_encoder`` (see
+docs/rl.md).
 
 numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
 """
@@ -23,9 +24,10 @@ from __future__ import annotations
 import enum
 import io
 import itertools
+import operator
 import types
 import typing
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -68,28 +70,101 @@ def _import() -> tuple[Any, Any, Any]:
 # -- the action catalogue ------------------------------------------------------------------
 
 
-def catalogue(game: Game[Any, Any], seats: int) -> list[Action]:
-    """Every action ``game`` may offer at a table of ``seats``, in a fixed order.
-
-    The game's own ``action_catalogue`` if it has one; otherwise each action type of its
-    ``Action`` union, in declaration order, with every combination of its fields' values.
+def catalogue(game: Game[Any, Any], seats: int) -> list[Hashable]:
+    """Every action ``game`` may offer at a table of ``seats``, each by its key
+    (:func:`action_key`), in a fixed order: those of the game's own ``action_catalogue`` if
+    it has one; otherwise each action type of its ``Action`` union, in declaration order,
+    with every combination of the values of the fields its key holds.
     """
     declared = game.action_catalogue(seats)
     if declared is not None:
-        return list(declared)
+        return list(dict.fromkeys(map(action_key(game, seats), declared)))
     strings = _strings(game, game.setup(seats, 0))
-    ints = game.action_values(seats)
-    out: list[Action] = []
-    for cls in typing.get_args(game.Action) or (game.Action,):
+    values, keys = game.action_values(seats), _key_fields(game, seats)
+    out: list[Hashable] = []
+    for cls in _action_types(game):
         fields = msgspec.structs.fields(cls)
-        domains = [
-            _domain(f.type, f"{cls.__name__}.{f.name}", ints.get(f.name), strings) for f in fields
-        ]
-        names = [f.name for f in fields]
-        out.extend(
-            cls(**dict(zip(names, values, strict=True))) for values in itertools.product(*domains)
-        )
+        if cls in keys:
+            by_name = {f.name: f for f in fields}
+            fields = tuple(by_name[name] for name in keys[cls])
+        combos = _combinations(cls, fields, values, strings)
+        if cls in keys:
+            out.extend((cls, *combo) for combo in combos)
+        else:
+            names = [f.name for f in fields]
+            out.extend(cls(**dict(zip(names, combo, strict=True))) for combo in combos)
     return list(dict.fromkeys(out))
+
+
+def _combinations(
+    cls: type,
+    fields: Sequence[msgspec.structs.FieldInfo],
+    values: Mapping[str | tuple[str, ...], Sequence[Any]],
+    strings: list[str],
+) -> Iterator[tuple[Any, ...]]:
+    """Every combination of the values of ``fields`` (of action type ``cls``), in their
+    order: those a tuple of their names lists in ``values`` taken together, every other
+    field's from its type (:func:`_domain`)."""
+    names = [f.name for f in fields]
+    groups = [g for g in values if isinstance(g, tuple) and set(g) <= set(names)]
+    joint = [name for g in groups for name in g]
+    if len(set(joint)) < len(joint):
+        raise MeepleError(f"Game.action_values lists a field of {cls.__name__} in two tuples")
+    alone = [f for f in fields if f.name not in joint]
+    domains = [
+        [(v,) for v in _domain(f.type, f"{cls.__name__}.{f.name}", values.get(f.name), strings)]
+        for f in alone
+    ]
+    domains += [[tuple(combo) for combo in values[g]] for g in groups]
+    order = [*(f.name for f in alone), *joint]
+    at = [order.index(name) for name in names]
+    for combo in itertools.product(*domains):
+        flat = tuple(itertools.chain.from_iterable(combo))
+        yield tuple(flat[i] for i in at)
+
+
+def action_key(game: Game[Any, Any], seats: int) -> Callable[[Action], Hashable]:
+    """The function from an action to its catalogue key: the action itself, or the tuple of
+    its type and the values of the fields ``Game.action_key`` names for its type."""
+    getters = {cls: _getter(cls, names) for cls, names in _key_fields(game, seats).items()}
+    if not getters:
+        return lambda action: action
+    get = getters.get
+    return lambda action: action if (key := get(type(action))) is None else key(action)
+
+
+def _getter(cls: type, names: Sequence[str]) -> Callable[[Action], Hashable]:
+    """``(cls, *values of names)`` of an action of type ``cls``."""
+    if not names:
+        return lambda action: (cls,)
+    if len(names) == 1:
+        one = operator.attrgetter(names[0])
+        return lambda action: (cls, one(action))
+    many = operator.attrgetter(*names)
+    return lambda action: (cls, *many(action))
+
+
+def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]]:
+    """``Game.action_key``, checked: each type is an action type and each name its field."""
+    keys = game.action_key(seats)
+    kinds = _action_types(game)
+    for cls, names in keys.items():
+        if cls not in kinds:
+            raise MeepleError(
+                f"{game.title}: Game.action_key names {cls.__name__}, not one of its actions"
+            )
+        unknown = sorted(set(names) - {f.name for f in msgspec.structs.fields(cls)})
+        if unknown:
+            raise MeepleError(
+                f"{game.title}: Game.action_key names {cls.__name__}.{unknown[0]}, "
+                "not a field of it"
+            )
+    return keys
+
+
+def _action_types(game: Game[Any, Any]) -> tuple[type, ...]:
+    """The types of the game's ``Action`` union, in declaration order."""
+    return typing.get_args(game.Action) or (game.Action,)
 
 
 def _strings(game: Game[Any, Any], state: State) -> list[str]:
@@ -100,8 +175,11 @@ def _strings(game: Game[Any, Any], state: State) -> list[str]:
     return list(dict.fromkeys([*cards, *kinds, *hidden]))
 
 
-def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str]) -> list[Any]:
-    """Every value of declared type ``tp``; raises naming ``where`` for a type it cannot list."""
+def _domain(
+    tp: Any, where: str, declared: Sequence[int | str] | None, strings: list[str]
+) -> list[Any]:
+    """Every value of declared type ``tp`` (those ``declared`` of its member types, where
+    there are any); raises naming ``where`` for a type it cannot list."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     meta = None
     if origin is typing.Annotated:
@@ -111,18 +189,20 @@ def _domain(tp: Any, where: str, ints: Sequence[int] | None, strings: list[str])
     if origin is typing.Literal:
         return list(args)
     if origin in (typing.Union, types.UnionType):
-        return [v for a in args for v in _domain(a, where, ints, strings)]
+        return [v for a in args for v in _domain(a, where, declared, strings)]
     if tp is type(None) or tp is None:
         return [None]
     if tp is bool:
         return [False, True]
     if tp is str:
-        return strings
+        named = [v for v in declared or () if isinstance(v, str)]
+        return named or strings
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return list(tp)
     if tp is int:
-        if ints is not None:
-            return list(ints)
+        ints = [v for v in declared or () if isinstance(v, int)]
+        if ints:
+            return ints
         low, high = _bounds(meta)
         if low is not None and high is not None and high - low < WIDEST_RANGE:
             return list(range(low, high + 1))
@@ -435,8 +515,9 @@ def _define() -> type:
     class MeepleEnv(base):
         """One game of a meeple game; ``reset(seed=n)`` sets up the game with seed ``n``.
 
-        ``step(i)`` plays catalogue entry ``i``, which must be marked in the mover's
-        ``action_mask`` (anything else raises :class:`~meeple.core.errors.IllegalAction`).
+        ``step(i)`` plays the legal action whose key is catalogue entry ``i``, which must be
+        marked in the mover's ``action_mask`` (anything else raises
+        :class:`~meeple.core.errors.IllegalAction`).
         At the end each seat's reward is 1 for a win, ``1/k`` for a win shared by ``k`` seats,
         else 0.
         """
@@ -455,6 +536,7 @@ def _define() -> type:
             self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
             self.catalogue = catalogue(game, seats)
             self.index = {a: i for i, a in enumerate(self.catalogue)}
+            self.key = action_key(game, seats)
             self.encoder = game.observation_encoder(seats) or Encoder(game, seats)
             self.possible_agents = [f"seat_{s}" for s in range(seats)]
             self._seat = {a: s for s, a in enumerate(self.possible_agents)}
@@ -492,16 +574,18 @@ def _define() -> type:
             self._select()
 
         def _select(self) -> None:
-            """The agent to move now, and its legal actions by catalogue index."""
+            """The agent to move now, and its legal actions by catalogue index: one pass
+            over them, each through its key."""
             match = self._match
             seat = match.state.to_move
             if seat is None:
                 return
             self.agent_selection = self.possible_agents[seat]
-            index = self.index
+            key, index = self.key, self.index
+            actions = match.legal()
             legal = {}
-            for action in match.legal():
-                i = index.get(action)
+            for action in actions:
+                i = index.get(key(action))
                 if i is None:
                     raise MeepleError(
                         f"{self.game.title}: the legal action "
@@ -509,7 +593,24 @@ def _define() -> type:
                         "in the action catalogue; the game's catalogue misses it"
                     )
                 legal[i] = action
+            if len(legal) < len(actions):
+                self._clash(actions)
             self._legal = legal
+
+        def _clash(self, actions: list[Action]) -> None:
+            """Raise naming two different legal actions with one key (a game listing one
+            action twice is no clash)."""
+            seen: dict[Hashable, Action] = {}
+            for action in actions:
+                other = seen.setdefault(self.key(action), action)
+                if other != action:
+                    state, describe = self._match.state, self.game.describe_action
+                    raise MeepleError(
+                        f"{self.game.title}: the legal actions {describe(state, other)} "
+                        f"({other!r}) and {describe(state, action)} ({action!r}) have one "
+                        f"catalogue key, {self.key(action)!r}: Game.action_key must name "
+                        "fields that tell them apart"
+                    )
 
         @property
         def _match(self) -> Match:
@@ -520,8 +621,8 @@ def _define() -> type:
         def observe(self, agent: str) -> dict[str, Any]:
             match, seat = self._match, self._seat[agent]
             mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
-            if match.state.to_move == seat and self._legal:
-                mask[list(self._legal)] = 1
+            if self._legal and match.state.to_move == seat:
+                mask[numpy.fromiter(self._legal, numpy.intp, len(self._legal))] = 1
             seen = _observation(self.encoder, match.game, match.state, seat)
             return {"observation": seen, "action_mask": mask}
 
@@ -536,17 +637,17 @@ def _define() -> type:
                     f"{agent}: action {action} is not marked in its action_mask "
                     f"({len(self._legal)} legal of {len(self.catalogue)})"
                 )
-            self._cumulative_rewards[agent] = 0
             match = self._match
-            match.step(chosen)
-            if match.over:
-                rewards = rewards_of(match.scores(), self.seats)
-                for a in self.agents:
-                    self.rewards[a] = rewards[self._seat[a]]
-                    self.terminations[a] = True
-                self._legal = {}
-            else:
+            match.apply_legal(chosen)  # from match.legal(): no second check
+            if not match.over:  # every reward is 0 until the end: nothing to accumulate
                 self._select()
+                return
+            rewards = rewards_of(match.scores(), self.seats)
+            for a in self.agents:
+                self.rewards[a] = rewards[self._seat[a]]
+                self.terminations[a] = True
+            self._legal = {}
+            self._cumulative_rewards[agent] = 0
             self._accumulate_rewards()
 
         def render(self) -> str | None:

@@ -26,7 +26,7 @@ from meeple.core.state import Event
 from meeple.core.turns import Turns
 from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone, draw
 from meeple.plugins.clank import checks, content, drawing, present
-from meeple.plugins.clank.catalog import Catalog, Graph
+from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
 from meeple.plugins.clank.part import S, action, points
@@ -52,6 +52,7 @@ from meeple.plugins.clank.state import (
     EngineOptions,
     EngineState,
     Fight,
+    Move,
     Pending,
     Pick,
     Play,
@@ -61,6 +62,7 @@ from meeple.plugins.clank.state import (
     Replace,
     Skip,
     Take,
+    Teleport,
     TrashCard,
     Trashed,
     Turn,
@@ -734,10 +736,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- what the core needs to know ---------------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
-        """The ints the actions name, read off the board: tunnels, rooms, the swords spent
-        against a tunnel's monsters, and a choice's options."""
-        graph = self.cat.graph
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """The values the actions name: off the board, tunnels, rooms, the swords spent
+        against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
+        tokens (a face-down one by its back), the market items, and the tokens a Take
+        names with its room."""
+        graph, cat = self.cat.graph, self.cat
         rooms = sorted(graph.rooms)
         return {
             "tunnel": range(len(graph.tunnels)),
@@ -745,7 +749,25 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             "room": rooms,
             "swords": range(max(t.monsters for t in graph.tunnels) + 1),
             "option": range(len(self._pick)),
+            "card": tuple(cat.card),
+            "token": tuple(self._take),  # the Takes': every token and face-down back
+            "item": tuple(cat.market_items),
+            ("token", "room"): self.takes_named(rooms),
         }
+
+    def takes_named(self, rooms: Sequence[int]) -> list[tuple[str, int | None]]:
+        """The token and room of each Take: any token or face-down back of the seat's own
+        room (which it does not name), or a secret, seen or not, of a room it names (Wand of
+        Wind, rules.md#tokens)."""
+        token, back = self.cat.token, self.cat.back
+        secrets = [t for t in token if token[t].kind in SECRET_KINDS]
+        faces = dict.fromkeys([*secrets, *(HIDDEN + back[t] for t in secrets)])
+        return [*((t, None) for t in self._take), *((f, r) for r in rooms for f in faces)]
+
+    def action_key(self, seats: int) -> Mapping[type, Sequence[str]]:
+        """A move leads through its tunnel out of the seat's room, so the tunnel tells where
+        it ends."""
+        return {Move: ("tunnel", "swords"), Teleport: ("tunnel",)}
 
     def cards(self, state: S) -> Iterable[str]:
         return self.cat.pieces(state.seats)

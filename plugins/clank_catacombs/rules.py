@@ -330,10 +330,10 @@ class CatacombsGame(
         self.begin(state)
         return state
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
-        """The ints the actions name, bounded by the tiles: a dungeon of every square tile
-        and a starting side has at most their rooms and tunnels, and lies within as many
-        cells of the start in each direction."""
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
+        starting side has at most their rooms and tunnels, and no cell more steps away from
+        the starting tile (whose cells run south from (0, 0)) than it has square tiles."""
         tiles = self.cat.tiles.values()
         square = [t for t in tiles if t.back != "start"]
         start = max(len(t.rooms) for t in tiles if t.back == "start")
@@ -350,7 +350,14 @@ class CatacombsGame(
             *(2 * h.monsters for t in tiles for h in t.edges),
         )
         monsters *= 2  # a portal trip has those of both its tunnels
-        cells = range(-placed, placed + 1)
+        reach = len(square)
+        below = max(t.cells for t in tiles if t.back == "start") - 1  # start cells below (0, 0)
+        cells = [
+            (x, y)
+            for x in range(-reach, reach + 1)
+            for y in range(-reach, below + reach + 1)
+            if abs(x) + max(-y, y - below, 0) <= reach
+        ]
         return {
             **super().action_values(seats),
             "tunnel": tunnels,
@@ -360,8 +367,8 @@ class CatacombsGame(
             "place": range(placed),
             "half": range(max(len(t.edges) for t in tiles)),
             "turn": range(4),
-            "x": cells,
-            "y": cells,
+            ("token", "room"): self.takes_named(rooms),
+            ("x", "y"): cells,
         }
 
     def cards(self, state: CatacombsState) -> Iterable[str]:

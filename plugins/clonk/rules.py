@@ -545,7 +545,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     # -- what the core needs to know ---------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str, Sequence[int]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
         """The ints the actions name: shafts (a ``source`` is a card or a shaft) and seats."""
         return {"source": range(SHAFTS), "shaft": range(SHAFTS), "target": range(seats)}
 

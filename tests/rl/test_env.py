@@ -151,6 +151,82 @@ def test_an_unbounded_int_field_is_named(make_env: Any) -> None:
         rl.catalogue(game, 2)
 
 
+def test_a_keyed_type_is_listed_by_its_key(make_env: Any) -> None:
+    """Clank! keys a Move by its tunnel and swords (the room it leads to follows from the
+    tunnel): the catalogue lists those pairs, and a legal Move maps through its key."""
+    from meeple.plugins.clank.state import Move
+
+    env = make_env("clank")
+    moves = [k for k in env.catalogue if isinstance(k, tuple) and k[0] is Move]
+    assert moves and all(len(k) == 3 for k in moves)
+    assert env.key(Move(tunnel=4, to=7, swords=1)) == (Move, 4, 1)
+    assert len(env.catalogue) < 5_000  # not every card for a token, nor a room per tunnel
+    env.reset(seed=0)
+    for _ in range(40):  # until a seat may move
+        if any(type(a) is Move for a in env._legal.values()):
+            break
+        env.step(next(iter(env._legal)))
+    i, move = next((i, a) for i, a in env._legal.items() if type(a) is Move)
+    assert env.catalogue[i] == (Move, move.tunnel, move.swords)
+
+
+def test_two_legal_actions_with_one_key_are_named(make_env: Any) -> None:
+    """Keys that do not tell a decision's legal actions apart are the game's error."""
+    import meeple_tiny
+
+    env = make_env("tiny", 2)
+    env.game.action_key = lambda seats: {meeple_tiny.Play: ()}
+    env = rl.make(env.game, 2)
+    assert len(env.catalogue) == 2  # (Play,) and Draw()
+    with pytest.raises(MeepleError, match=r"actions Play.* and Play.* have one catalogue key"):
+        env.reset(seed=0)
+
+
+def test_a_key_names_fields_of_action_types(make_env: Any) -> None:
+    import meeple_tiny
+
+    game = make_env("tiny").game
+    game.action_key = lambda seats: {meeple_tiny.Play: ("colour",)}
+    with pytest.raises(MeepleError, match=r"Play\.colour, not a field"):
+        rl.catalogue(game, 2)
+    game.action_key = lambda seats: {int: ()}
+    with pytest.raises(MeepleError, match="int, not one of its actions"):
+        rl.catalogue(game, 2)
+
+
+def test_values_declared_together(make_env: Any) -> None:
+    """A tuple of field names in ``Game.action_values`` lists the combinations of their
+    values (a str field otherwise takes every card, kind and back); a field may lie in one
+    such tuple only."""
+    import meeple_tiny
+
+    game = make_env("tiny").game
+    game.action_values = lambda seats: {("card",): [("c1a",), ("c6b",)]}
+    assert rl.catalogue(game, 2) == [
+        meeple_tiny.Play(card="c1a"),
+        meeple_tiny.Play(card="c6b"),
+        meeple_tiny.Draw(),
+    ]
+    game.action_values = lambda seats: {("card",): [("c1a",)], ("card", "card"): []}
+    with pytest.raises(MeepleError, match="a field of Play in two tuples"):
+        rl.catalogue(game, 2)
+
+
+def test_each_observation_has_a_mask_of_its_own(make_env: Any) -> None:
+    """A mask is the observer's to change (a learner may cut actions out of it, or hand it
+    to a library that writes): the environment's own record of the legal actions stays."""
+    env = make_env("clonk")
+    env.reset(seed=1)
+    mover = env.agent_selection
+    other = next(a for a in env.agents if a != mover)
+    mask = env.observe(mover)["action_mask"]
+    assert mask.sum() == len(env._legal) > 0 and not env.observe(other)["action_mask"].any()
+    legal = np.flatnonzero(mask)
+    mask[:] = 0
+    assert list(np.flatnonzero(env.observe(mover)["action_mask"])) == list(legal)
+    env.step(int(legal[0]))
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_counters_read_at_once_as_walked(make_env: Any, name: str) -> None:
     """The compiled counter readers give what walking each path gives, for every seat."""

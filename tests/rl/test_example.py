@@ -53,6 +53,6 @@ def test_benchmark_measures_each_game_and_leduc_holdem(
     ]
     assert rows[-1]["game"] == "leduc_holdem_v4"
     for row in rows:
-        assert row["env_steps_per_s"] > 0
+        assert row["env_steps_per_s"] > 0 and row["actions"] > 0
     for row in rows[:-1]:
         assert row["decisions_per_s"] > 0 and row["ratio"] > 0
