@@ -581,18 +581,16 @@ def _define() -> type:
             if seat is None:
                 return
             self.agent_selection = self.possible_agents[seat]
-            key, index = self.key, self.index
             actions = match.legal()
-            legal = {}
-            for action in actions:
-                i = index.get(key(action))
-                if i is None:
-                    raise MeepleError(
-                        f"{self.game.title}: the legal action "
-                        f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
-                        "in the action catalogue; the game's catalogue misses it"
-                    )
-                legal[i] = action
+            found = list(map(self.index.get, map(self.key, actions)))  # C loops: per decision
+            if None in found:
+                action = actions[found.index(None)]
+                raise MeepleError(
+                    f"{self.game.title}: the legal action "
+                    f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
+                    "in the action catalogue; the game's catalogue misses it"
+                )
+            legal = dict(zip(found, actions, strict=True))
             if len(legal) < len(actions):
                 self._clash(actions)
             self._legal = legal

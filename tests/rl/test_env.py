@@ -182,6 +182,15 @@ def test_two_legal_actions_with_one_key_are_named(make_env: Any) -> None:
         env.reset(seed=0)
 
 
+def test_a_legal_action_missing_from_a_declared_catalogue_is_named(make_env: Any) -> None:
+    import meeple_tiny
+
+    game = make_env("tiny", 2).game
+    game.action_catalogue = lambda seats: [meeple_tiny.Draw()]
+    with pytest.raises(MeepleError, match=r"legal action Play.* is not in the action catalogue"):
+        rl.make(game, 2).reset(seed=0)
+
+
 def test_a_key_names_fields_of_action_types(make_env: Any) -> None:
     import meeple_tiny
 
