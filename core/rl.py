@@ -5,9 +5,10 @@
 array}``; its actions are indices into a fixed catalogue of the game's actions. Everything is
 derived from what the game declares, so a new game gets an environment for free:
 
-- the observation (:class:`Encoder`) reads only ``game.view(state, seat)``: per zone kind, how
-  many cards of each kind lie in the seat's own zones and in everyone else's (hidden cards
-  counted by their back), then the view's integer counters, the seat's own first;
+- the observation (:class:`Encoder`) holds only what ``game.view(state, seat)`` shows: per
+  zone kind, how many cards of each kind lie in the seat's own zones and in everyone else's
+  (hidden cards counted by their back), then the view's integer counters, the seat's own
+  first. It counts each zone as the view would show it, without building the view;
 - the catalogue (:func:`catalogue`) enumerates every value of the fields that tell the
   game's actions apart: card ids, kinds and backs for strings, bounded ints, bools, literals.
 
