@@ -591,7 +591,7 @@ def _define() -> type:
                     f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
                     "in the action catalogue; the game's catalogue misses it"
                 )
-            legal = dict(zip(found, actions, strict=True))
+            legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
             if len(legal) < len(actions):
                 self._clash(actions)
             self._legal = legal
