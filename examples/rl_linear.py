@@ -36,7 +36,7 @@ class Linear:
     The features are the observation scaled by the largest magnitude seen of each entry
     (counts of very different sizes then learn at the same pace), plus a constant 1, so
     each action also has a bias of its own. An action's row of weights is made when it is
-    first legal: a game's catalogue may hold a hundred thousand actions, of which a few
+    first legal: a game's catalogue may hold over ten thousand actions, of which a few
     hundred games meet a small part.
     """
 
