@@ -177,12 +177,16 @@ def hide(
     Decided once per zone, not card by card: only a face-up/face-down pile
     looks at each card's facing.
     """
-    sight, cards = vis.sight(viewer is not None and zone.owner == viewer), zone.cards
-    if sight == "none":
+    # Visibility.sight's decision, spelt out: a view hides zone after zone in the bots' hot
+    # loop, where a method call per zone costs 4% of the view.
+    if vis.owner_sees_all and viewer is not None and zone.owner == viewer:
+        return
+    others, cards = vis.others, zone.cards
+    if others == "none":
         cards[:] = map(placeholder, cards)
-    elif sight == "top":
+    elif others == "top":
         cards[:-1] = map(placeholder, cards[:-1])
-    elif sight == "faceup" and zone.up is not None:
+    elif others == "faceup" and zone.up is not None:
         for i, up in enumerate(zone.up):
             if not up:
                 cards[i] = placeholder(cards[i])
