@@ -291,7 +291,7 @@ class Encoder:
             cards = zone.cards
             if not cards:
                 continue
-            sight, seen, hidden, facing = blocks[zone.kind][zone.owner == seat]
+            sight, seen, hidden = blocks[zone.kind][zone.owner == seat]
             if sight == "all":
                 extend(map(seen, cards))
             elif sight == "none":
@@ -299,10 +299,10 @@ class Encoder:
             elif sight == "top":
                 extend(map(hidden, cards[:-1]))
                 at.append(seen(cards[-1]))
-            elif zone.up is None:  # face up or down, without facing flags: all face up
+            elif zone.up is None or all(zone.up):  # no facing flags: all face up
                 extend(map(seen, cards))
-            else:
-                extend(map(facing, zip(cards, zone.up, strict=True)))
+            else:  # some cards face down
+                extend([seen(c) if up else hidden(c) for c, up in zip(cards, zone.up, strict=True)])
         out = numpy.bincount(numpy.fromiter(at, numpy.intp, len(at)), minlength=self.size)
         out = out.astype(numpy.float32)
         try:
@@ -317,13 +317,11 @@ class Encoder:
 
 class _Block(typing.NamedTuple):
     """How a seat counts the zones of one kind, its own or not: what it sees of them, and
-    each card's column when seen, when hidden (counted by its placeholder) and, by its
-    facing flag, in a face-up/face-down pile."""
+    each card's column when seen and when hidden (counted by its placeholder)."""
 
     sight: _zones.Sight
     seen: Callable[[str], int]
     hidden: Callable[[str], int]
-    facing: Callable[[tuple[str, bool]], int]
 
     @classmethod
     def of(
@@ -334,29 +332,21 @@ class _Block(typing.NamedTuple):
         hidden: Callable[[str], int],
     ) -> _Block:
         """The block starting at column ``start``, from a card's kind column seen and hidden."""
-        return cls(
-            sight,
-            _Columns(start, seen).__getitem__,
-            _Columns(start, hidden).__getitem__,
-            _Columns(
-                start, lambda card_up: (seen if card_up[1] else hidden)(card_up[0])
-            ).__getitem__,
-        )
+        return cls(sight, _Columns(start, seen).__getitem__, _Columns(start, hidden).__getitem__)
 
 
-class _Columns(dict[Any, int]):
-    """Each card's column in one block of the observation, worked out once per card id (or
-    card id and facing flag).
+class _Columns(dict[str, int]):
+    """Each card's column in one block of the observation, worked out once per card id.
 
     Bounded like :class:`~meeple.core.zones.Placeholders`: a state naming cards no table
     has cannot grow it past :data:`~meeple.core.zones.PLACEHOLDERS_KEPT`.
     """
 
-    def __init__(self, start: int, kind: Callable[[Any], int]) -> None:
+    def __init__(self, start: int, kind: Callable[[str], int]) -> None:
         super().__init__()
         self.start, self.kind = start, kind
 
-    def __missing__(self, card: Any) -> int:
+    def __missing__(self, card: str) -> int:
         if len(self) >= _zones.PLACEHOLDERS_KEPT:
             self.clear()
         column = self[card] = self.start + self.kind(card)
