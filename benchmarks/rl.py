@@ -30,7 +30,7 @@ from rich.table import Table
 
 # The folder of this script is on sys.path when it runs: its figures of raw play are
 # run.py's own.
-from run import command_line, runs, self_play, timed
+from run import command_line, measure_each, self_play, timed
 
 from meeple.core import rl
 from meeple.core.engine import Hooks
@@ -107,11 +107,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as error:
         parser.error(f'Leduc Hold\'em needs pip install "pettingzoo[classic]" ({error})')
     console = Console(stderr=True)
-    rows = []
-    for game_id, seats in runs(registry, wanted):
-        if not args.json:
-            console.print(f"measuring {game_id} with {seats} seats ...")
-        rows.append(measure(registry, hooks, game_id, seats, args.seconds))
+    rows = measure_each(measure, registry, hooks, wanted, args, console)
     if not args.json:
         console.print("measuring PettingZoo's Leduc Hold'em ...")
     rows.append(reference(leduc_holdem_v4, args.seconds))

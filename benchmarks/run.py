@@ -27,7 +27,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -235,10 +235,23 @@ def command_line(
     return parser, args, registry, Hooks(pm), wanted
 
 
-def runs(registry: Registry, wanted: list[str] | None) -> Iterator[tuple[str, int]]:
+def measure_each(
+    measure: Callable[[Registry, Hooks, str, int, float], dict[str, Any]],
+    registry: Registry,
+    hooks: Hooks,
+    wanted: list[str] | None,
+    args: argparse.Namespace,
+    console: Console,
+) -> list[dict[str, Any]]:
+    """``measure`` of each game asked for (all by default) at each of its seat counts, for
+    ``--seconds``; on the console, which is being measured (unless ``--json``)."""
+    rows = []
     for game_id in wanted or sorted(registry.games):
         for seats in seat_counts(registry.game(game_id)):
-            yield game_id, seats
+            if not args.json:
+                console.print(f"measuring {game_id} with {seats} seats ...")
+            rows.append(measure(registry, hooks, game_id, seats, args.seconds))
+    return rows
 
 
 METRICS = [
@@ -268,12 +281,7 @@ def table(rows: list[dict[str, Any]], peak: float) -> Table:
 
 def main(argv: list[str] | None = None) -> int:
     _, args, registry, hooks, wanted = command_line(__doc__, 1.0, argv)
-    console = Console(stderr=True)
-    rows = []
-    for game_id, seats in runs(registry, wanted):
-        if not args.json:
-            console.print(f"measuring {game_id} with {seats} seats ...")
-        rows.append(measure(registry, hooks, game_id, seats, args.seconds))
+    rows = measure_each(measure, registry, hooks, wanted, args, Console(stderr=True))
     peak = peak_memory_mb()
     if args.json:
         print(json.dumps({"python": sys.version.split()[0], "peak_memory_mb": peak, "runs": rows}))
