@@ -171,10 +171,10 @@ def validation(
             path = Path(tmp) / f"{game.id}-{seats}-{match.seed}.json"
             records.write_atomic(path, records.encode(record))
             paths.append(path)
-        path = cycle(paths)
+        saved = cycle(paths)
 
         def check(i: int) -> int:
-            report = validate.check_file(path(i), registry, hooks)
+            report = validate.check_file(saved(i), registry, hooks)
             if not report.ok:
                 raise SystemExit(f"benchmark record failed validation: {report.problems}")
             return 0
