@@ -11,7 +11,12 @@ For each game and seat count that ``benchmarks/run.py`` measures, each for about
 - random self-play through :meth:`Match.run`, exactly as ``benchmarks/run.py``
   measures it: decisions/s;
 
-and their ratio, the share of the raw speed that the environment keeps. PettingZoo's
+and their ratio, the share of the raw speed that the environment keeps. The same loop over an
+environment with no game (:class:`NoGame`: a constant observation and a fresh mask as wide
+as the game's, with as many legal entries as the game's steps had on average) gives what the
+interface alone costs; a step of the game's environment costs at least that plus the raw
+decision, so ``raw / (raw + no game)`` (in time per step) is the most the ratio could reach
+with an observation that cost nothing. PettingZoo's
 own ``leduc_holdem_v4`` (RLCard's Leduc Hold'em) is measured by the same loop in the
 same run, for scale. Needs the rl extra (``pip install "meeple[rl]"``) and, for Leduc
 Hold'em, RLCard and pygame (``pip install "pettingzoo[classic]"``). Figures depend on the
@@ -24,7 +29,9 @@ import json
 import sys
 from typing import Any
 
+import gymnasium
 import numpy as np
+from pettingzoo import AECEnv
 from rich.console import Console
 from rich.table import Table
 
@@ -41,8 +48,10 @@ from meeple.core.rng import Stream
 def env_steps(env: Any, budget: float) -> dict[str, float]:
     """Random legal steps of ``env``, game after game (reset seeds 0, 1, ...): steps/s."""
     below = Stream("bench/rl").below
+    marked = 0
 
     def one_game(seed: int) -> int:
+        nonlocal marked
         env.reset(seed=seed)
         steps = 0
         for _ in env.agent_iter():
@@ -52,15 +61,68 @@ def env_steps(env: Any, budget: float) -> dict[str, float]:
                 continue
             legal = np.flatnonzero(observed["action_mask"])
             env.step(legal[below(len(legal))])
+            marked += len(legal)
             steps += 1
         return steps
 
     games, steps, elapsed = timed(budget, one_game)
     return {
         "actions": int(env.action_space(env.possible_agents[0]).n),
+        "legal_per_step": marked / steps,
         "env_steps_per_s": steps / elapsed,
         "env_games_per_s": games / elapsed,
     }
+
+
+class NoGame(AECEnv):
+    """An environment with no game behind it: each observation is a constant array and a
+    fresh int8 mask ``width`` wide with ``legal`` entries marked, as meeple's environments
+    build them; each step passes the turn; a game lasts ``length`` steps."""
+
+    metadata = {"name": "no-game"}
+
+    def __init__(self, seats: int, width: int, legal: int, length: int = 500) -> None:
+        super().__init__()
+        self.possible_agents = [f"seat_{s}" for s in range(seats)]
+        self._space = gymnasium.spaces.Discrete(width)
+        self._observed = gymnasium.spaces.Dict(
+            {
+                "observation": gymnasium.spaces.Box(0, 1, (1,), np.float32),
+                "action_mask": gymnasium.spaces.Box(0, 1, (width,), np.int8),
+            }
+        )
+        self._marked = np.linspace(0, width - 1, max(legal, 1)).astype(np.intp)
+        self._observation = np.zeros(1, np.float32)
+        self.width, self.length = width, length
+
+    def action_space(self, agent: str) -> Any:
+        return self._space
+
+    def observation_space(self, agent: str) -> Any:
+        return self._observed
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection, self.steps = self.agents[0], 0
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        mask = np.zeros(self.width, np.int8)
+        mask[self._marked] = 1
+        return {"observation": self._observation, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        if self.terminations[self.agent_selection]:
+            self._was_dead_step(action)
+            return
+        self.steps += 1
+        if self.steps == self.length:
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.agents[self.steps % len(self.agents)]
 
 
 def measure(
@@ -70,6 +132,10 @@ def measure(
     row |= env_steps(rl.env(game_id, seats=seats), budget)
     row |= self_play(registry.game(game_id)(), seats, hooks, budget)
     row["ratio"] = row["env_steps_per_s"] / row["decisions_per_s"]
+    no_game = NoGame(seats, row["actions"], round(row["legal_per_step"]))
+    row["no_game_steps_per_s"] = env_steps(no_game, budget)["env_steps_per_s"]
+    raw, interface = 1 / row["decisions_per_s"], 1 / row["no_game_steps_per_s"]
+    row["ceiling"] = raw / (raw + interface)
     return row
 
 
@@ -83,10 +149,27 @@ def reference(classic: Any, budget: float) -> dict[str, Any]:
 def table(rows: list[dict[str, Any]]) -> Table:
     out = Table(
         title="PettingZoo environments: steps/s",
-        caption=f"{rows[-1]['game']}: PettingZoo's own, stepped by the same loop",
+        caption=(
+            f"{rows[-1]['game']}: PettingZoo's own, stepped by the same loop. no game: that loop "
+            "over an environment with no game and as wide a mask; ceiling: the most env / raw "
+            "could be, raw / (raw + no game) in time per step"
+        ),
     )
-    for title in ("game", "seats", "actions", "env steps/s", "raw decisions/s", "env / raw"):
-        out.add_column(title, justify="left" if title == "game" else "right")
+    titles = (
+        "game",
+        "seats",
+        "actions",
+        "env steps/s",
+        "raw decisions/s",
+        "env / raw",
+        "no game steps/s",
+        "ceiling",
+    )
+    for title in titles:
+        if title == "game":
+            out.add_column(title, no_wrap=True)
+        else:
+            out.add_column(title, justify="right")
     for row in rows:
         raw = row.get("decisions_per_s")
         out.add_row(
@@ -94,8 +177,16 @@ def table(rows: list[dict[str, Any]]) -> Table:
             str(row["seats"]),
             f"{row['actions']:,}",
             f"{row['env_steps_per_s']:,.0f}",
-            "" if raw is None else f"{raw:,.0f}",
-            "" if raw is None else f"{row['ratio']:.0%}",
+            *(
+                ("", "", "", "")
+                if raw is None
+                else (
+                    f"{raw:,.0f}",
+                    f"{row['ratio']:.0%}",
+                    f"{row['no_game_steps_per_s']:,.0f}",
+                    f"{row['ceiling']:.0%}",
+                )
+            ),
         )
     return out
 

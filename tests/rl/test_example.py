@@ -56,3 +56,8 @@ def test_benchmark_measures_each_game_and_leduc_holdem(
         assert row["env_steps_per_s"] > 0 and row["actions"] > 0
     for row in rows[:-1]:
         assert row["decisions_per_s"] > 0 and row["ratio"] > 0
+        assert row["no_game_steps_per_s"] > 0 and 0 < row["ceiling"] < 1
+    # The no-game environment that measures the interface alone is a sound one.
+    from pettingzoo.test import api_test  # the rl extra: this module is collected without it
+
+    api_test(bench.NoGame(seats=3, width=50, legal=7, length=20), num_cycles=30)
