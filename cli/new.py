@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -107,9 +108,11 @@ def new(
                 "choose another id"
             )
         folder = write_package(name, parent)
+    # Quoted for the shell, so that the line runs as printed from a folder with a space.
+    install, test = shlex.quote(f"{folder}[test]"), shlex.quote(str(folder))
     common.console.print(
         common.plain(
-            f"wrote {folder}\nnext: pip install -e '{folder}[test]' && python -m pytest {folder}",
+            f"wrote {folder}\nnext: pip install -e {install} && python -m pytest {test}",
             lines=True,
         ),
         soft_wrap=True,

@@ -6,6 +6,7 @@ import ast
 import importlib
 import os
 import re
+import shlex
 import subprocess
 import sys
 import sysconfig
@@ -52,6 +53,19 @@ def test_it_writes_an_installable_package(cli, tmp_path):
             cwd=folder, capture_output=True, text=True, timeout=60,
         )  # fmt: skip
         assert ruff.returncode == 0, ruff.stdout + ruff.stderr
+
+
+def test_the_next_commands_it_prints_run_as_printed_from_a_folder_with_a_space(cli, tmp_path):
+    parent = tmp_path / "my games"
+    result = cli("new", "card-race", "--dir", str(parent))
+    assert result.exit_code == 0, result.output
+    folder = parent / "meeple-card-race"
+    (line,) = [line for line in result.stdout.splitlines() if line.startswith("next: ")]
+    assert shlex.split(line.removeprefix("next: ")) == [
+        *("pip", "install", "-e", f"{folder}[test]"),
+        "&&",
+        *("python", "-m", "pytest", str(folder)),
+    ]
 
 
 def test_a_game_named_like_a_name_of_its_module_gets_another_class_name(tmp_path):
