@@ -1,0 +1,44 @@
+"""What the docs show a command printing is what it prints.
+
+A ``console`` block that starts with ``$ meeple ...`` shows that command and lines of its
+output (a table may be cut to a few rows). The games are seeded, so the lines are exact, and
+a change to a game or a bot that moves them shows up here instead of in a reader's terminal.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SHOWN = re.compile(r"^```console\n\$ meeple (.*?)\n(.*?)^```$", re.M | re.S)
+ELSEWHERE = {"writing-a-plugin.md": "its game is the one the guide writes (test_cli_new.py)"}
+"""Docs whose shown commands are checked by another test, and where."""
+
+
+def shown() -> list[tuple[str, str, str]]:
+    """Each shown command: its doc, its arguments, and the output lines shown."""
+    return [
+        (path.name, command, output)
+        for path in sorted(DOCS.glob("*.md"))
+        if path.name not in ELSEWHERE
+        for command, output in SHOWN.findall(path.read_text())
+    ]
+
+
+def test_the_docs_show_commands():
+    assert {doc for doc, _, _ in shown()} == {"simulation.md"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("doc", "command", "output"), shown(), ids=lambda v: v[:40])
+def test_a_shown_command_prints_the_lines_shown(cli, doc, command, output):
+    # The same games for any number of workers: one keeps the test to its own process.
+    result = cli(*shlex.split(command), "--workers", "1")
+    assert result.exit_code == 0, result.output
+    printed = {line.strip() for line in result.stdout.splitlines()}
+    missing = [line for line in output.splitlines() if line.strip() not in printed]
+    assert not missing, f"{doc}: `meeple {command}` no longer prints:\n" + "\n".join(missing)
