@@ -101,6 +101,8 @@ class Game(Generic[S, A]):
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
     variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
     passes: ClassVar[tuple[type, ...]] = ()
+    __test__: ClassVar[bool] = False
+    """Not a test class to pytest, even named ``Test...`` and imported into a test module."""
 
     def __init__(self, options: _Options | None = None) -> None:
         self.options = options if options is not None else self.Options()

@@ -82,6 +82,20 @@ def test_a_game_named_like_a_name_of_its_module_gets_another_class_name(tmp_path
         assert names(name.lower())["cls"] == f"{name}Game"
 
 
+def test_a_game_named_like_a_test_class_passes_its_tests_without_a_warning(tmp_path):
+    """pytest collects classes named ``Test...`` from a test module: ``meeple new testament``
+    imports the game class ``Testament`` into its tests, which must not be taken for one."""
+    folder = write_package("testament", tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-W", "error",
+         "-k", "scenario or goal or play"],
+        cwd=folder, env={**os.environ, "PYTHONPATH": str(folder)},
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "warning" not in done.stdout
+
+
 @pytest.fixture
 def race(tmp_path, monkeypatch):
     """The game class of a package ``meeple new race`` wrote, imported from its folder."""
