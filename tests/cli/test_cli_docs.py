@@ -42,3 +42,24 @@ def test_a_shown_command_prints_the_lines_shown(cli, doc, command, output):
     printed = {line.strip() for line in result.stdout.splitlines()}
     missing = [line for line in output.splitlines() if line.strip() not in printed]
     assert not missing, f"{doc}: `meeple {command}` no longer prints:\n" + "\n".join(missing)
+
+
+ROOT = DOCS.parent
+CONSOLE = re.compile(r"^ *```console\n(.*?)^ *```$", re.M | re.S)
+
+
+def console_lines(path: Path) -> list[str]:
+    return [
+        line.strip() for block in CONSOLE.findall(path.read_text()) for line in block.splitlines()
+    ]
+
+
+def test_installing_starts_in_a_virtual_environment_made_by_python3():
+    """A system's Python refuses ``pip install`` outside a virtual environment (Debian's, PEP
+    668), and outside one Debian and Ubuntu have ``python3`` but no ``python``."""
+    texts = [ROOT / "README.md", *sorted(DOCS.glob("*.md")), ROOT / "cli/template/README.md.tmpl"]
+    made = [line for path in texts for line in console_lines(path) if " venv " in line]
+    assert made and all(line.startswith("python3 -m venv ") for line in made), made
+    quick_start = console_lines(ROOT / "README.md")
+    assert quick_start[0] == "python3 -m venv .venv && . .venv/bin/activate"
+    assert quick_start[1].startswith("pip install -e . && meeple play")

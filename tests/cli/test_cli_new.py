@@ -165,7 +165,7 @@ BLOCK = re.compile(r"^```(\w+)\n(?:# (\S+)\n)?(.*?)^```$", re.M | re.S)
 names one (``# meeple_race/__init__.py``), and its code."""
 
 NOT_RUN = {
-    "python -m venv .venv && . .venv/bin/activate": "the test makes an environment of its own",
+    "python3 -m venv .venv && . .venv/bin/activate": "the test makes an environment of its own",
     "pip install -e /path/to/meeple": "that environment sees this meeple, as this would give it",
     'pip install "meeple @ git+<meeple\'s repository URL>@<commit>"': "a placeholder URL; offline",
 }
