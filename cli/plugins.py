@@ -28,11 +28,11 @@ def plugins(
     hook: str | None = typer.Option(None, "--hook", help="Only plugins implementing this hook."),
     json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
 ) -> None:
-    """List third-party plugins (--all: built-ins too), the hooks each implements, and the
-    commands plugins add.
+    """List plugins, the hooks each implements, and the commands plugins add.
 
-    Plugins that failed to load or to register are listed as warnings, with
-    what is skipped and why; the others still work.
+    Third-party plugins only, unless --all adds the built-in ones. Plugins
+    that failed to load or to register are listed as warnings, with what is
+    skipped and why; the others still work.
 
     Example: meeple plugins --all --hook meeple_games
     """

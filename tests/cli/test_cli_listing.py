@@ -32,6 +32,16 @@ def test_every_command_shows_an_example(cli: Invoke, command: str) -> None:
     assert f"Example: meeple {command}" in result.stdout
 
 
+def test_every_command_sums_itself_up_in_one_line() -> None:
+    """``meeple --help`` lists each command by its docstring's first paragraph, line breaks
+    kept: a summary over two lines breaks the list of commands in the middle of a sentence."""
+    root = typer.main.get_command(make_app())
+    assert isinstance(root, typer.core.TyperGroup)
+    for name, command in root.commands.items():
+        summary = (command.help or "").split("\n\n")[0]
+        assert "\n" not in summary, f"meeple {name}: {summary!r}"
+
+
 def test_unknown_command_is_a_usage_error(cli: Invoke) -> None:
     assert cli("dance").exit_code == 2
 
