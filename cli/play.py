@@ -463,9 +463,9 @@ def play(
     """Play a game at the terminal: humans pick from numbered legal actions.
 
     Default seats: one human, then the game's best bot for the other seats it
-    needs. Type s to save, u to take a decision back, q to quit. With --save, Ctrl-C, the end of the
-    input and an error all save the game first; without it, Ctrl-C at a
-    terminal asks for a file.
+    needs. Type s to save, u to take a decision back, q to quit. With --save,
+    Ctrl-C, the end of the input and an error all save the game first;
+    without it, Ctrl-C at a terminal asks for a file.
 
     A game with a human seat, on a terminal, is played at a full-screen table
     (press ? there for its keys); --plain plays it line by line, as a game of

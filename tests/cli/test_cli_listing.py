@@ -42,6 +42,18 @@ def test_every_command_sums_itself_up_in_one_line() -> None:
         assert "\n" not in summary, f"meeple {name}: {summary!r}"
 
 
+def test_no_help_paragraph_wraps_raggedly_on_80_columns() -> None:
+    """Help keeps a paragraph's line breaks and wraps each line on its own: a paragraph of
+    several lines reads as written only if each fits the 76 columns inside the panel."""
+    root = typer.main.get_command(make_app())
+    assert isinstance(root, typer.core.TyperGroup)
+    for name, command in root.commands.items():
+        for paragraph in (command.help or "").split("\n\n"):
+            lines = paragraph.splitlines()
+            too_long = [line for line in lines if len(line) > 76] if len(lines) > 1 else []
+            assert not too_long, f"meeple {name}: {too_long}"
+
+
 def test_unknown_command_is_a_usage_error(cli: Invoke) -> None:
     assert cli("dance").exit_code == 2
 
