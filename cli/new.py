@@ -107,7 +107,9 @@ def new(
                 f"a game {name!r} is already installed (plugin {registry.game_plugin(name)!r}); "
                 "choose another id"
             )
-        folder = write_package(name, parent)
+        # A shell leaves the ~ of --dir=~/games as it is: taken literally, it would be a new
+        # folder named ~ here.
+        folder = write_package(name, parent.expanduser())
     # Quoted for the shell, so that the line runs as printed from a folder with a space.
     install, test = shlex.quote(f"{folder}[test]"), shlex.quote(str(folder))
     common.console.print(

@@ -68,6 +68,18 @@ def test_the_next_commands_it_prints_run_as_printed_from_a_folder_with_a_space(c
     ]
 
 
+def test_a_dir_in_the_home_folder_is_there_when_the_shell_left_its_tilde(
+    cli, tmp_path, monkeypatch
+):
+    """``--dir=~/games`` reaches meeple as it is written: no shell expands that ``~``."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    result = cli("new", "card-race", "--dir=~/games")
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "home" / "games" / "meeple-card-race" / "pyproject.toml").is_file()
+    assert not (tmp_path / "~").exists()
+
+
 def test_a_game_named_like_a_name_of_its_module_gets_another_class_name(tmp_path):
     """``meeple new draw`` must not write a class ``Draw`` over the action ``Draw``."""
     folder = write_package("race", tmp_path)
