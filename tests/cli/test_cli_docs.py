@@ -61,5 +61,8 @@ def test_installing_starts_in_a_virtual_environment_made_by_python3():
     made = [line for path in texts for line in console_lines(path) if " venv " in line]
     assert made and all(line.startswith("python3 -m venv ") for line in made), made
     quick_start = console_lines(ROOT / "README.md")
-    assert quick_start[0] == "python3 -m venv .venv && . .venv/bin/activate"
-    assert quick_start[1].startswith("pip install -e . && meeple play")
+    # One line installs and plays, one line runs every test.
+    assert quick_start[0].startswith(
+        "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && meeple play "
+    )
+    assert quick_start[1] == "pip install tox && tox"
