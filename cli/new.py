@@ -24,6 +24,7 @@ FILES = {
     "README.md.tmpl": "README.md",
     "game.py.tmpl": "{module}/__init__.py",
     "test_game.py.tmpl": "tests/test_{module}.py",
+    "gitignore.tmpl": ".gitignore",
 }
 """Each template (package data of ``meeple.cli``) and where it goes in the new package."""
 

@@ -37,7 +37,11 @@ def test_it_writes_an_installable_package(cli, tmp_path):
         "README.md",
         "meeple_card_race/__init__.py",
         "tests/test_meeple_card_race.py",
+        ".gitignore",
     }
+    # What following its README leaves in the folder is not the package's to keep.
+    ignored = (folder / ".gitignore").read_text().split()
+    assert {".venv/", "*.egg-info/", "__pycache__/"} <= set(ignored)
     project = tomllib.loads((folder / "pyproject.toml").read_text())
     assert project["build-system"]["build-backend"] == "setuptools.build_meta"
     assert project["project"]["name"] == "meeple-card-race"
