@@ -273,6 +273,22 @@ def check_output(path: Path, option: str) -> None:
 # -- seats -------------------------------------------------------------------
 
 
+def utf8(text: str, option: str) -> None:
+    """Raise :class:`MeepleError` if ``text`` is not UTF-8.
+
+    Bytes the system could not decode (a file name in another encoding) reach
+    Python as lone surrogates, which no JSON -- a record, a run file -- can hold:
+    refused here, a game played with them could not be saved.
+    """
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        raise MeepleError(
+            f"{option} {text!r}: not UTF-8 text, which a saved game cannot hold "
+            "(a file or folder name in another encoding? rename it)"
+        ) from None
+
+
 def best_bot(registry: Registry, game_id: str) -> str:
     """What the ``bot`` alias means for a game: its own bot if it has one, else ``random``.
 
@@ -289,6 +305,7 @@ def best_bot(registry: Registry, game_id: str) -> str:
 def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
     """``"bot,human,ismcts:time=0.5"`` -> one player name per seat, ``bot`` resolved to a
     real bot and a bot's options checked and written canonically (see :meth:`Registry.player`)."""
+    utf8(text, "--seats")
     names = []
     for seat in text.split(","):
         name, colon, options = seat.partition(":")
@@ -388,6 +405,7 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
     names = {f.name for f in msgspec.structs.fields(game.Options)}
     raw: dict[str, Any] = {}
     for item in items:
+        utf8(item, "--option")
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:

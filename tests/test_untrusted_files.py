@@ -139,6 +139,24 @@ def test_a_file_option_that_is_a_fifo_is_refused_at_once(
     assert f"cannot read the {what}" in done.stderr and reason in done.stderr
 
 
+def test_a_file_option_whose_name_is_not_utf8_is_refused_before_the_game(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    """The record keeps the path as JSON text, which cannot hold undecodable bytes: the game
+    would be played to its end and then not saved."""
+    folder = tmp_path / os.fsdecode(b"cartes-\xe9")  # Latin-1, not UTF-8
+    folder.mkdir()
+    table = folder / "cards.json"
+    table.write_bytes((Path(records.__file__).parents[1] / "seeds/clonk/cards.json").read_bytes())
+    saved = tmp_path / "game.json"
+    result = cli(
+        "play", "clonk", "--seats", "bot,bot", "--option", f"cards={table}", "--save", saved
+    )
+    assert result.exit_code == 1, result.output
+    assert "not UTF-8 text, which a saved game cannot hold" in result.output
+    assert not saved.exists()
+
+
 # -- file options inside a saved game: the same file, or one uniform refusal ---------------------
 
 

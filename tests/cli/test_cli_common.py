@@ -60,6 +60,13 @@ def test_bad_option_values(item: str, message: str) -> None:
     assert message in str(err.value)
 
 
+@pytest.mark.parametrize("item", ["mode=plain\udcff", "rounds=\udcff"])
+def test_an_option_that_is_not_utf8_is_refused(item: str) -> None:
+    """Undecodable bytes (a file name in another encoding) could not be saved in a record."""
+    with pytest.raises(MeepleError, match="not UTF-8 text, which a saved game cannot hold"):
+        common.parse_options(House, [item])
+
+
 def test_seats_resolve_bot_and_check_the_count(registry: Registry) -> None:
     assert common.parse_seats(registry, House, " Bot ,human") == ["random", "human"]
     with pytest.raises(MeepleError, match="4 seats, but House takes 2-3"):
@@ -73,6 +80,8 @@ def test_seats_take_bot_options(registry: Registry) -> None:
     assert seats == ["ismcts:iterations=9", "random"]
     with pytest.raises(MeepleError, match="bot 'random' takes no options"):
         common.parse_seats(registry, House, "human,bot:x=1")
+    with pytest.raises(MeepleError, match="--seats 'ismcts:iterations=\\\\udcff,bot': not UTF-8"):
+        common.parse_seats(registry, House, "ismcts:iterations=\udcff,bot")
 
 
 def test_score_table_marks_shared_winners() -> None:
