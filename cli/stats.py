@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from meeple.cli import common, report
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, UnreadableFile
+from meeple.core.files import open_file
 from meeple.core.runner import RunSpec, read_run
 from meeple.core.stats import Tally
 
@@ -58,9 +59,9 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
     seen: dict[int, Path] = {}
     for path in files:
         try:
-            lines = path.open("rb")
-        except OSError as exc:
-            raise MeepleError(f"{path}: {exc.strerror or exc}; name a run file") from None
+            lines = open_file(path)
+        except UnreadableFile as exc:
+            raise MeepleError(f"{path}: {exc.reason}; name a run file") from None
         with lines:
             this, games = read_run(lines, str(path))
             if spec is None:

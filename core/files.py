@@ -1,8 +1,9 @@
 """Reading files meeple did not write: records, snapshots and the files options name.
 
-Every such file goes through :func:`read_file`. It reads regular files only,
-never waits on open (a named pipe with no writer would block for ever), and
-reads at most ``limit + 1`` bytes whatever ``stat`` says: ``/dev/zero`` and
+Every such file goes through :func:`read_file` (or :func:`open_file`, for a
+run file read line by line). They open regular files only, never wait on open
+(a named pipe with no writer would block for ever), and ``read_file`` reads
+at most ``limit + 1`` bytes whatever ``stat`` says: ``/dev/zero`` and
 ``/proc`` files report a size of 0.
 
 An option whose value is the path of a file is declared with the
@@ -18,7 +19,7 @@ import functools
 import hashlib
 import os
 import stat
-from typing import Annotated, Any
+from typing import Annotated, Any, BinaryIO
 
 import msgspec
 import msgspec.inspect as mi
@@ -52,6 +53,22 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     path, a folder, a device, a named pipe, a socket, or a file over ``limit``.
     """
     where = os.fspath(path)
+    with open_file(where) as f:
+        try:
+            data = f.read(limit + 1)
+        except OSError as exc:
+            raise UnreadableFile(where, exc.strerror or str(exc)) from None
+    if len(data) > limit:
+        raise UnreadableFile(where, f"is larger than the {limit:,}-byte limit")
+    return data
+
+
+def open_file(path: str | os.PathLike[str]) -> BinaryIO:
+    """The regular file at ``path``, open for reading as a stream (a file of any size).
+
+    Raises :class:`UnreadableFile` as :func:`read_file` does, never waiting on open.
+    """
+    where = os.fspath(path)
     try:
         # What the path is, before opening it: opening a device can act (rewind a tape).
         _regular(where, os.stat(where).st_mode)
@@ -61,15 +78,13 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     try:
         # What was opened, which may not be what the path named a moment before.
         _regular(where, os.fstat(fd).st_mode)
-        with open(fd, "rb", closefd=False) as f:
-            data = f.read(limit + 1)
     except OSError as exc:
-        raise UnreadableFile(where, exc.strerror or str(exc)) from None
-    finally:
         os.close(fd)
-    if len(data) > limit:
-        raise UnreadableFile(where, f"is larger than the {limit:,}-byte limit")
-    return data
+        raise UnreadableFile(where, exc.strerror or str(exc)) from None
+    except UnreadableFile:
+        os.close(fd)
+        raise
+    return open(fd, "rb")
 
 
 def _regular(where: str, mode: int) -> None:

@@ -114,6 +114,17 @@ def test_a_saved_game_that_is_a_fifo_is_refused_at_once(tmp_path: Path, command)
     assert reason in done.stdout + done.stderr and "Traceback" not in done.stderr
 
 
+# -- run files: read line by line, of any size ------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["folder", "dev-zero", "fifo"])
+def test_a_run_file_that_is_no_regular_file_is_refused_at_once(tmp_path: Path, kind: str) -> None:
+    path, reason = bad_path(tmp_path, kind, 0)
+    done = meeple("stats", path)
+    assert done.returncode == 1, done.stderr
+    assert f"{path}: {reason}; name a run file" in done.stderr and "Traceback" not in done.stderr
+
+
 # -- file options on the command line: the user named the path, so the details are said --------
 
 
