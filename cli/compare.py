@@ -17,7 +17,16 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import Bots, FirstSeed, Rotate, Workers, lines_to, players
+from meeple.cli.simulate import (
+    Bots,
+    FirstSeed,
+    Force,
+    Rotate,
+    Workers,
+    check_jsonl,
+    lines_to,
+    players,
+)
 from meeple.core.errors import MeepleError
 from meeple.core.runner import RunSpec, cpu_count, header_line, result_line
 from meeple.core.stats import Difference, Paired, Summary, Tally
@@ -83,6 +92,7 @@ def compare(
             "(run files, as `meeple simulate --jsonl` writes)."
         ),
     ] = None,
+    force: Force = False,
     workers: Workers = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the comparison as JSON instead of tables.")
@@ -119,7 +129,7 @@ def compare(
         if jsonl is not None:
             paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
             for path in filter(None, paths):
-                common.check_output(path, "--jsonl")
+                check_jsonl(path, force)
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()

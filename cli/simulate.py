@@ -45,6 +45,7 @@ from rich.text import Text
 from meeple.cli import common, report
 from meeple.core import cluster
 from meeple.core.errors import MeepleError
+from meeple.core.files import open_file
 from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
 from meeple.core.runner import (
@@ -56,6 +57,7 @@ from meeple.core.runner import (
     cpu_count,
     header_line,
     play,
+    read_run,
     result_line,
     results,
 )
@@ -87,6 +89,7 @@ Rotate = Annotated[
     bool,
     typer.Option(help="Rotate the seats: the game of seed s moves every bot s % seats seats on."),
 ]
+Force = Annotated[bool, typer.Option(help="Let --jsonl overwrite a file that is not a run file.")]
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -104,6 +107,7 @@ def simulate(
         typer.Option(help="Write a header line, then one JSON line per game in seed order."),
     ] = None,
     rotate: Rotate = False,
+    force: Force = False,
     workers: Workers = None,
     resume: Annotated[
         bool,
@@ -157,7 +161,7 @@ def simulate(
         # here, in one line, rather than in a worker as the failure of a game.
         game.setup(len(names), seed)
         if jsonl is not None:
-            common.check_output(jsonl, "--jsonl")
+            check_jsonl(jsonl, force or resume)
         spec = RunSpec.of(game, names, rotate)
         seeds = range(seed, seed + n)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
@@ -275,6 +279,32 @@ COLUMNS = (
     TimeRemainingColumn(),
 )
 """The progress bar: games done of the run, games/s and the time left."""
+
+
+def check_jsonl(path: Path, force: bool) -> None:
+    """Raise :class:`MeepleError` unless a run may be written to ``path`` (before any game).
+
+    The folder must take the file, and an existing file is overwritten only if
+    it is a run file (running again replaces it; ``--resume`` continues it) or
+    with ``force``: any other file would be lost.
+    """
+    common.check_output(path, "--jsonl")
+    if force or not path.exists():
+        return
+    try:
+        with open_file(path) as f:
+            first = f.readline(MAX_HEADER_BYTES)
+        if first:
+            read_run([first], str(path))
+    except MeepleError:
+        raise MeepleError(
+            f"--jsonl {path}: the file exists and is not a run file; choose another file, "
+            "or add --force to overwrite it"
+        ) from None
+
+
+MAX_HEADER_BYTES = 1024 * 1024
+"""Most bytes read of an existing ``--jsonl`` file's first line to tell whether it is a run's."""
 
 
 @contextlib.contextmanager

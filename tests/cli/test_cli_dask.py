@@ -88,7 +88,8 @@ def test_an_unreachable_scheduler_is_one_line_and_keeps_the_file(
         port = s.getsockname()[1]
     monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
     kept = tmp_path / "kept.jsonl"
-    kept.write_bytes(b"an earlier run\n")
+    earlier = runner.header_line(RunSpec(game="clonk", version="2", options={}, bots=["random"]))
+    kept.write_bytes(earlier)  # an earlier run's file, which --jsonl would replace
     started = time.monotonic()
     result = cli(*GAME, "--jsonl", kept, "--dask", f"tcp://127.0.0.1:{port}")
     assert time.monotonic() - started < 15
@@ -96,7 +97,7 @@ def test_an_unreachable_scheduler_is_one_line_and_keeps_the_file(
     [line] = result.stderr.strip().splitlines()
     assert f"--dask tcp://127.0.0.1:{port}: no Dask scheduler answered" in line
     assert "dask scheduler" in line
-    assert kept.read_bytes() == b"an earlier run\n"
+    assert kept.read_bytes() == earlier
 
 
 def test_without_the_extra_dask_is_a_hint(
@@ -104,12 +105,13 @@ def test_without_the_extra_dask_is_a_hint(
 ) -> None:
     monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
     kept = tmp_path / "kept.jsonl"
-    kept.write_bytes(b"an earlier run\n")
+    earlier = runner.header_line(RunSpec(game="clonk", version="2", options={}, bots=["random"]))
+    kept.write_bytes(earlier)  # an earlier run's file, which --jsonl would replace
     result = cli(*GAME, "--jsonl", kept, "--dask", "local")
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
     assert 'pip install "meeple[dask]"' in line and line.startswith("error: --dask local:")
-    assert kept.read_bytes() == b"an earlier run\n"
+    assert kept.read_bytes() == earlier
 
 
 @pytest.mark.dask

@@ -123,6 +123,21 @@ def test_a_bad_jsonl_path_stops_before_the_first_game(
         assert message in result.stderr and "Traceback" not in result.output
 
 
+def test_jsonl_overwrites_another_file_only_with_force(cli: Invoke, tmp_path: Path) -> None:
+    """A run file is replaced by running again; any other file would be lost."""
+    notes, run = tmp_path / "notes.txt", tmp_path / "run.jsonl"
+    notes.write_text("the only copy\n")
+    args = ["simulate", "tiny", "-n", "2", "--quiet", "--jsonl"]
+    result = cli(*args, notes)
+    assert result.exit_code == 1
+    assert f"--jsonl {notes}: the file exists and is not a run file" in result.stderr
+    assert "add --force" in result.stderr and notes.read_text() == "the only copy\n"
+    assert cli(*args, notes, "--force").exit_code == 0
+    assert msgspec.json.decode(notes.read_bytes().splitlines()[0], type=Header)
+    assert cli(*args, run).exit_code == 0 and cli(*args, run, "--seed", "5").exit_code == 0
+    assert msgspec.json.decode(run.read_bytes().splitlines()[1], type=GameResult).seed == 5
+
+
 def test_ctrl_c_keeps_the_finished_games(
     cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -117,11 +117,17 @@ def test_compare_bad_input(cli: Invoke, tmp_path: Path) -> None:
         ),
         (["--variant", "", "--variant", "", "--seats", "random,human"], "compare plays bots only"),
         (["--variant", "", "--variant", "", "--jsonl", str(tmp_path / "no")], "does not exist"),
+        (
+            ["--variant", "", "--variant", "", "--jsonl", str(tmp_path)],
+            f"--jsonl {tmp_path / 'variant-2.jsonl'}: the file exists and is not a run file",
+        ),
     ]
+    (tmp_path / "variant-2.jsonl").write_text("the only copy\n")
     for args, message in cases:
         result = cli("compare", "tiny", "-n", "2", *args)
         assert result.exit_code == 1, result.output
         assert message in result.stderr and "Traceback" not in result.output
+    assert (tmp_path / "variant-2.jsonl").read_text() == "the only copy\n"
     assert cli("compare", "tiny").exit_code == 2  # --variant is required
 
 
