@@ -68,6 +68,15 @@ class Meeple(TyperGroup):
     def plugin_commands(self, ctx: Any) -> dict[str, common.PluginCommand]:
         return common.env(ctx).commands(self.builtin)
 
+    def invoke(self, ctx: Any) -> Any:
+        # A command that keeps work on Ctrl-C says what it kept and exits 130 itself; for any
+        # other, Typer would exit 130 without a word.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            common.err_console.print("interrupted")
+            raise typer.Exit(130) from None
+
 
 def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
     """The root app; ``pm`` replaces the default plugin manager (tests use it)."""

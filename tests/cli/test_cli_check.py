@@ -9,9 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 from typer.testing import Result
 
 from meeple.cli.check import CHECKS, Report
+from meeple.core import testing
 
 Invoke = Callable[..., Result]
 
@@ -155,3 +157,15 @@ def test_bad_input(cli: Invoke) -> None:
     result = cli("check", "tiny", "--option", "x=1")
     assert result.exit_code == 1 and "Tiny has no option 'x'" in result.stderr
     assert cli("check", "tiny", "-n", "0").exit_code == 2
+
+
+def test_ctrl_c_is_one_line_and_exit_130(cli: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command with nothing to keep on Ctrl-C still says why it stopped."""
+
+    def interrupted(*_: object, **__: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(testing, "playthrough", interrupted)
+    result = cli("check", "tiny", "-n", "1")
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted\n" and result.stdout == ""
