@@ -120,14 +120,22 @@ def tournament(
         total = rounds * len(seatings)
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        with players(env, workers or cpu_count()) as played:
-            streams = [
-                played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
-                for k, seating in enumerate(seatings)
-            ]
-            for game_result in games_of(streams, total):
-                tally.add(game_result)
-                ratings.add(game_result)
+        interrupted = False
+        try:
+            with players(env, workers or cpu_count()) as played:
+                streams = [
+                    played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
+                    for k, seating in enumerate(seatings)
+                ]
+                for game_result in games_of(streams, total):
+                    tally.add(game_result)
+                    ratings.add(game_result)
+        except KeyboardInterrupt:  # the games played so far are rated still
+            interrupted = True
+            said = f"interrupted after {tally.games} of {total} games"
+            common.err_console.print(common.plain(said), soft_wrap=True)
+            if not tally.games:
+                raise typer.Exit(130) from None
         elapsed = time.perf_counter() - started
     result = Tournament(
         game=game.id,
@@ -138,14 +146,17 @@ def tournament(
     )
     if as_json:
         report.json(result)
-        return
-    common.console.print(
-        common.plain(
-            f"{total} games: {rounds} times the {len(seatings)}-game schedule (every set of "
-            f"{seats} of the {len(names)} bots, rotated through the seats)"
-        ),
-        soft_wrap=True,
-    )
-    common.console.print(report.ratings(result.ratings))
-    report.summary(game.title, result.summary)
-    report.speed(total, elapsed)
+    else:
+        played_of = f"{tally.games} of {total}" if interrupted else str(total)
+        common.console.print(
+            common.plain(
+                f"{played_of} games: {rounds} times the {len(seatings)}-game schedule (every set "
+                f"of {seats} of the {len(names)} bots, rotated through the seats)"
+            ),
+            soft_wrap=True,
+        )
+        common.console.print(report.ratings(result.ratings))
+        report.summary(game.title, result.summary)
+        report.speed(tally.games, elapsed)
+    if interrupted:
+        raise typer.Exit(130)

@@ -207,6 +207,30 @@ def test_compare_ctrl_c_keeps_the_finished_seeds(
         assert (tmp_path / name).read_bytes().count(b"\n") == 3  # the header and two games
 
 
+def test_tournament_ctrl_c_rates_the_finished_games(
+    cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run, calls = Match.run, [0]
+
+    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
+        calls[0] += 1
+        if calls[0] == 4:
+            raise KeyboardInterrupt
+        return run(self, *a, **kw)
+
+    monkeypatch.setattr(Match, "run", interrupted)
+    args = ["tournament", "clonk", "--bots", "random,greedy", "-n", "10", "-w", "1"]
+    result = cli(*args)
+    assert result.exit_code == 130
+    assert "interrupted after 3 of 10 games" in result.stderr
+    assert "3 of 10 games: 5 times the 2-game schedule" in result.stdout
+    assert "ratings" in result.stdout and "Clonk!: 3 games, by seat" in result.stdout
+    calls[0] = 3  # the first game is interrupted
+    result = cli(*args)
+    assert result.exit_code == 130 and "interrupted after 0 of 10 games" in result.stderr
+    assert result.stdout == ""
+
+
 @pytest.mark.parametrize(
     "command",
     [
