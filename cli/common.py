@@ -144,20 +144,27 @@ def env(ctx: typer.Context) -> Env:
 
 # -- printing outside text ---------------------------------------------------
 
-# C0 but tab, DEL and C1: the codes a terminal may act on. Newline is kept only
-# where a text is made of lines (a message, a game's drawing); elsewhere a
-# newline from outside could start a line that looks like meeple's own.
-_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f]")
-_CONTROLS_BUT_NEWLINE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 but tab, DEL and C1: the codes a terminal may act on; and lone surrogates, which
+# no encoding can write. Newline is kept only where a text is made of lines (a
+# message, a game's drawing); elsewhere a newline from outside could start a line
+# that looks like meeple's own.
+_CONTROLS = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROLS_BUT_NEWLINE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def escaped(text: str, *, lines: bool = False) -> str:
     """``text`` with each control character written as its escape (``\\x1b``).
 
-    Tabs are kept; newlines too when ``lines`` is true.
+    Tabs are kept; newlines too when ``lines`` is true. A lone surrogate (a
+    byte of a file name the system could not decode) is written ``\\udcff``.
     """
     pattern = _CONTROLS_BUT_NEWLINE if lines else _CONTROLS
-    return pattern.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    return pattern.sub(_escape, text)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
 def plain(text: str, style: str = "", *, lines: bool = False) -> Text:

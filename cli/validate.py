@@ -35,7 +35,12 @@ def validate(
     env = common.env(ctx)
     reports = [check_file(f, env.registry, env.hooks, check_every=check_every) for f in files]
     if json:
-        common.echo_json(msgspec.json.encode(reports))
+        # JSON holds UTF-8 only: a byte of a file name that is not is written as its escape.
+        named = [
+            msgspec.structs.replace(r, path=r.path.encode(errors="backslashreplace").decode())
+            for r in reports
+        ]
+        common.echo_json(msgspec.json.encode(named))
     else:
         for report in reports:
             show(report)

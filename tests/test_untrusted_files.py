@@ -114,6 +114,21 @@ def test_a_saved_game_that_is_a_fifo_is_refused_at_once(tmp_path: Path, command)
     assert reason in done.stdout + done.stderr and "Traceback" not in done.stderr
 
 
+def test_a_saved_game_whose_name_is_not_utf8_is_named_with_escapes(
+    cli: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Such a name cannot be written to a UTF-8 terminal or JSON as it is: a play whose
+    record was saved failed when it said where, and validate --json did not report."""
+    saved = tmp_path / os.fsdecode(b"partie-\xe9.json")  # Latin-1, not UTF-8
+    played = cli("play", "clonk", "--seats", "bot,bot", "--seed", "3", "-q", "--save", saved)
+    assert played.exit_code == 0, played.output
+    assert "saved to " + str(saved).replace("\udce9", "\\udce9") in played.output
+    checked = cli("validate", saved)
+    assert checked.exit_code == 0 and "partie-\\udce9.json (record of clonk" in checked.output
+    [report] = json.loads(cli("validate", saved, "--json").stdout)
+    assert report["ok"] and report["path"].endswith("partie-\\udce9.json")
+
+
 # -- run files: read line by line, of any size ------------------------------------------------
 
 

@@ -48,6 +48,7 @@ def test_escaped_writes_every_control_as_its_code() -> None:
     )
     assert common.escaped("x\ny", lines=True) == "x\ny"
     assert common.escaped("Zürich ★ ٣") == "Zürich ★ ٣"  # printable text is left alone
+    assert common.escaped("caf\udce9.json") == r"caf\udce9.json"  # a byte no encoding writes
 
 
 def test_plain_is_never_markup() -> None:
