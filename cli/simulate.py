@@ -43,6 +43,7 @@ from rich.progress import (
 from rich.text import Text
 
 from meeple.cli import common, report
+from meeple.cli.stats import check_game
 from meeple.core import cluster
 from meeple.core.errors import MeepleError
 from meeple.core.files import open_file
@@ -174,7 +175,8 @@ def simulate(
         with on as remote, lines_to(jsonl, resume) as sink:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
-                for result in earlier:
+                for number, result in enumerate(earlier, 2):
+                    check_game(spec, result, f"{jsonl}:{number}")
                     tally.add(result)
                 if earlier.torn:
                     common.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")

@@ -11,7 +11,8 @@ import typer
 from meeple.cli import common, report
 from meeple.core.errors import MeepleError, UnreadableFile
 from meeple.core.files import open_file
-from meeple.core.runner import RunSpec, read_run
+from meeple.core.runner import GameResult, RunSpec, read_run
+from meeple.core.scoring import rank
 from meeple.core.stats import Tally
 
 app = typer.Typer()
@@ -64,6 +65,8 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
             raise MeepleError(f"{path}: {exc.reason}; name a run file") from None
         with lines:
             this, games = read_run(lines, str(path))
+            if not this.bots:
+                raise MeepleError(f"{path}:1: a run of no bots; the header was edited")
             if spec is None:
                 spec, first = this, path
             elif this != spec:
@@ -78,9 +81,27 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
                         "give each shard once"
                     )
                 seen[game.seed] = path
+                check_game(spec, game, f"{path}:{number}")
                 tally.add(game)
     assert spec is not None  # typer asks for one file at least
     return spec
+
+
+def check_game(spec: RunSpec, game: GameResult, where: str) -> None:
+    """Raise :class:`MeepleError` unless ``game`` is a game the run of ``spec`` plays.
+
+    A line of a run file is checked for what a summary counts by: the seating
+    of its seed, one score per seat, and the places those scores give.
+    """
+    if game.seats != spec.seating(game.seed):
+        problem = f"seats {game.seats}, but the run seats {spec.seating(game.seed)} at its seed"
+    elif sorted(score.seat for score in game.scores) != list(range(len(game.seats))):
+        problem = f"scores for seats {[score.seat for score in game.scores]}, not one a seat"
+    elif game.places != rank(game.scores):
+        problem = f"places {game.places}, but its scores rank {rank(game.scores)}"
+    else:
+        return
+    raise MeepleError(f"{where}: {problem}; the line was edited, or is of another run")
 
 
 def differences(a: RunSpec, b: RunSpec) -> str:

@@ -117,6 +117,12 @@ def test_resume_refuses_another_run(cli: Invoke, tmp_path: Path) -> None:
         result = cli(*args, "--jsonl", str(out), "--resume")
         assert result.exit_code == 1 and message in result.stderr, result.output
         assert out.read_bytes() == before  # bad input never loses a user's work
+    header, first, *games = before.splitlines(keepends=True)
+    edited = first.replace(b'"places":[', b'"places":[9,', 1)
+    out.write_bytes(b"".join([header, edited, *games]))
+    result = cli(*TINY, "-n", "6", "--jsonl", str(out), "--resume")
+    assert result.exit_code == 1 and f"{out}:2: places [9, " in result.stderr, result.output
+    out.write_bytes(before)
     assert cli(*TINY, "--resume").exit_code == 2  # nothing to resume without --jsonl
     assert cli(*TINY, "-n", "6", "--jsonl", str(out), "--resume").exit_code == 0
     assert out.read_bytes() == before  # a finished run: nothing to add

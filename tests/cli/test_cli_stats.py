@@ -58,7 +58,17 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
     text, record, empty = tmp_path / "notes.txt", tmp_path / "game.json", tmp_path / "empty.jsonl"
     text.write_text("hello\n")
     record.write_text('{"kind": "meeple.record"}\n')
-    empty.write_bytes(run.read_bytes().splitlines(keepends=True)[0])  # the header alone
+    header, first, *games = run.read_bytes().splitlines(keepends=True)
+    empty.write_bytes(header)  # the header alone
+    edited = {
+        "seats": first.replace(b'"seats":["random",', b'"seats":["first",', 1),
+        "scores": first.replace(b'"scores":[{', b'"scores":[{"seat":7,"total":0},{', 1),
+        "places": first.replace(b'"places":[', b'"places":[9,', 1),
+        "bots": header.replace(b'"bots":["random","random","random"]', b'"bots":[]', 1),
+    }
+    for name, line in edited.items():
+        lines = [line, first] if name == "bots" else [header, line]
+        (tmp_path / f"{name}.jsonl").write_bytes(b"".join([*lines, *games]))
     cases = [
         ([tmp_path / "missing.jsonl"], "missing.jsonl: No such file or directory"),
         ([text], "notes.txt:1: not JSON"),
@@ -66,6 +76,10 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         ([empty], "empty.jsonl: no games in the run"),
         ([run, other], f"{other}:1: not a shard of the run in {run} (rotate True, not False)"),
         ([run, again], f"{again}:2: seed 3 again (also in {run}); give each shard once"),
+        ([tmp_path / "seats.jsonl"], "seats.jsonl:2: seats ['first', 'random', 'random'], but"),
+        ([tmp_path / "scores.jsonl"], "scores.jsonl:2: scores for seats [7, 0, 1, 2], not one"),
+        ([tmp_path / "places.jsonl"], "places.jsonl:2: places [9, "),
+        ([tmp_path / "bots.jsonl"], "bots.jsonl:1: a run of no bots"),
     ]
     for files, message in cases:
         result = cli("stats", *map(str, files))
