@@ -166,6 +166,7 @@ def check(
         counts = list(range(game_cls.min_seats, game_cls.max_seats + 1))
         if seats is not None and seats not in counts:
             common.fail(f"--seats {seats}: {game_cls.title} takes {counts[0]}-{counts[-1]}", 2)
+        common.seed_range(seed, n)  # every seed one a file can hold
         variants = [dict(v) for v in game_cls.variants]
         if option or flags:
             chosen = common.parse_options(game_cls, [*(option or []), *flags])

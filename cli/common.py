@@ -38,6 +38,7 @@ from meeple.core.files import digests
 from meeple.core.game import Game, Options
 from meeple.core.plugins import BrokenPlugin, PluginManager, Registry, plugin_manager
 from meeple.core.records import Record, Setup
+from meeple.core.rng import SEED_MAX
 from meeple.core.scoring import Score, rank
 
 console = Console(highlight=False)
@@ -337,6 +338,16 @@ def make_bots(
         None if name == HUMAN else registry.player(name, game.id).make(game, seat, seed)
         for seat, name in enumerate(seats)
     ]
+
+
+def seed_range(seed: int, n: int) -> range:
+    """The seeds of ``n`` games from ``seed``, each one a file can hold (at most ``SEED_MAX``)."""
+    if seed + n - 1 > SEED_MAX:
+        raise MeepleError(
+            f"--seed {seed} with {n:,} games: the last seed would be {seed + n - 1}, past the "
+            f"largest, {SEED_MAX}; lower --seed or -n"
+        )
+    return range(seed, seed + n)
 
 
 # -- options -----------------------------------------------------------------

@@ -125,6 +125,7 @@ def compare(
             except MeepleError as exc:
                 raise MeepleError(f"--variant {text!r}: {exc}") from None
             specs.append(RunSpec.of(game_cls(options), names, rotate))
+        seeds = common.seed_range(seed, n)
         paths: list[Path | None] = [None] * len(specs)
         if jsonl is not None:
             paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
@@ -139,7 +140,6 @@ def compare(
             for spec, sink in zip(specs, sinks, strict=True):
                 if sink is not None:
                     sink.write(header_line(spec))
-            seeds = range(seed, seed + n)
             played = stack.enter_context(players(env, workers or cpu_count()))
             runs = [played(spec, seeds) for spec in specs]
             try:

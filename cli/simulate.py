@@ -164,7 +164,7 @@ def simulate(
         if jsonl is not None:
             check_jsonl(jsonl, force or resume)
         spec = RunSpec.of(game, names, rotate)
-        seeds = range(seed, seed + n)
+        seeds = common.seed_range(seed, n)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
         on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
         tally = Tally()

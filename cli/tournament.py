@@ -118,6 +118,7 @@ def tournament(
         seatings = schedule(names, seats)
         rounds = math.ceil(n / len(seatings))
         total = rounds * len(seatings)
+        common.seed_range(seed, total)  # every seed one a file can hold
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
         interrupted = False

@@ -11,6 +11,7 @@ import pytest
 from typer.testing import Result
 
 from meeple.core.engine import Match
+from meeple.core.rng import SEED_MAX
 from meeple.core.runner import GameResult, Header
 
 Invoke = Callable[..., Result]
@@ -68,6 +69,26 @@ def test_bad_input(cli: Invoke) -> None:
     assert cli("simulate", "tiny", "-n", "0").exit_code == 2
     assert cli("simulate", "tiny", "--seed", str(2**63)).exit_code == 2
     assert cli("simulate").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "tiny"],
+        ["compare", "tiny", "--variant", "", "--variant", ""],
+        ["tournament", "tiny", "--bots", "random,ismcts"],
+        ["check", "tiny"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_seed_is_one_a_file_can_hold(cli: Invoke, command: list[str]) -> None:
+    """Game i plays seed + i: a run whose last seed is past SEED_MAX is refused before it starts."""
+    assert cli(*command, "--seed", str(SEED_MAX - 1), "-n", "2").exit_code == 0
+    result = cli(*command, "--seed", str(SEED_MAX), "-n", "2")
+    assert result.exit_code == 1, result.output
+    said = f"error: --seed {SEED_MAX} with 2 games: the last seed would be {SEED_MAX + 1}"
+    assert result.stderr.startswith(said)
+    assert "lower --seed or -n" in result.stderr and not result.stdout
 
 
 def test_game_options_as_flags(cli: Invoke, tmp_path: Path) -> None:
