@@ -310,15 +310,22 @@ def best_bot(registry: Registry, game_id: str) -> str:
     return own[0] if own else "random"
 
 
+def player_names(registry: Registry, game_id: str, text: str, option: str) -> list[str]:
+    """``"Bot,ismcts:iterations=9"`` -> ``["random", "ismcts:iterations=9"]``: the names
+    of a comma-separated list, case-blind, with ``bot`` resolved (option values as given)."""
+    utf8(text, option)
+    names = []
+    for player in text.split(","):
+        name, colon, options = player.partition(":")
+        name = name.strip().lower()  # names are case-blind, option values not
+        names.append((best_bot(registry, game_id) if name == BOT else name) + colon + options)
+    return names
+
+
 def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
     """``"bot,human,ismcts:time=0.5"`` -> one player name per seat, ``bot`` resolved to a
     real bot and a bot's options checked and written canonically (see :meth:`Registry.player`)."""
-    utf8(text, "--seats")
-    names = []
-    for seat in text.split(","):
-        name, colon, options = seat.partition(":")
-        name = name.strip().lower()  # names are case-blind, option values not
-        names.append((best_bot(registry, game.id) if name == BOT else name) + colon + options)
+    names = player_names(registry, game.id, text, "--seats")
     if "" in names:
         raise MeepleError(f"--seats {text!r}: an empty seat; separate names with single commas")
     if not game.min_seats <= len(names) <= game.max_seats:

@@ -93,20 +93,19 @@ def tournament(
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
-        names = [name.strip().lower() for name in bots.split(",")]
-        names = [common.best_bot(registry, game_cls.id) if n == common.BOT else n for n in names]
+        names = common.player_names(registry, game_cls.id, bots, "--bots")
         if len(names) < 2 or "" in names:
             raise MeepleError(f"--bots {bots!r}: name two or more bots, separated by commas")
+        if common.HUMAN in names:
+            raise MeepleError("--bots: a tournament plays bots only")
+        # Each bot's options are checked (raising if one is wrong) and written canonically.
+        names = [registry.player(name, game_cls.id).text for name in names]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise MeepleError(
                 f"--bots {bots!r}: {', '.join(twice)} twice (`bot` is "
                 f"{common.best_bot(registry, game_cls.id)} here); name each bot once"
             )
-        for name in names:
-            if name == common.HUMAN:
-                raise MeepleError("--bots: a tournament plays bots only")
-            registry.bot(name, game_cls.id)  # raises, listing the bots that play this game
         seats = per_game if per_game is not None else min(len(names), game_cls.max_seats)
         if not game_cls.min_seats <= seats <= min(len(names), game_cls.max_seats):
             raise MeepleError(

@@ -32,14 +32,25 @@ def test_simulate_runs_and_records_bots_with_options(cli: Invoke, tmp_path: Path
     assert again.read_bytes() == out.read_bytes()  # an iteration budget is deterministic
 
 
+def test_a_tournament_rates_bots_with_options(cli: Invoke) -> None:
+    args = ["tournament", "tiny", "--bots", "random,ISMCTS:iterations=5", "-n", "2", "--json"]
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+    ratings = json.loads(result.stdout)["ratings"]
+    assert sorted(r["bot"] for r in ratings) == ["ismcts:iterations=5", "random"]
+    twice = cli("tournament", "tiny", "--bots", "ismcts:iterations=5,ismcts: iterations=5")
+    assert twice.exit_code == 1 and "ismcts:iterations=5 twice" in twice.stderr
+
+
 def test_a_bad_option_is_one_line_naming_bot_and_option(cli: Invoke) -> None:
     for seats, message in [
         ("ismcts:iterations=-2,random", "bot 'ismcts', option iterations=-2: Expected `int` >= 1"),
         ("ismcts:speed=3,random", "bot 'ismcts' has no option 'speed'; its options: iterations"),
         ("random:iterations=3,random", "bot 'random' takes no options"),
     ]:
-        for command in ("simulate", "play"):
-            result = cli(command, "tiny", "--seats", seats)
+        for command in ("simulate", "play", "tournament"):
+            flag = "--bots" if command == "tournament" else "--seats"
+            result = cli(command, "tiny", flag, seats)
             assert result.exit_code == 1, (command, seats)
             assert result.stderr == f"error: {result.stderr.removeprefix('error: ')}"
             assert message in result.stderr and result.stderr.count("\n") == 1
