@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 import pytest
@@ -18,12 +19,19 @@ from meeple.core.scoring import Score
 Invoke = Callable[..., Result]
 
 
+class Colour(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
+
+
 class HouseOptions(Options, frozen=True):
     rounds: int = 3
     """How many rounds to play."""
     fast: bool = False
     mode: Annotated[str, msgspec.Meta(description="Scoring mode.")] = "plain"
     tasks: list[int] = msgspec.field(default_factory=list)
+    pace: Literal["slow", "fast"] | None = None
+    colour: Colour = Colour.RED
 
 
 class House(Game):  # type: ignore[type-arg]
@@ -52,6 +60,8 @@ def test_an_unknown_option_lists_the_valid_ones_with_their_help() -> None:
         ("rounds=many", "--option 'rounds=many': Expected `int`, got `str`"),
         ("rounds", "write it as key=value"),
         ("tasks=[1,", "is not valid JSON"),
+        ("pace=quick", "Invalid enum value 'quick' - at `$.pace`; pace is one of: fast, slow"),
+        ("colour=green", "`$.colour`; colour is one of: red, blue"),
     ],
 )
 def test_bad_option_values(item: str, message: str) -> None:
