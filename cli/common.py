@@ -12,8 +12,10 @@ cannot draw a fake line or move the cursor.
 from __future__ import annotations
 
 import ast
+import errno
 import inspect
 import itertools
+import os
 import re
 import stat
 import tempfile
@@ -42,7 +44,23 @@ from meeple.core.records import Record, Setup
 from meeple.core.rng import SEED_MAX
 from meeple.core.scoring import Score, rank
 
-console = Console(highlight=False)
+
+class _Output(Console):
+    """Standard output, whose reader may go away (``meeple play ... | head``).
+
+    Rich then exits at once, which would skip what a command does on an error:
+    ``play`` saving its game. Here the output goes quiet, as Rich has it, and
+    :class:`BrokenPipeError` is raised instead; Typer ends it with exit code 1.
+    """
+
+    def on_broken_pipe(self) -> None:
+        try:
+            super().on_broken_pipe()
+        except SystemExit:
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE)) from None
+
+
+console = _Output(highlight=False)
 err_console = Console(stderr=True, highlight=False)
 
 BOT = "bot"

@@ -208,6 +208,31 @@ def test_ctrl_c_in_a_real_pipe_saves(tmp_path: Path, tiny_path: Path, registry: 
     assert len(saved_ok(save, registry).actions) >= 2
 
 
+def test_an_output_closed_mid_game_saves(
+    tmp_path: Path, tiny_path: Path, registry: Registry
+) -> None:
+    """``meeple play ... | head``: the reader goes away, and the game is saved all the same."""
+    save = tmp_path / "g.json"
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save), "--plain"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    seen = b""
+    while b"your choice" not in seen:
+        chunk = os.read(proc.stdout.fileno(), 4096)
+        assert chunk, seen
+        seen += chunk
+    proc.stdout.close()  # the reader goes away; the next line printed finds no one
+    _, err = proc.communicate(b"1\n", timeout=30)
+    assert proc.returncode == 1 and b"Traceback" not in err, err
+    assert len(saved_ok(save, registry).actions) >= 1
+
+
 # -- errors during play ---------------------------------------------------------------
 
 
