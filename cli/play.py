@@ -264,6 +264,8 @@ class Table:
 
 def ask(prompt: str) -> str:
     """Read one line from the person at the table (``EOFError`` when the input ends)."""
+    if sys.stdin is None:  # started with its input closed (``<&-``): it has ended already
+        raise EOFError
     return common.console.input(common.plain(prompt))
 
 

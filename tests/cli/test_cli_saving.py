@@ -133,6 +133,22 @@ def test_the_end_of_piped_input_saves(cli: Invoke, tmp_path: Path, registry: Reg
     assert len(saved_ok(save, registry).actions) >= 2  # the move typed, and the bot's answer
 
 
+def test_a_closed_input_is_an_input_that_ended(tmp_path: Path, tiny_path: Path) -> None:
+    """Started with standard input closed (``<&-``), a human seat's game stops and saves."""
+    save = tmp_path / "g.json"
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save)]
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", *args],
+        capture_output=True,
+        timeout=30,
+        check=False,
+        preexec_fn=lambda: os.close(0),
+    )
+    assert done.returncode == 130, done.stderr
+    assert b"input ended" in done.stderr and b"Traceback" not in done.stderr
+    assert f"saved to {save}".encode() in done.stdout
+
+
 def test_the_end_of_input_without_save_says_nothing_was_saved(cli: Invoke) -> None:
     result = cli("play", "tiny", "--seats", "human,bot", "--seed", "5", input="1\n")
     assert result.exit_code == 130
