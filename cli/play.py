@@ -13,6 +13,7 @@ bot, the rules or a hook -- saves it there first.
 from __future__ import annotations
 
 import contextlib
+import io
 import secrets
 import sys
 from collections.abc import Callable
@@ -266,6 +267,9 @@ def ask(prompt: str) -> str:
     """Read one line from the person at the table (``EOFError`` when the input ends)."""
     if sys.stdin is None:  # started with its input closed (``<&-``): it has ended already
         raise EOFError
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        # A line that is not in the input's encoding is an answer like any other, not a crash.
+        sys.stdin.reconfigure(errors="replace")
     return common.console.input(common.plain(prompt))
 
 

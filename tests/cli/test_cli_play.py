@@ -88,7 +88,7 @@ def test_usage_errors_exit_2(cli: Invoke) -> None:
         assert cli("play", "tiny", "--seed", seed).exit_code == 2
 
 
-def human_game(cli: Invoke, save: Path, typed: str, *more: str) -> Result:
+def human_game(cli: Invoke, save: Path, typed: str | bytes, *more: str) -> Result:
     return cli(
         "play",
         "tiny",
@@ -261,3 +261,10 @@ def test_any_typed_line_asks_again(cli: Invoke, tmp_path: Path) -> None:
     assert "'99999999999999999999…' is not a choice" in out
     assert "'\\x1b[2j' is not a choice" in out and "\x1b" not in out
     assert "final scores" in out
+
+
+def test_a_line_not_in_the_inputs_encoding_asks_again(cli: Invoke, tmp_path: Path) -> None:
+    """Piped from a Latin-1 file, say: read as text with a replacement, never a crash."""
+    result = human_game(cli, tmp_path / "g.json", b"caf\xe9\n" + b"1\n" * 20)
+    assert result.exit_code == 0, result.output
+    assert "'caf\ufffd' is not a choice" in result.stdout and "final scores" in result.stdout
