@@ -22,7 +22,9 @@ from meeple.cli.simulate import (
     FirstSeed,
     Force,
     Rotate,
+    Unwritten,
     Workers,
+    append,
     check_jsonl,
     lines_to,
     players,
@@ -134,20 +136,21 @@ def compare(
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()
-        interrupted = False
+        interrupted, unwritten = False, None
         with contextlib.ExitStack() as stack:
             sinks = [stack.enter_context(lines_to(path)) for path in paths]
-            for spec, sink in zip(specs, sinks, strict=True):
+            for spec, sink, where in zip(specs, sinks, paths, strict=True):
                 if sink is not None:
-                    sink.write(header_line(spec))
+                    append(sink, header_line(spec), str(where))
             played = stack.enter_context(players(env, workers or cpu_count()))
             runs = [played(spec, seeds) for spec in specs]
             try:
                 for results in zip(*runs, strict=True):
-                    for result, sink, tally in zip(results, sinks, tallies, strict=True):
+                    for result, sink, where, tally in zip(
+                        results, sinks, paths, tallies, strict=True
+                    ):
                         if sink is not None:
-                            sink.write(result_line(result))
-                            sink.flush()
+                            append(sink, result_line(result), str(where))
                         tally.add(result)
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
@@ -155,6 +158,8 @@ def compare(
                 interrupted = True
                 said = f"interrupted after {pairs[0].games} of {n} seeds"
                 common.err_console.print(common.plain(said), soft_wrap=True)
+            except Unwritten as exc:
+                unwritten = exc
         elapsed = time.perf_counter() - started
     if pairs[0].games:
         comparison = Comparison(
@@ -167,6 +172,8 @@ def compare(
             differences=[pair.differences() for pair in pairs],
         )
         show(game_cls.title, comparison, elapsed, as_json)
+    if unwritten is not None:
+        common.fail(f"{unwritten}; the {pairs[0].games} seeds before it are in {jsonl}")
     if interrupted:
         raise typer.Exit(130)
 

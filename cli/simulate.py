@@ -168,7 +168,7 @@ def simulate(
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
         on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
         tally = Tally()
-        interrupted, failed = False, None
+        interrupted, failed, unwritten = False, None, None
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
@@ -181,8 +181,7 @@ def simulate(
                 if earlier.torn:
                     common.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")
             if sink is not None and sink.tell() == 0:
-                sink.write(header_line(spec))
-                sink.flush()
+                append(sink, header_line(spec), str(jsonl))
             done = tally.games
             started = time.perf_counter()
             with Progress(
@@ -194,14 +193,15 @@ def simulate(
                         for result in played(spec, seeds[done:]):
                             # Written first: every game the summary counts is in the file.
                             if sink is not None:
-                                sink.write(result_line(result))
-                                sink.flush()
+                                append(sink, result_line(result), str(jsonl))
                             tally.add(result)
                             bar.advance(task)
                 except KeyboardInterrupt:
                     interrupted = True
                 except RunFailed as exc:
                     failed = exc
+                except Unwritten as exc:
+                    unwritten = exc
             elapsed = time.perf_counter() - started
     if interrupted:
         kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
@@ -211,6 +211,11 @@ def simulate(
         report.show(game.title, tally.summary(), as_json)
         if tally.games > done and not as_json:  # the speed of the games played now
             report.speed(tally.games - done, elapsed)
+    if unwritten is not None:
+        common.fail(
+            f"{unwritten}; the {tally.games} games before it are in {jsonl}: make room, "
+            "then the same command with --resume continues the run"
+        )
     if failed is not None:
         if (
             dask is None
@@ -323,5 +328,22 @@ def lines_to(path: Path | None, resume: bool = False) -> Iterator[IO[bytes] | No
         sink = path.open("r+b" if resume and path.exists() else "wb")
     except OSError as exc:
         raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
-    with sink:
+    try:
         yield sink
+    finally:
+        # Every line is flushed as it is written: a close could only write a line that failed.
+        with contextlib.suppress(OSError):
+            sink.close()
+
+
+class Unwritten(MeepleError):
+    """A line the ``--jsonl`` file did not take (a full disk, a size limit)."""
+
+
+def append(sink: IO[bytes], line: bytes, where: str) -> None:
+    """Write one line to the ``--jsonl`` file named ``where``, through to the system."""
+    try:
+        sink.write(line)
+        sink.flush()
+    except OSError as exc:
+        raise Unwritten(f"--jsonl {where}: cannot write ({exc.strerror or exc})") from None

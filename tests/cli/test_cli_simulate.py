@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -157,6 +159,38 @@ def test_jsonl_overwrites_another_file_only_with_force(cli: Invoke, tmp_path: Pa
     assert msgspec.json.decode(notes.read_bytes().splitlines()[0], type=Header)
     assert cli(*args, run).exit_code == 0 and cli(*args, run, "--seed", "5").exit_code == 0
     assert msgspec.json.decode(run.read_bytes().splitlines()[1], type=GameResult).seed == 5
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_jsonl_file_that_fills_up_keeps_its_games_for_resume(
+    cli: Invoke, tiny_path: Path, tmp_path: Path, workers: str
+) -> None:
+    """A full disk (here a file size limit) stops the run like a failing game: the summary of
+    the games written, one error line, exit 1; --resume then finishes the file."""
+    resource = pytest.importorskip("resource")  # POSIX
+    full, out = tmp_path / "full.jsonl", tmp_path / "g.jsonl"
+    args = ["simulate", "tiny", "-n", "30", "--seats", "random,random", "-q", "-w", workers]
+    assert cli(*args, "--jsonl", full).exit_code == 0
+    limit = len(full.read_bytes()) // 2
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", *args, "--jsonl", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=small_files,
+    )
+    assert done.returncode == 1, done.stderr
+    games = out.read_bytes().count(b"\n") - 1
+    said = f"error: --jsonl {out}: cannot write (File too large); the {games} games before it"
+    assert done.stderr.startswith(said) and "--resume continues the run" in done.stderr
+    assert f"Tiny: {games} games, by seat" in done.stdout
+    assert cli(*args, "--jsonl", out, "--resume").exit_code == 0
+    assert out.read_bytes() == full.read_bytes()
 
 
 def test_ctrl_c_keeps_the_finished_games(

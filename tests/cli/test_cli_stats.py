@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -243,6 +245,26 @@ def test_tournament_ctrl_c_rates_the_finished_games(
     result = cli(*args)
     assert result.exit_code == 130 and "interrupted after 0 of 10 games" in result.stderr
     assert result.stdout == ""
+
+
+def test_compare_stops_in_one_line_when_its_files_fill_up(tiny_path: Path, tmp_path: Path) -> None:
+    resource = pytest.importorskip("resource")  # POSIX
+
+    def small_files() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
+
+    args = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "50", "-w", "1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", *args, "--jsonl", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        preexec_fn=small_files,
+    )
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.startswith(f"error: --jsonl {tmp_path / 'variant-1.jsonl'}: cannot write")
+    assert "seeds before it are in" in done.stderr and "seeds" in done.stdout
 
 
 @pytest.mark.parametrize(
