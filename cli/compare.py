@@ -137,14 +137,14 @@ def compare(
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()
         interrupted, unwritten = False, None
-        with contextlib.ExitStack() as stack:
-            sinks = [stack.enter_context(lines_to(path)) for path in paths]
-            for spec, sink, where in zip(specs, sinks, paths, strict=True):
-                if sink is not None:
-                    append(sink, header_line(spec), str(where))
-            played = stack.enter_context(players(env, workers or cpu_count()))
-            runs = [played(spec, seeds) for spec in specs]
-            try:
+        try:  # outside the workers' ``with``: leaving it on Ctrl-C stops them at once
+            with contextlib.ExitStack() as stack:
+                sinks = [stack.enter_context(lines_to(path)) for path in paths]
+                for spec, sink, where in zip(specs, sinks, paths, strict=True):
+                    if sink is not None:
+                        append(sink, header_line(spec), str(where))
+                played = stack.enter_context(players(env, workers or cpu_count()))
+                runs = [played(spec, seeds) for spec in specs]
                 for results in zip(*runs, strict=True):
                     for result, sink, where, tally in zip(
                         results, sinks, paths, tallies, strict=True
@@ -154,12 +154,12 @@ def compare(
                         tally.add(result)
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
-            except KeyboardInterrupt:
-                interrupted = True
-                said = f"interrupted after {pairs[0].games} of {n} seeds"
-                common.err_console.print(common.plain(said), soft_wrap=True)
-            except Unwritten as exc:
-                unwritten = exc
+        except KeyboardInterrupt:
+            interrupted = True
+            said = f"interrupted after {pairs[0].games} of {n} seeds"
+            common.err_console.print(common.plain(said), soft_wrap=True)
+        except Unwritten as exc:
+            unwritten = exc
         elapsed = time.perf_counter() - started
     if pairs[0].games:
         comparison = Comparison(

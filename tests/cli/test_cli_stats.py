@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -245,6 +246,19 @@ def test_tournament_ctrl_c_rates_the_finished_games(
     result = cli(*args)
     assert result.exit_code == 130 and "interrupted after 0 of 10 games" in result.stderr
     assert result.stdout == ""
+
+
+def test_compare_ctrl_c_stops_its_workers_at_once(
+    tmp_path: Path, interrupt_simulate: Callable[..., tuple[int, bytes, bytes]]
+) -> None:
+    """Not after the games they were given: those of a slow bot take minutes."""
+    slow = ["--seats", "ismcts:iterations=50,random", "-n", "2000", "-w", "2"]
+    args = ["compare", "clonk", "--variant", "", "--variant", "", *slow, "--jsonl", str(tmp_path)]
+    started = time.monotonic()
+    code, _, err = interrupt_simulate(args, tmp_path / "variant-1.jsonl", 2, 5)
+    assert code == 130, err
+    assert b"interrupted after 0 of 2000 seeds" in err
+    assert time.monotonic() - started < 20
 
 
 def test_compare_stops_in_one_line_when_its_files_fill_up(tiny_path: Path, tmp_path: Path) -> None:
