@@ -132,7 +132,7 @@ def compare(
         if jsonl is not None:
             paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
             for path in filter(None, paths):
-                check_jsonl(path, force)
+                check_jsonl(path, game_cls.id, force)
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()

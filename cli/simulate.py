@@ -162,7 +162,7 @@ def simulate(
         # here, in one line, rather than in a worker as the failure of a game.
         game.setup(len(names), seed)
         if jsonl is not None:
-            check_jsonl(jsonl, force or resume)
+            check_jsonl(jsonl, game.id, force or resume)
         spec = RunSpec.of(game, names, rotate)
         seeds = common.seed_range(seed, n)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
@@ -288,12 +288,12 @@ COLUMNS = (
 """The progress bar: games done of the run, games/s and the time left."""
 
 
-def check_jsonl(path: Path, force: bool) -> None:
+def check_jsonl(path: Path, game_id: str, force: bool) -> None:
     """Raise :class:`MeepleError` unless a run may be written to ``path`` (before any game).
 
     The folder must take the file, and an existing file is overwritten only if
-    it is a run file (running again replaces it; ``--resume`` continues it) or
-    with ``force``: any other file would be lost.
+    it is a run file of the same game (running again replaces it; ``--resume``
+    continues it) or with ``force``: any other file would be lost.
     """
     common.check_output(path, "--jsonl")
     if force or not path.exists():
@@ -301,13 +301,15 @@ def check_jsonl(path: Path, force: bool) -> None:
     try:
         with open_file(path) as f:
             first = f.readline(MAX_HEADER_BYTES)
-        if first:
-            read_run([first], str(path))
+        game = read_run([first], str(path))[0].game if first else game_id
     except MeepleError:
+        game = None
+    if game != game_id:
+        what = f"a run of {game}" if game else "not a run file"
         raise MeepleError(
-            f"--jsonl {path}: the file exists and is not a run file; choose another file, "
+            f"--jsonl {path}: the file exists and is {what}; choose another file, "
             "or add --force to overwrite it"
-        ) from None
+        )
 
 
 MAX_HEADER_BYTES = 1024 * 1024

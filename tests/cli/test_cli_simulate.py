@@ -147,7 +147,7 @@ def test_a_bad_jsonl_path_stops_before_the_first_game(
 
 
 def test_jsonl_overwrites_another_file_only_with_force(cli: Invoke, tmp_path: Path) -> None:
-    """A run file is replaced by running again; any other file would be lost."""
+    """A run file of the game is replaced by running again; any other file would be lost."""
     notes, run = tmp_path / "notes.txt", tmp_path / "run.jsonl"
     notes.write_text("the only copy\n")
     args = ["simulate", "tiny", "-n", "2", "--quiet", "--jsonl"]
@@ -159,6 +159,10 @@ def test_jsonl_overwrites_another_file_only_with_force(cli: Invoke, tmp_path: Pa
     assert msgspec.json.decode(notes.read_bytes().splitlines()[0], type=Header)
     assert cli(*args, run).exit_code == 0 and cli(*args, run, "--seed", "5").exit_code == 0
     assert msgspec.json.decode(run.read_bytes().splitlines()[1], type=GameResult).seed == 5
+    before = run.read_bytes()
+    other = cli("simulate", "clonk", "-n", "1", "--seats", "random,random", "--jsonl", run)
+    assert other.exit_code == 1 and "the file exists and is a run of tiny" in other.stderr
+    assert run.read_bytes() == before
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
