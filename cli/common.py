@@ -480,6 +480,8 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
                 value = msgspec.json.decode(value)
             except msgspec.DecodeError:
                 raise MeepleError(f"--option {item!r}: {value!r} is not valid JSON") from None
+            except RecursionError:
+                raise MeepleError(f"--option {key}: its JSON is nested too deeply") from None
         # Each option alone first, so an error names the one at fault (every option has a default).
         try:
             msgspec.convert({key: value}, game.Options, strict=False)

@@ -70,6 +70,11 @@ def test_bad_option_values(item: str, message: str) -> None:
     assert message in str(err.value)
 
 
+def test_an_option_nested_too_deeply_is_refused() -> None:
+    with pytest.raises(MeepleError, match="--option tasks: its JSON is nested too deeply"):
+        common.parse_options(House, ["tasks=" + "[" * 100_000])
+
+
 @pytest.mark.parametrize("item", ["mode=plain\udcff", "rounds=\udcff"])
 def test_an_option_that_is_not_utf8_is_refused(item: str) -> None:
     """Undecodable bytes (a file name in another encoding) could not be saved in a record."""
