@@ -90,7 +90,9 @@ Rotate = Annotated[
     bool,
     typer.Option(help="Rotate the seats: the game of seed s moves every bot s % seats seats on."),
 ]
-Force = Annotated[bool, typer.Option(help="Let --jsonl overwrite a file that is not a run file.")]
+Force = Annotated[
+    bool, typer.Option(help="Let --jsonl overwrite a file that is not a run of this game.")
+]
 
 
 @app.command(context_settings=common.GAME_FLAGS)
