@@ -90,9 +90,7 @@ def test_an_unreachable_scheduler_is_one_line_and_keeps_the_file(
     kept = tmp_path / "kept.jsonl"
     earlier = runner.header_line(RunSpec(game="clonk", version="2", options={}, bots=["random"]))
     kept.write_bytes(earlier)  # an earlier run's file, which --jsonl would replace
-    started = time.monotonic()
     result = cli(*GAME, "--jsonl", kept, "--dask", f"tcp://127.0.0.1:{port}")
-    assert time.monotonic() - started < 15
     assert result.exit_code == 1
     [line] = result.stderr.strip().splitlines()
     assert f"--dask tcp://127.0.0.1:{port}: no Dask scheduler answered" in line

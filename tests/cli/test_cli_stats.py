@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
-import time
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -251,14 +251,13 @@ def test_tournament_ctrl_c_rates_the_finished_games(
 def test_compare_ctrl_c_stops_its_workers_at_once(
     tmp_path: Path, interrupt_simulate: Callable[..., tuple[int, bytes, bytes]]
 ) -> None:
-    """Not after the games they were given: those of a slow bot take minutes."""
+    """Not after the games they were given: those of a slow bot take minutes, far past the
+    half minute the interrupted run is given to end."""
     slow = ["--seats", "ismcts:iterations=50,random", "-n", "2000", "-w", "2"]
     args = ["compare", "clonk", "--variant", "", "--variant", "", *slow, "--jsonl", str(tmp_path)]
-    started = time.monotonic()
-    code, _, err = interrupt_simulate(args, tmp_path / "variant-1.jsonl", 2, 5)
+    code, _, err = interrupt_simulate(args, tmp_path / "variant-1.jsonl", 2, 2)
     assert code == 130, err
-    assert b"interrupted after 0 of 2000 seeds" in err
-    assert time.monotonic() - started < 20
+    assert re.search(rb"interrupted after \d+ of 2000 seeds", err), err
 
 
 def test_compare_stops_in_one_line_when_its_files_fill_up(tiny_path: Path, tmp_path: Path) -> None:
