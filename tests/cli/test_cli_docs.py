@@ -33,7 +33,7 @@ def test_the_docs_show_commands():
     assert {doc for doc, _, _ in shown()} == {"simulation.md"}
 
 
-@pytest.mark.slow
+@pytest.mark.soak  # whole simulations, hundreds of games: with the long runs
 @pytest.mark.parametrize(("doc", "command", "output"), shown(), ids=lambda v: v[:40])
 def test_a_shown_command_prints_the_lines_shown(cli, doc, command, output):
     # The same games for any number of workers: one keeps the test to its own process.
