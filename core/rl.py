@@ -299,11 +299,10 @@ class Encoder:
             elif sight == "top":
                 extend(map(hidden, cards[:-1]))
                 at.append(seen(cards[-1]))
-            elif (up := zone.up) is None:  # no facing flags: all face up
+            elif zone.up is None or all(zone.up):  # no facing flags: all face up
                 extend(map(seen, cards))
-            else:  # counts need no order: the face-up cards, then the face-down ones
-                extend(map(seen, itertools.compress(cards, up)))
-                extend(map(hidden, itertools.compress(cards, map(operator.not_, up))))
+            else:  # some cards face down
+                extend([seen(c) if up else hidden(c) for c, up in zip(cards, zone.up, strict=True)])
         out = numpy.bincount(numpy.fromiter(at, numpy.intp, len(at)), minlength=self.size)
         out = out.astype(numpy.float32)
         try:
