@@ -8,11 +8,13 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from meeple.cli.app import make_app
+from meeple.core.engine import Match
 from meeple.core.plugins import PluginManager
 
 Invoke = Callable[..., Result]
@@ -54,3 +56,46 @@ def _interrupt_simulate(
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=30)
     return proc.returncode, stdout, stderr
+
+
+@pytest.fixture
+def interrupt_game(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
+    """``interrupt_game(n)``: Ctrl-C in the ``n``-th game this process plays from now on
+    (:meth:`Match.run`; a command run with ``-w 1`` plays its games here)."""
+    run = Match.run
+
+    def interrupt(n: int) -> None:
+        played = 0
+
+        def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
+            nonlocal played
+            played += 1
+            if played == n:
+                raise KeyboardInterrupt
+            return run(self, *a, **kw)
+
+        monkeypatch.setattr(Match, "run", interrupted)
+
+    return interrupt
+
+
+SmallFiles = Callable[[list[str], int], "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def small_files() -> SmallFiles:
+    """``small_files(args, limit)``: ``meeple *args`` in a process that cannot write a file
+    past ``limit`` bytes (a full disk, as far as it can tell). POSIX only."""
+    resource = pytest.importorskip("resource")
+
+    def run(args: list[str], limit: int) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "meeple.cli", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+            preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)),
+        )
+
+    return run

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -167,27 +166,18 @@ def test_jsonl_overwrites_another_file_only_with_force(cli: Invoke, tmp_path: Pa
 
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_jsonl_file_that_fills_up_keeps_its_games_for_resume(
-    cli: Invoke, tiny_path: Path, tmp_path: Path, workers: str
+    cli: Invoke,
+    tiny_path: Path,
+    tmp_path: Path,
+    workers: str,
+    small_files: Callable[..., subprocess.CompletedProcess[str]],
 ) -> None:
     """A full disk (here a file size limit) stops the run like a failing game: the summary of
     the games written, one error line, exit 1; --resume then finishes the file."""
-    resource = pytest.importorskip("resource")  # POSIX
     full, out = tmp_path / "full.jsonl", tmp_path / "g.jsonl"
     args = ["simulate", "tiny", "-n", "30", "--seats", "random,random", "-q", "-w", workers]
     assert cli(*args, "--jsonl", full).exit_code == 0
-    limit = len(full.read_bytes()) // 2
-
-    def small_files() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-
-    done = subprocess.run(
-        [sys.executable, "-m", "meeple.cli", *args, "--jsonl", str(out)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=small_files,
-    )
+    done = small_files([*args, "--jsonl", str(out)], len(full.read_bytes()) // 2)
     assert done.returncode == 1, done.stderr
     games = out.read_bytes().count(b"\n") - 1
     said = f"error: --jsonl {out}: cannot write (File too large); the {games} games before it"
@@ -198,21 +188,13 @@ def test_a_jsonl_file_that_fills_up_keeps_its_games_for_resume(
 
 
 def test_ctrl_c_keeps_the_finished_games(
-    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    cli: Invoke, tmp_path: Path, interrupt_game: Callable[[int], None]
 ) -> None:
     full, cut = tmp_path / "full.jsonl", tmp_path / "cut.jsonl"
     # One worker: the games are played in this process, where the patch is.
     args = ["simulate", "tiny", "--seats", "random,random", "--seed", "9", "--quiet", "-w", "1"]
     assert cli(*args, "-n", "3", "--jsonl", str(full)).exit_code == 0
-    run, calls = Match.run, [0]
-
-    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 4:
-            raise KeyboardInterrupt
-        return run(self, *a, **kw)
-
-    monkeypatch.setattr(Match, "run", interrupted)
+    interrupt_game(4)
     result = cli(*args, "-n", "10", "--jsonl", str(cut))
     assert result.exit_code == 130
     assert f"interrupted after 3 of 10 games; {cut} holds their lines" in result.stderr

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import pytest
@@ -16,7 +14,6 @@ from typer.testing import Result
 
 from meeple.cli.compare import Comparison, variant_items
 from meeple.cli.tournament import Tournament, schedule
-from meeple.core.engine import Match
 from meeple.core.stats import Summary
 
 Invoke = Callable[..., Result]
@@ -204,17 +201,9 @@ def test_stats_of_a_game_not_installed_here(cli: Invoke, tmp_path: Path) -> None
 
 
 def test_compare_ctrl_c_keeps_the_finished_seeds(
-    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    cli: Invoke, tmp_path: Path, interrupt_game: Callable[[int], None]
 ) -> None:
-    run, calls = Match.run, [0]
-
-    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 5:  # the first variant's third game: two seeds are done
-            raise KeyboardInterrupt
-        return run(self, *a, **kw)
-
-    monkeypatch.setattr(Match, "run", interrupted)
+    interrupt_game(5)  # the first variant's third game: two seeds are done
     args = ["--variant", "", "--variant", "", "-n", "10", "--jsonl", str(tmp_path), "-w", "1"]
     result = cli("compare", "tiny", *args)
     assert result.exit_code == 130
@@ -225,24 +214,16 @@ def test_compare_ctrl_c_keeps_the_finished_seeds(
 
 
 def test_tournament_ctrl_c_rates_the_finished_games(
-    cli: Invoke, monkeypatch: pytest.MonkeyPatch
+    cli: Invoke, interrupt_game: Callable[[int], None]
 ) -> None:
-    run, calls = Match.run, [0]
-
-    def interrupted(self: Match, *a: Any, **kw: Any) -> Any:
-        calls[0] += 1
-        if calls[0] == 4:
-            raise KeyboardInterrupt
-        return run(self, *a, **kw)
-
-    monkeypatch.setattr(Match, "run", interrupted)
+    interrupt_game(4)
     args = ["tournament", "clonk", "--bots", "random,greedy", "-n", "10", "-w", "1"]
     result = cli(*args)
     assert result.exit_code == 130
     assert "interrupted after 3 of 10 games" in result.stderr
     assert "3 of 10 games: 5 times the 2-game schedule" in result.stdout
     assert "ratings" in result.stdout and "Clonk!: 3 games, by seat" in result.stdout
-    calls[0] = 3  # the first game is interrupted
+    interrupt_game(1)
     result = cli(*args)
     assert result.exit_code == 130 and "interrupted after 0 of 10 games" in result.stderr
     assert result.stdout == ""
@@ -260,21 +241,11 @@ def test_compare_ctrl_c_stops_its_workers_at_once(
     assert re.search(rb"interrupted after \d+ of 2000 seeds", err), err
 
 
-def test_compare_stops_in_one_line_when_its_files_fill_up(tiny_path: Path, tmp_path: Path) -> None:
-    resource = pytest.importorskip("resource")  # POSIX
-
-    def small_files() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (2000, 2000))
-
+def test_compare_stops_in_one_line_when_its_files_fill_up(
+    tiny_path: Path, tmp_path: Path, small_files: Callable[..., subprocess.CompletedProcess[str]]
+) -> None:
     args = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "50", "-w", "1"]
-    done = subprocess.run(
-        [sys.executable, "-m", "meeple.cli", *args, "--jsonl", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-        preexec_fn=small_files,
-    )
+    done = small_files([*args, "--jsonl", str(tmp_path)], 2000)
     assert done.returncode == 1, done.stderr
     assert done.stderr.startswith(f"error: --jsonl {tmp_path / 'variant-1.jsonl'}: cannot write")
     assert "seeds before it are in" in done.stderr and "seeds" in done.stdout
