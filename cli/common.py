@@ -20,7 +20,7 @@ import re
 import stat
 import tempfile
 import textwrap
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
@@ -295,6 +295,30 @@ def check_output(path: Path, option: str) -> None:
             f"{option} {path}: cannot write in {folder} ({exc.strerror or exc}); "
             "choose a folder you can write to"
         ) from None
+
+
+def check_overwrite(
+    path: Path,
+    option: str,
+    game_id: str,
+    force: bool,
+    game_of: Callable[[Path], str | None],
+    kind: tuple[str, str],
+) -> None:
+    """:func:`check_output`, and an existing ``path`` is overwritten only with ``force`` or
+    if it holds a file of ``game_id``'s: ``game_of`` reads whose it is (``None``: not such a
+    file at all), ``kind`` names such a file for one game and in general (``("run", "run
+    file")``). Anything else there would be lost."""
+    check_output(path, option)
+    if force or not path.exists():
+        return
+    game = game_of(path)
+    if game != game_id:
+        what = f"a {kind[0]} of {game}" if game else f"not a {kind[1]}"
+        raise MeepleError(
+            f"{option} {path}: the file exists and is {what}; choose another file, "
+            "or add --force to overwrite it"
+        )
 
 
 # -- seats -------------------------------------------------------------------

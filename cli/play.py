@@ -81,19 +81,16 @@ def check_save(path: Path, game_id: str, force: bool) -> None:
     if it is a record or snapshot of the same game (resuming saves back so)
     or with ``force``.
     """
-    common.check_output(path, "--save")
-    if force or not path.exists():
-        return
+    kind = ("game", "meeple record or snapshot")
+    common.check_overwrite(path, "--save", game_id, force, _saved_game, kind)
+
+
+def _saved_game(path: Path) -> str | None:
+    """The game of the record or snapshot at ``path`` (``None``: it is neither)."""
     try:
-        _, saved_game, _ = records.header(records.read_bytes(path), str(path))
+        return records.header(records.read_bytes(path), str(path))[1]
     except InvalidFile:
-        saved_game = None
-    if saved_game != game_id:
-        what = f"a game of {saved_game}" if saved_game else "not a meeple record or snapshot"
-        raise MeepleError(
-            f"--save {path}: the file exists and is {what}; choose another file, "
-            "or add --force to overwrite it"
-        )
+        return None
 
 
 class Table:

@@ -297,21 +297,16 @@ def check_jsonl(path: Path, game_id: str, force: bool) -> None:
     it is a run file of the same game (running again replaces it; ``--resume``
     continues it) or with ``force``: any other file would be lost.
     """
-    common.check_output(path, "--jsonl")
-    if force or not path.exists():
-        return
-    try:
-        with open_file(path) as f:
-            first = f.readline(MAX_HEADER_BYTES)
-        game = read_run([first], str(path))[0].game if first else game_id
-    except MeepleError:
-        game = None
-    if game != game_id:
-        what = f"a run of {game}" if game else "not a run file"
-        raise MeepleError(
-            f"--jsonl {path}: the file exists and is {what}; choose another file, "
-            "or add --force to overwrite it"
-        )
+
+    def game_of(path: Path) -> str | None:
+        try:
+            with open_file(path) as f:
+                first = f.readline(MAX_HEADER_BYTES)
+            return read_run([first], str(path))[0].game if first else game_id  # empty: a run's
+        except MeepleError:
+            return None
+
+    common.check_overwrite(path, "--jsonl", game_id, force, game_of, ("run", "run file"))
 
 
 MAX_HEADER_BYTES = 1024 * 1024
