@@ -2,13 +2,15 @@
 
 The placed tiles match their zone, never overlap and each touches an earlier
 one along a full edge; Lockpicks on the map lie on distinct places (fewer once some
-stood in for an empty bank, rules.md#lockpick-supply); Ghost
+stood in for an empty bank, rules.md#lockpick-supply), each a lock of a placed tile or a
+locked room; Ghost
 cubes and Wayshrine marks are conserved (marks also count in each seat's 30
 cubes, :meth:`~meeple.plugins.clank.rules.Clank.cubes_placed`).
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from meeple.plugins.clank.checks import only
@@ -61,6 +63,13 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             f"$.picked: {len(state.picked)} places for {len(state.picks)} Lockpicks on the map; "
             "give distinct places, at least one per Lockpick"
         )
+    if not problems:
+        problems += [
+            f"$.picked[{i}]: {on!r} is no lock of a placed tile ('3/e1', '3/i0') and no "
+            "chest, library or prison room ('room 7')"
+            for i, on in enumerate(state.picked)
+            if not lockable(game, state, on)
+        ]
     total = game.cat.tables.ghost_cubes
     ghosts = state.ghosts + state.ghost_clank + state.bag.cubes.get(GHOST, 0)
     if ghosts != total or min(state.ghosts, state.ghost_clank) < 0:
@@ -106,3 +115,26 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             "$.drawn: holds the tile revealed while its placement is decided, only then"
         )
     return problems
+
+
+LOCK = re.compile(r"(\d+)/([ei])(\d+)|room (\d+)")
+"""Where ``picked`` says a Lockpick lies: a tile's locked edge or inner tunnel, or a room."""
+
+
+def lockable(game: CatacombsGame, state: CatacombsState, on: str) -> bool:
+    """rules.md#locks, #chest: whether ``on`` names a lock of a placed tile (an edge's
+    half-tunnel, which may still face an empty cell or no longer meet a tunnel, or an inner
+    tunnel) or a chest, library or prison room."""
+    found = LOCK.fullmatch(on)
+    if found is None:
+        return False
+    place, where, k, room = found.groups()
+    if room is not None:
+        features = game.graph(state).features
+        f = features[int(room)] if int(room) < len(features) else None
+        return f is not None and (f.chest or f.library or f.prison)
+    if int(place) >= len(state.tiles):
+        return False
+    tile = game.cat.tiles[state.tiles[int(place)].tile]
+    parts = tile.edges if where == "e" else tile.inner
+    return int(k) < len(parts) and parts[int(k)].lock

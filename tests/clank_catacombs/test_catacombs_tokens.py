@@ -196,13 +196,29 @@ def test_lockpicks_never_run_out(g, s) -> None:
     """rules.md#lockpick-supply: with the bank empty, the Lockpicks lying on opened locks and
     covered rooms stand in; what they opened stays open."""
     me, other = s.players
+    hall, _ = lay(g, s, "hall", 1, 0), lay(g, s, "cave", 2, 0)
     put(s, other.held, *s.bank.cards)
     put(s, s.picks, *[t for t in g.lockpicks(other)][:2])
-    s.picked = ["room 9", "0/e1"]
+    picked = [f"room {room(g, s, 'cave:p')}", f"{hall}/e1"]  # a Prison, the hall's locked half
+    s.picked = list(picked)
+    assert g.validate_state(s) == []
     events: list[Event] = []
     g.take_lockpicks(s, 0, cx.TakeLockpicks(n=2), None, events)
     assert len(g.lockpicks(me)) == 5 and len(s.picks) == 0
-    assert s.picked == ["room 9", "0/e1"] and g.validate_state(s) == []
+    assert s.picked == picked and g.validate_state(s) == []
+
+
+def test_check_lockpicks_lie_on_locks(g, s) -> None:
+    """rules.md#locks, #chest: a Lockpick left on the map names a lock of a placed tile or a
+    locked room; a saved game naming anything else (a card, say) is refused."""
+    hall, _ = lay(g, s, "hall", 1, 0), lay(g, s, "cave", 2, 0)
+    s.picks.add(s.bank.draw())
+    for on in (f"{hall}/e1", f"room {room(g, s, 'cave:p')}"):
+        s.picked = [on]
+        assert g.validate_state(s) == [], on
+    for on in ("mercenary-6", f"{hall}/e0", f"{hall}/i0", "9/e1", f"room {room(g, s, 'hall:a')}"):
+        s.picked = [on]
+        assert any(p.startswith("$.picked[0]") for p in g.validate_state(s)), on
 
 
 @pytest.mark.parametrize("side", ["a", "b"])
