@@ -103,9 +103,15 @@ def _header(line: bytes, where: str) -> RunSpec:
     try:
         return msgspec.json.decode(line, type=Header).run
     except msgspec.ValidationError as exc:
-        raise MeepleError(f"{where}:1: not a run header ({exc})") from None
-    except msgspec.DecodeError as exc:
-        raise MeepleError(f"{where}:1: not JSON ({exc})") from None
+        raise MeepleError(
+            f"{where}:1: not a run header ({exc}); a run file of `meeple simulate --jsonl` "
+            "starts with one"
+        ) from None
+    except msgspec.DecodeError as exc:  # a saved game, say: JSON, but over many lines
+        raise MeepleError(
+            f"{where}:1: not JSON ({exc}); a run file of `meeple simulate --jsonl` holds one "
+            "JSON object per line"
+        ) from None
 
 
 def _result(line: bytes, where: str) -> GameResult:

@@ -58,6 +58,8 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
     text, record, empty = tmp_path / "notes.txt", tmp_path / "game.json", tmp_path / "empty.jsonl"
     text.write_text("hello\n")
     record.write_text('{"kind": "meeple.record"}\n')
+    saved = tmp_path / "saved.json"  # a saved game is JSON over many lines
+    saved.write_text('{\n  "kind": "meeple.record"\n}\n')
     header, first, *games = run.read_bytes().splitlines(keepends=True)
     empty.write_bytes(header)  # the header alone
     edited = {
@@ -73,6 +75,11 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         ([tmp_path / "missing.jsonl"], "missing.jsonl: No such file or directory"),
         ([text], "notes.txt:1: not JSON"),
         ([record], "game.json:1: not a run header"),
+        (
+            [saved],
+            "saved.json:1: not JSON (Input data was truncated); a run file of `meeple "
+            "simulate --jsonl` holds one JSON object per line",
+        ),
         ([empty], "empty.jsonl: no games in the run"),
         ([run, other], f"{other}:1: not a shard of the run in {run} (rotate True, not False)"),
         ([run, again], f"{again}:2: seed 3 again (also in {run}); give each shard once"),
