@@ -269,7 +269,7 @@ def test_the_code_the_guide_adds_plays_in_the_package(race):
         assert len(Match.new(game, 2, seed, Hooks(None)).run(bots)) == 2
 
 
-@pytest.mark.slow
+@pytest.mark.soak  # a new venv and a package built in it: with the long runs
 def test_the_guide_from_meeple_new_to_a_tested_game_in_a_fresh_venv(tmp_path):
     """The guide's commands in order, offline (see :data:`OFFLINE`), in a new venv that sees
     this one's packages (meeple included, as ``pip install -e /path/to/meeple`` would give it);
