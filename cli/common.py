@@ -247,6 +247,11 @@ def warn(message: str) -> None:
     err_console.print(error_line(message, "warning:", "yellow"), soft_wrap=True)
 
 
+def interrupted(done: int, of: int, unit: str, kept: str = "") -> None:
+    """Say on standard error how far a run got before Ctrl-C (and where its work is kept)."""
+    err_console.print(plain(f"interrupted after {done} of {of} {unit}{kept}"), soft_wrap=True)
+
+
 def fail(message: str, code: int = 1) -> NoReturn:
     """Print ``message`` as an error and exit (1: bad input or failed check, 2: usage)."""
     err_console.print(error_line(message), soft_wrap=True)

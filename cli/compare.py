@@ -156,8 +156,7 @@ def compare(
                         pair.add(results[0], result)
         except KeyboardInterrupt:
             interrupted = True
-            said = f"interrupted after {pairs[0].games} of {n} seeds"
-            common.err_console.print(common.plain(said), soft_wrap=True)
+            common.interrupted(pairs[0].games, n, "seeds")
         except Unwritten as exc:
             unwritten = exc
         elapsed = time.perf_counter() - started

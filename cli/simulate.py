@@ -207,8 +207,7 @@ def simulate(
             elapsed = time.perf_counter() - started
     if interrupted:
         kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
-        said = f"interrupted after {tally.games} of {n} games{kept}"
-        out.print(common.plain(said), soft_wrap=True)
+        common.interrupted(tally.games, n, "games", kept)
     if tally.games:
         report.show(game.title, tally.summary(), as_json)
         if tally.games > done and not as_json:  # the speed of the games played now

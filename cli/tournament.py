@@ -132,8 +132,7 @@ def tournament(
                     ratings.add(game_result)
         except KeyboardInterrupt:  # the games played so far are rated still
             interrupted = True
-            said = f"interrupted after {tally.games} of {total} games"
-            common.err_console.print(common.plain(said), soft_wrap=True)
+            common.interrupted(tally.games, total, "games")
             if not tally.games:
                 raise typer.Exit(130) from None
         elapsed = time.perf_counter() - started
