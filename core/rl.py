@@ -616,6 +616,8 @@ def _define() -> type:
             return {"observation": seen, "action_mask": mask}
 
         def step(self, action: int | None) -> None:
+            if not self.agents:  # PettingZoo's loop has ended: every agent stepped out
+                raise MeepleError("the game is over and every agent has left: call reset()")
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)

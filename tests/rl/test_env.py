@@ -113,6 +113,19 @@ def test_a_step_outside_the_mask_is_refused(make_env: Any) -> None:
         env.step(int(np.flatnonzero(mask == 0)[0]))
 
 
+def test_a_step_after_the_game_says_to_reset(make_env: Any) -> None:
+    env = make_env("clonk", 2)
+    env.reset(seed=3)
+    for _ in env.agent_iter():
+        observation, _, terminated, truncated, _ = env.last()
+        done = terminated or truncated
+        env.step(None if done else int(np.flatnonzero(observation["action_mask"])[0]))
+    with pytest.raises(MeepleError, match=r"game is over .* call reset\(\)"):
+        env.step(0)
+    env.reset(seed=3)
+    assert env.agents == ["seat_0", "seat_1"]
+
+
 def test_reset_with_a_seed_sets_up_that_game(make_env: Any) -> None:
     env = make_env("clank")
     env.reset(seed=11)
