@@ -543,6 +543,7 @@ def _define() -> type:
             self.action_spaces = {a: gymnasium.spaces.Discrete(n) for a in self.possible_agents}
             self._np_random: Any = None
             self.match: Match | None = None
+            self.agents: list[str] = []
 
         def observation_space(self, agent: str) -> Any:
             return self.observation_spaces[agent]
@@ -551,6 +552,8 @@ def _define() -> type:
             return self.action_spaces[agent]
 
         def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+            if seed is not None and not (isinstance(seed, int) and 0 <= seed <= SEED_MAX):
+                raise MeepleError(f"reset(seed={seed!r}): a seed is an int from 0 to {SEED_MAX}")
             if seed is not None or self._np_random is None:
                 self._np_random, _ = seeding.np_random(seed)
             setup = seed if seed is not None else int(self._np_random.integers(0, SEED_MAX))
@@ -616,8 +619,12 @@ def _define() -> type:
             return {"observation": seen, "action_mask": mask}
 
         def step(self, action: int | None) -> None:
-            if not self.agents:  # PettingZoo's loop has ended: every agent stepped out
-                raise MeepleError("the game is over and every agent has left: call reset()")
+            if not self.agents:  # before reset(), or every agent has stepped out
+                raise MeepleError(
+                    "call reset() before using the environment"
+                    if self.match is None
+                    else "the game is over and every agent has left: call reset()"
+                )
             agent = self.agent_selection
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)

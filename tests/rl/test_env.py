@@ -113,8 +113,13 @@ def test_a_step_outside_the_mask_is_refused(make_env: Any) -> None:
         env.step(int(np.flatnonzero(mask == 0)[0]))
 
 
-def test_a_step_after_the_game_says_to_reset(make_env: Any) -> None:
+def test_a_step_before_or_after_the_game_says_to_reset(make_env: Any) -> None:
     env = make_env("clonk", 2)
+    with pytest.raises(MeepleError, match=r"call reset\(\) before"):
+        env.step(0)
+    for seed in (-1, 2**63, "3", 1.5):
+        with pytest.raises(MeepleError, match="a seed is an int from 0 to"):
+            env.reset(seed=seed)
     env.reset(seed=3)
     for _ in env.agent_iter():
         observation, _, terminated, truncated, _ = env.last()
