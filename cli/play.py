@@ -6,17 +6,19 @@ human at the table may know it -- or, with no human or several, as an
 onlooker would.
 
 No game is lost: the ``--save`` file is checked before the game starts, and
-whatever stops the game -- ``q``, Ctrl-C, the end of the input, an error in a
-bot, the rules or a hook -- saves it there first.
+whatever stops the game -- ``q``, Ctrl-C, SIGTERM, the end of the input, an
+error in a bot, the rules or a hook -- saves it there first.
 """
 
 from __future__ import annotations
 
 import contextlib
 import io
+import os
 import secrets
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Protocol
 
@@ -44,6 +46,31 @@ class Quit(Exception):
     """A human typed ``q``."""
 
 
+class Terminated(KeyboardInterrupt):
+    """The process was told to end (SIGTERM): the game stops as on Ctrl-C, but asks nothing
+    and exits 143 (128 + SIGTERM), as a process ended by the signal does."""
+
+
+@contextlib.contextmanager
+def on_terminate(stop: Callable[[], None]) -> Iterator[None]:
+    """Call ``stop`` on SIGTERM while the game is played (SIGTERM would otherwise end the
+    process at once, losing the game). In the main thread only, where signals are handled."""
+    try:
+        before = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop())
+    except ValueError:  # not the main thread: no handler of ours
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def terminated() -> NoReturn:
+    """Stop the game played in this thread (see :class:`Terminated`)."""
+    raise Terminated
+
+
 class Front(Protocol):
     """How a :class:`Table` talks to the people at it: line by line on the terminal
     (:class:`Lines`), or through the full-screen table's dialogs and log."""
@@ -60,6 +87,10 @@ class Front(Protocol):
         """Why something asked for could not be done."""
         ...
 
+    def stopped(self, why: str) -> None:
+        """Why the game stops now: ``interrupted``, ``terminated``, ``input ended``."""
+        ...
+
 
 class Lines:
     """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
@@ -72,6 +103,9 @@ class Lines:
 
     def complain(self, message: str) -> None:
         common.err_console.print(common.error_line(message), soft_wrap=True)
+
+    def stopped(self, why: str) -> None:
+        common.err_console.print(f"\n{why}")
 
 
 def check_save(path: Path, game_id: str, force: bool) -> None:
@@ -223,21 +257,28 @@ class Table:
             self.save_as(name)
 
     def stop(self, stop: KeyboardInterrupt | EOFError) -> NoReturn:
-        """Leave after Ctrl-C or the end of the input: save if the game has a file, exit 130.
+        """Leave after Ctrl-C, SIGTERM or the end of the input: save if the game has a file,
+        and exit 130 (143 after SIGTERM).
 
-        Without one, a person at a terminal is asked for a file.
+        Without one, a person at a terminal is asked for a file -- not after SIGTERM:
+        whatever sent it wants the process gone, not a question.
         """
-        why = "interrupted" if isinstance(stop, KeyboardInterrupt) else "input ended"
-        common.err_console.print(f"\n{why}")
+        terminated = isinstance(stop, Terminated)
+        if isinstance(stop, EOFError):
+            why = "input ended"
+        else:
+            why = "terminated" if terminated else "interrupted"
+        asks = not terminated and sys.stdin is not None and sys.stdin.isatty()
+        if self.save_path is None and not asks:
+            why += "\nnot saved: give --save FILE to keep a game when it stops"
+        self.front.stopped(why)
         with contextlib.suppress(KeyboardInterrupt, EOFError):
             if self.save_path is not None:
                 self.settle()
                 self.save(self.save_path)
-            elif sys.stdin is not None and sys.stdin.isatty():
+            elif asks:
                 self.offer_save()
-            else:
-                common.err_console.print("not saved: give --save FILE to keep a game when it stops")
-        raise typer.Exit(130)
+        raise typer.Exit(143 if terminated else 130)
 
     def rescue(self, error: Exception) -> None:
         """Save the game after ``error`` stopped it, and note on ``error`` where it went."""
@@ -458,8 +499,7 @@ def play(
     full_screen: Annotated[
         bool,
         typer.Option(
-            "--table",
-            help="The full-screen table even for bots, or when input or output is not a terminal.",
+            "--table", help="The full-screen table even for a game of bots (at a terminal)."
         ),
     ] = False,
 ) -> None:
@@ -472,7 +512,8 @@ def play(
 
     A game with a human seat, on a terminal, is played at a full-screen table
     (press ? there for its keys); --plain plays it line by line, as a game of
-    bots, or one whose input or output is not a terminal, always is.
+    bots, or one whose input or output is not a terminal, always is. SIGTERM
+    stops a game as Ctrl-C does, and exits 143.
 
     Any game option may also be given as a flag of its own: --board back.
 
@@ -483,21 +524,37 @@ def play(
         options = game_options(ctx, env, game_id, option)
         if plain and full_screen:
             raise typer.BadParameter("--plain and --table cannot be used together")
+        if full_screen and (stream := not_a_terminal()):
+            raise MeepleError(
+                f"--table: the full-screen table needs a terminal, and {stream} is not one; "
+                "play line by line without --table, or in a browser with `meeple serve`"
+            )
         table = start(env, game_id, seats, seed, options, save, resume, force)
         run(env, table, quiet, full_screen or (not plain and at_terminal(table)))
 
 
 def at_terminal(table: Table) -> bool:
     """Whether ``table`` is played full-screen unless told otherwise: a person plays at it,
-    and both standard input and output are a terminal (pipes and tests play line by line).
+    at a terminal (pipes and tests play line by line)."""
+    return common.HUMAN in table.setup.seats and not not_a_terminal()
+
+
+def not_a_terminal() -> str | None:
+    """The standard stream the full-screen table needs that is not a terminal (``None``: all
+    are): it reads keys from standard input and draws on standard error (as Textual does),
+    and the scores stay on standard output once it is gone. Without one it would wait for
+    keys that never come, or draw where nobody sees.
+
+    None is needed when Textual is told to draw elsewhere (``TEXTUAL_DRIVER``): the page of
+    ``meeple serve`` runs the table that way, through pipes.
     """
-    return (
-        common.HUMAN in table.setup.seats
-        and sys.stdin is not None
-        and sys.stdin.isatty()
-        and sys.stdout is not None
-        and sys.stdout.isatty()
-    )
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return None
+    streams = ("input", sys.stdin), ("output", sys.stdout), ("error", sys.stderr)
+    for name, stream in streams:
+        if stream is None or not stream.isatty():
+            return f"standard {name}"
+    return None
 
 
 def start(
@@ -561,11 +618,12 @@ def run(env: common.Env, table: Table, quiet: bool, full_screen: bool = False) -
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
     table.players = players
-    finish(
-        table,
-        lambda: match.run([table] * len(players), on_events=on_events),
-        lambda scores: common.console.print(final_scores(table, scores)),
-    )
+    with on_terminate(terminated):
+        finish(
+            table,
+            lambda: match.run([table] * len(players), on_events=on_events),
+            lambda scores: common.console.print(final_scores(table, scores)),
+        )
 
 
 def roster(seats: list[str]) -> str:

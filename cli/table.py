@@ -17,6 +17,7 @@ while a person decides; the state is only read in the thread, between actions.
 
 from __future__ import annotations
 
+import asyncio
 import queue
 import sys
 import threading
@@ -44,9 +45,11 @@ from meeple.cli.play import (
     Narrator,
     Quit,
     Table,
+    Terminated,
     choice,
     final_scores,
     finish,
+    on_terminate,
     roster,
     say,
 )
@@ -57,10 +60,11 @@ from meeple.core.state import Action, Event
 MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
 
-Request = int | Literal["save", "quit", "interrupt", "undo"]
+Stop = Literal["interrupt", "terminate"]
+Request = int | Stop | Literal["save", "quit", "undo"]
 """What the app asks of the match's thread: a choice among the legal actions (by index),
-or to save, to quit (offering to save), to stop as Ctrl-C stops line mode, or to take the
-deciding seat's last decision back."""
+or to save, to quit (offering to save), to stop as Ctrl-C or SIGTERM stops line mode, or
+to take the deciding seat's last decision back."""
 
 KEYS = (
     ("↑ ↓, Enter", "choose an action (or click it)"),
@@ -160,13 +164,15 @@ class Log(Narrator):
 class Front:
     """The table's questions and news, asked and told in the app (from the match's thread).
 
-    What it says is kept too, to be printed once the full screen is gone. A question the
-    app closes on gets no answer: it ends as the end of the input does (``EOFError``).
+    What it says, and why the game stopped, is kept too, to be printed once the full screen
+    is gone. A question the app closes on gets no answer: it ends as the end of the input
+    does (``EOFError``).
     """
 
     def __init__(self, app: TableApp) -> None:
         self.app = app
         self.said: list[str] = []
+        self.why: str | None = None
         self.answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.closed = False
 
@@ -191,6 +197,9 @@ class Front:
 
     def complain(self, message: str) -> None:
         self.app.post(self.app.tell, message, "error")
+
+    def stopped(self, why: str) -> None:
+        self.why = why
 
 
 class TableApp(App[None]):
@@ -234,6 +243,8 @@ class TableApp(App[None]):
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
         self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The app's event loop while it is mounted (for :meth:`terminate`)."""
         # The app's side: the decision shown, the digits typed so far, the last seat shown.
         self.decision: Decision | None = None
         self.typed = ""
@@ -281,6 +292,8 @@ class TableApp(App[None]):
             raise Quit
         elif request == "interrupt":
             raise KeyboardInterrupt
+        elif request == "terminate":
+            raise Terminated
 
     def decide(self, prompt: Prompt, seat: Seat) -> int:
         """The index of the action the person at ``seat`` chooses."""
@@ -321,6 +334,7 @@ class TableApp(App[None]):
         return self.main
 
     def on_mount(self) -> None:
+        self.loop = asyncio.get_running_loop()
         self.main.log_pane.display = not self.quiet
         self.set_interval(0.1, self.show_status)
         self.check_size()
@@ -330,6 +344,7 @@ class TableApp(App[None]):
         news.show()
 
     def on_unmount(self) -> None:
+        self.loop = None
         self.front.hang_up()
 
     def check_size(self) -> None:
@@ -457,10 +472,22 @@ class TableApp(App[None]):
             self.requests.put("quit")
 
     def action_interrupt(self) -> None:
+        self.stop("interrupt")
+
+    def stop(self, how: Stop) -> None:
+        """Stop the game as line mode stops on Ctrl-C or SIGTERM; once it is over, close."""
         if self.scores is not None:
             self.exit()
         else:
-            self.requests.put("interrupt")
+            self.requests.put(how)
+
+    def terminate(self) -> None:
+        """SIGTERM, in a signal handler: :meth:`stop` in the app's loop, woken for it; before
+        the app runs or once it is gone, the match's thread hears it at its next decision."""
+        if self.loop is None or self.loop.is_closed():
+            self.requests.put("terminate")
+        else:
+            self.loop.call_soon_threadsafe(self.stop, "terminate")
 
     def action_help(self) -> None:
         self.push_screen(Note("keys", KEYS))
@@ -625,15 +652,18 @@ class TooSmall(Whole):
 def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
     """Play ``table`` at the full-screen table; what stopped the game is raised again here."""
     app = TableApp(table, bots, quiet)
-    app.run()
-    if app.match_thread.is_alive():
-        # Closed from outside (textual-serve quits the app when its browser page goes):
-        # stop the match as Ctrl-C does, which saves it to --save.
-        app.requests.put("interrupt")
-        app.match_thread.join()
+    with on_terminate(app.terminate):
+        app.run()
+        if app.match_thread.is_alive():
+            # Closed from outside (textual-serve quits the app when its browser page goes):
+            # stop the match as Ctrl-C does, which saves it to --save.
+            app.requests.put("interrupt")
+            app.match_thread.join()
     if sys.stdout.isatty():  # what the full screen showed last, left on the terminal
         if app.scores is not None:
             common.console.print(final_scores(table, app.scores))
+        if app.front.why is not None:
+            common.err_console.print(app.front.why)
         for text in app.front.said:
             say(text)
     if app.failure is not None:

@@ -14,7 +14,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +187,56 @@ def test_ctrl_c_saves_without_asking(
     assert result.exit_code == 130
     assert "interrupted" in result.stderr
     assert len(saved_ok(save, registry).actions) == 4
+
+
+@pytest.fixture
+def sigterm() -> Iterator[Callable[..., None]]:
+    """The SIGTERM handler outside a game: one that fails the test rather than end it."""
+
+    def unheard(*_: object) -> None:
+        raise AssertionError("SIGTERM was not handled by the game")
+
+    before = signal.signal(signal.SIGTERM, unheard)
+    yield unheard
+    signal.signal(signal.SIGTERM, before)
+
+
+def terminate_on(calls: int) -> Callable[..., Any]:
+    """A ``RandomBot.choose`` that sends this process SIGTERM on its ``calls``-th call."""
+    choose, seen = RandomBot.choose, [0]
+
+    def choosing(self: RandomBot, prompt: Any) -> Any:
+        seen[0] += 1
+        if seen[0] == calls:
+            os.kill(os.getpid(), signal.SIGTERM)
+        return choose(self, prompt)
+
+    return choosing
+
+
+def test_sigterm_saves_as_ctrl_c_does_and_exits_143(
+    cli: Invoke,
+    tmp_path: Path,
+    registry: Registry,
+    monkeypatch: pytest.MonkeyPatch,
+    sigterm: Callable[..., None],
+) -> None:
+    monkeypatch.setattr(RandomBot, "choose", terminate_on(5))
+    save = tmp_path / "g.json"
+    result = cli(*BOTS, "--save", str(save))
+    assert result.exit_code == 143
+    assert result.stderr.split() == ["terminated"]
+    assert len(saved_ok(save, registry).actions) == 4
+    assert signal.getsignal(signal.SIGTERM) is sigterm  # the game's handler only while it plays
+
+
+def test_sigterm_without_save_says_nothing_was_saved(
+    cli: Invoke, monkeypatch: pytest.MonkeyPatch, sigterm: Callable[..., None]
+) -> None:
+    monkeypatch.setattr(RandomBot, "choose", terminate_on(5))
+    result = cli(*BOTS)
+    assert result.exit_code == 143
+    assert "terminated\nnot saved: give --save FILE" in result.stderr
 
 
 def test_ctrl_c_in_a_real_pipe_saves(tmp_path: Path, tiny_path: Path, registry: Registry) -> None:

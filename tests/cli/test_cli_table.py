@@ -15,6 +15,7 @@ of a second per decision.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import html
 import os
@@ -446,10 +447,90 @@ def test_at_a_terminal_a_person_plays_full_screen(tmp_path: Path, registry: Regi
     assert len(saved_ok(save, registry).actions) >= 2
 
 
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
+def test_sigterm_at_the_table_saves_and_exits_143(tmp_path: Path, registry: Registry) -> None:
+    """A real terminal (a pty): SIGTERM stops the game as Ctrl-C does, and says so once the
+    full screen is gone."""
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+    save = tmp_path / "game.json"
+    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args],
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    os.close(slave)
+    seen = b""
+    try:
+        while b"your turn" not in seen and select.select([master], [], [], 30)[0]:
+            seen += os.read(master, 65536)
+        proc.terminate()
+        with contextlib.suppress(OSError):  # the process has ended, and its terminal with it
+            while select.select([master], [], [], 30)[0] and (chunk := os.read(master, 65536)):
+                seen += chunk
+        assert proc.wait(timeout=30) == 143
+    finally:
+        proc.kill()
+        os.close(master)
+    after = seen.rpartition(b"\x1b[?1049l")[2]  # once the full screen is left
+    assert after.endswith(f"terminated\r\nsaved to {save}\r\n".encode())
+    assert saved_ok(save, registry).actions == []
+
+
+def test_sigterm_stops_the_match_as_ctrl_c_does(
+    pm: PluginManager, registry: Registry, tmp_path: Path
+) -> None:
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        app.terminate()  # what the SIGTERM handler calls
+
+    drive(app, script)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 143
+    assert app.front.why == "terminated"
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Standard input, output and error are a terminal, as far as ``meeple play`` asks."""
+    monkeypatch.setattr(play, "not_a_terminal", lambda: None)
+
+
+@pytest.mark.usefixtures("terminal")
 def test_table_forces_the_full_screen(cli: Invoke, full_screen: list[Any]) -> None:
     result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "3", "--table")
     assert result.exit_code == 0, result.output
     assert len(full_screen) == 1 and "final scores" not in result.stdout
+
+
+def test_table_without_a_terminal_is_refused_at_once(
+    cli: Invoke, full_screen: list[Any], tmp_path: Path
+) -> None:
+    """Piped input would leave the table waiting for keys for ever: refused before it opens."""
+    save = tmp_path / "game.json"
+    result = cli("play", "tiny", "--seats", "human,bot", "--table", "--save", str(save))
+    assert result.exit_code == 1 and full_screen == [] and not save.exists()
+    assert result.stderr == (
+        "error: --table: the full-screen table needs a terminal, and standard input is not "
+        "one; play line by line without --table, or in a browser with `meeple serve`\n"
+    )
+
+
+def test_a_table_drawn_by_a_driver_of_its_own_needs_no_terminal(
+    cli: Invoke, full_screen: list[Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``meeple serve``'s pages run the table through pipes, drawn by Textual's web driver."""
+    monkeypatch.setenv("TEXTUAL_DRIVER", "textual.drivers.web_driver:WebDriver")
+    result = cli("play", "tiny", "--seats", "human,bot", "--seed", "3", "--table")
+    assert result.exit_code == 0, result.output
+    assert len(full_screen) == 1
 
 
 def test_plain_and_table_together_are_a_usage_error(cli: Invoke) -> None:
@@ -467,13 +548,14 @@ def test_without_a_terminal_the_game_is_played_line_by_line(
 
 
 @pytest.mark.parametrize(
-    ("seats", "stdin", "stdout", "full"),
+    ("seats", "stdin", "stdout", "stderr", "full"),
     [
-        ("human,bot", True, True, True),
-        ("human,human", True, True, True),
-        ("bot,bot", True, True, False),  # a game of bots prints its game and ends by itself
-        ("human,bot", False, True, False),
-        ("human,bot", True, False, False),
+        ("human,bot", True, True, True, True),
+        ("human,human", True, True, True, True),
+        ("bot,bot", True, True, True, False),  # a game of bots prints its game and ends by itself
+        ("human,bot", False, True, True, False),
+        ("human,bot", True, False, True, False),
+        ("human,bot", True, True, False, False),  # where Textual would draw the table
     ],
 )
 def test_a_terminal_and_a_person_open_the_full_screen(
@@ -482,6 +564,7 @@ def test_a_terminal_and_a_person_open_the_full_screen(
     seats: str,
     stdin: bool,
     stdout: bool,
+    stderr: bool,
     full: bool,
 ) -> None:
     table = play.start(common.Env(pm), "tiny", seats, 1, [], None, None)
@@ -495,6 +578,7 @@ def test_a_terminal_and_a_person_open_the_full_screen(
 
     monkeypatch.setattr(sys, "stdin", Stream(stdin))
     monkeypatch.setattr(sys, "stdout", Stream(stdout))
+    monkeypatch.setattr(sys, "stderr", Stream(stderr))
     assert play.at_terminal(table) is full
 
 
