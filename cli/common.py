@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
 import msgspec
-import msgspec.inspect as mi
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
 from rich.segment import Segment
@@ -36,7 +35,7 @@ from rich.text import Text
 
 from meeple.core.bots import HUMAN, Bot
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, one_of
 from meeple.core.files import digests
 from meeple.core.game import Game, Options
 from meeple.core.plugins import BrokenPlugin, PluginManager, Registry, plugin_manager
@@ -435,21 +434,6 @@ def option_docs(options: type[Options]) -> dict[str, str]:
     return docs
 
 
-def choices(options: type[Options], key: str) -> list[Any]:
-    """The values option ``key`` may take when its type names them (a ``Literal``, an enum)."""
-    info = mi.type_info(options)
-    assert isinstance(info, mi.StructType)
-    [field] = [f for f in info.fields if f.name == key]
-    found: list[Any] = []
-    for t in field.type.types if isinstance(field.type, mi.UnionType) else [field.type]:
-        t = t.type if isinstance(t, mi.Metadata) else t
-        if isinstance(t, mi.LiteralType):
-            found += t.values
-        elif isinstance(t, mi.EnumType):
-            found += [member.value for member in t.cls]
-    return found
-
-
 def describe_options(options: type[Options]) -> str:
     """One line per option: name, default and help (for error messages)."""
     docs = option_docs(options)
@@ -517,10 +501,9 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
         except msgspec.ValidationError as exc:
             doc = " ".join(option_docs(game.Options).get(key, "").split())  # on one line
             hint = f" ({key}: {doc})" if doc else ""
-            named = choices(game.Options, key)
-            if named:
-                hint += f"; {key} is one of: {', '.join(map(str, named))}"
-            raise MeepleError(f"--option {item!r}: {exc}{hint}") from None
+            raise MeepleError(
+                f"--option {item!r}: {exc}{hint}{one_of(game.Options, key)}"
+            ) from None
         raw[key] = value
     try:
         return msgspec.convert(raw, game.Options, strict=False)

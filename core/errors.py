@@ -9,6 +9,10 @@ from __future__ import annotations
 import importlib
 import os
 import traceback
+from typing import Any
+
+import msgspec
+import msgspec.inspect as mi
 
 
 class MeepleError(Exception):
@@ -99,3 +103,20 @@ def explain(exc: BaseException) -> str:
 _NOT_PLUGIN_CODE = tuple(
     os.path.join(os.path.dirname(path), "") for path in (importlib.__file__, __file__)
 )
+
+
+def one_of(struct: type[msgspec.Struct], key: str) -> str:
+    """``"; reward is one of: win, rank"``: the end of a message refusing a value of field
+    ``key`` of ``struct`` (game or bot options), when its type names the values it takes (a
+    ``Literal``, an enum); otherwise ``""``."""
+    info = mi.type_info(struct)
+    assert isinstance(info, mi.StructType)
+    [field] = [f for f in info.fields if f.name == key]
+    named: list[Any] = []
+    for t in field.type.types if isinstance(field.type, mi.UnionType) else [field.type]:
+        t = t.type if isinstance(t, mi.Metadata) else t
+        if isinstance(t, mi.LiteralType):
+            named += t.values
+        elif isinstance(t, mi.EnumType):
+            named += [member.value for member in t.cls]
+    return f"; {key} is one of: {', '.join(map(str, named))}" if named else ""

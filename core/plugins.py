@@ -35,7 +35,7 @@ import pluggy
 
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
-from meeple.core.errors import MeepleError, UnknownGame, explain
+from meeple.core.errors import MeepleError, UnknownGame, explain, one_of
 from meeple.core.game import Game, class_problems
 from meeple.core.rng import bot_stream
 
@@ -356,7 +356,10 @@ class Registry:
                 msgspec.convert({key: value}, spec.options, strict=False)
             except msgspec.ValidationError as exc:  # its path is the option, named already
                 problem = str(exc).rpartition(" - at `$")[0] or str(exc)
-                raise MeepleError(f"bot {spec.name!r}, option {key}={value}: {problem}") from None
+                raise MeepleError(
+                    f"bot {spec.name!r}, option {key}={value}: {problem}"
+                    + one_of(spec.options, key)
+                ) from None
             if _names_bot(fields[key]):
                 try:
                     self.bot(value, game_id)

@@ -47,6 +47,10 @@ def test_a_bad_option_is_one_line_naming_bot_and_option(cli: Invoke) -> None:
         ("ismcts:iterations=-2,random", "bot 'ismcts', option iterations=-2: Expected `int` >= 1"),
         ("ismcts:speed=3,random", "bot 'ismcts' has no option 'speed'; its options: iterations"),
         ("random:iterations=3,random", "bot 'random' takes no options"),
+        (
+            "ismcts:reward=bogus,random",
+            "option reward=bogus: Invalid enum value 'bogus'; reward is one of: rank, win",
+        ),
     ]:
         for command in ("simulate", "play", "tournament"):
             flag = "--bots" if command == "tournament" else "--seats"
