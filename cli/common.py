@@ -408,8 +408,8 @@ def seed_range(seed: int, n: int) -> range:
 
 
 def option_docs(options: type[Options]) -> dict[str, str]:
-    """Each option's help: its ``Meta(description=...)`` or the docstring under it, in its
-    class or in the base class that declares it."""
+    """Each option's help, on one line: its ``Meta(description=...)`` or the docstring under
+    it, in its class or in the base class that declares it."""
     docs: dict[str, str] = {}
     for cls in reversed(options.__mro__[: options.__mro__.index(Options)]):
         try:
@@ -431,7 +431,7 @@ def option_docs(options: type[Options]) -> dict[str, str]:
         described = [m.description for m in meta if isinstance(m, msgspec.Meta) and m.description]
         if described:
             docs[field.name] = described[0]
-    return docs
+    return {name: " ".join(doc.split()) for name, doc in docs.items()}
 
 
 def describe_options(options: type[Options]) -> str:
@@ -449,8 +449,22 @@ GAME_FLAGS = {"allow_extra_args": True, "ignore_unknown_options": True}
 """Context settings of commands that take game options as flags (``--board back``)."""
 
 
+class Flag(str):
+    """A game option given as a flag: ``key=value`` like an ``-o`` item, which remembers the
+    flag as written (``--hand-limit``), so that an error names the option the user typed."""
+
+    flag: str
+    value: str
+
+    def __new__(cls, key: str, value: str, flag: str) -> Flag:
+        item = super().__new__(cls, f"{key}={value}")
+        item.flag, item.value = flag, value
+        return item
+
+
 def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
-    """Game options given as flags after the command's own: ``--board back`` -> ``board=back``.
+    """Game options given as flags after the command's own: ``--board back`` -> ``board=back``
+    (a :class:`Flag`).
 
     Any option of the game's ``Options`` may be written this way (``-`` for
     ``_``); a flag that is neither the command's nor the game's is a usage error.
@@ -459,8 +473,8 @@ def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
     args, items = list(ctx.args), []
     while args:
         arg = args.pop(0)
-        key, sep, value = arg.removeprefix("--").partition("=")
-        key = key.replace("-", "_")
+        flag, sep, value = arg.partition("=")
+        key = flag.removeprefix("--").replace("-", "_")
         if not arg.startswith("--") or key not in names:
             hint = f"; {game.title}'s options are:\n{describe_options(game.Options)}"
             raise typer.BadParameter(f"unexpected {arg!r}{hint if arg.startswith('--') else ''}")
@@ -468,23 +482,28 @@ def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
             if not args:
                 raise typer.BadParameter(f"{arg} needs a value")
             value = args.pop(0)
-        items.append(f"{key}={value}")
+        items.append(Flag(key, value, flag))
     return items
 
 
 def parse_options(game: GameClass, items: Sequence[str]) -> Options:
-    """``["key=value", ...]`` -> the game's ``Options``, with errors that list the valid keys."""
+    """``["key=value", ...]`` -> the game's ``Options``, with errors that list the valid keys.
+
+    An error names an item as given: ``--option 'key=value'``, or a :class:`Flag` as written.
+    """
     names = {f.name for f in msgspec.structs.fields(game.Options)}
     raw: dict[str, Any] = {}
     for item in items:
-        utf8(item, "--option")
+        option, text = (item.flag, item.value) if isinstance(item, Flag) else ("--option", item)
+        utf8(text, option)
+        given = f"{option} {text!r}"
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise MeepleError(f"--option {item!r}: write it as key=value")
+            raise MeepleError(f"{given}: write it as key=value")
         if key not in names:
             raise MeepleError(
-                f"--option {item!r}: {game.title} has no option {key!r}; its options are:\n"
+                f"{given}: {game.title} has no option {key!r}; its options are:\n"
                 + describe_options(game.Options)
             )
         # Lists and tables are written as JSON (tasks=[1,2]); everything else as plain text.
@@ -492,18 +511,17 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
             try:
                 value = msgspec.json.decode(value)
             except msgspec.DecodeError:
-                raise MeepleError(f"--option {item!r}: {value!r} is not valid JSON") from None
+                raise MeepleError(f"{given}: {value!r} is not valid JSON") from None
             except RecursionError:
-                raise MeepleError(f"--option {key}: its JSON is nested too deeply") from None
+                named = item.flag if isinstance(item, Flag) else f"--option {key}"
+                raise MeepleError(f"{named}: its JSON is nested too deeply") from None
         # Each option alone first, so an error names the one at fault (every option has a default).
         try:
             msgspec.convert({key: value}, game.Options, strict=False)
         except msgspec.ValidationError as exc:
-            doc = " ".join(option_docs(game.Options).get(key, "").split())  # on one line
+            doc = option_docs(game.Options).get(key, "")
             hint = f" ({key}: {doc})" if doc else ""
-            raise MeepleError(
-                f"--option {item!r}: {exc}{hint}{one_of(game.Options, key)}"
-            ) from None
+            raise MeepleError(f"{given}: {exc}{hint}{one_of(game.Options, key)}") from None
         raw[key] = value
     try:
         return msgspec.convert(raw, game.Options, strict=False)

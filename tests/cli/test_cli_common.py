@@ -26,7 +26,8 @@ class Colour(enum.Enum):
 
 class HouseOptions(Options, frozen=True):
     rounds: int = 3
-    """How many rounds to play."""
+    """How many rounds
+    to play."""
     fast: bool = False
     mode: Annotated[str, msgspec.Meta(description="Scoring mode.")] = "plain"
     tasks: list[int] = msgspec.field(default_factory=list)
@@ -68,6 +69,23 @@ def test_bad_option_values(item: str, message: str) -> None:
     with pytest.raises(MeepleError) as err:
         common.parse_options(House, [item])
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--rounds", "many", "--rounds 'many': Expected `int`, got `str`"),
+        ("--pace", "quick", "--pace 'quick': Invalid enum value 'quick'"),
+        ("--tasks", "[1,", "--tasks '[1,': '[1,' is not valid JSON"),
+        ("--tasks", "[" * 100_000, "--tasks: its JSON is nested too deeply"),
+        ("--mode", "plain\udcff", "--mode 'plain\\udcff': not UTF-8 text"),
+    ],
+)
+def test_an_option_given_as_a_flag_is_named_as_written(flag: str, value: str, message: str) -> None:
+    item = common.Flag(flag.removeprefix("--"), value, flag)
+    with pytest.raises(MeepleError) as err:
+        common.parse_options(House, [item])
+    assert str(err.value).startswith(message)
 
 
 def test_an_option_nested_too_deeply_is_refused() -> None:

@@ -268,3 +268,11 @@ def test_a_line_not_in_the_inputs_encoding_asks_again(cli: Invoke, tmp_path: Pat
     result = human_game(cli, tmp_path / "g.json", b"caf\xe9\n" + b"1\n" * 20)
     assert result.exit_code == 0, result.output
     assert "'caf\ufffd' is not a choice" in result.stdout and "final scores" in result.stdout
+
+
+@pytest.mark.parametrize("written", [["--hand-limit=abc"], ["--hand_limit", "abc"]])
+def test_a_game_option_given_as_a_flag_is_named_as_written(cli: Invoke, written: list[str]) -> None:
+    result = cli("play", "clonk", "--seats", "bot,bot", *written)
+    assert result.exit_code == 1
+    flag = written[0].partition("=")[0]
+    assert result.stderr.startswith(f"error: {flag} 'abc': Expected `int`, got `str`")
