@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from meeple.cli import common
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, python
 
 app = typer.Typer()
 
@@ -111,11 +111,14 @@ def new(
         # A shell leaves the ~ of --dir=~/games as it is: taken literally, it would be a new
         # folder named ~ here.
         folder = write_package(name, parent.expanduser())
-    # Quoted for the shell, so that the line runs as printed from a folder with a space.
+    # Quoted for the shell, so that the line runs as printed from a folder with a space; and
+    # run by meeple's Python, which a bare pip or python may not be: it is where meeple finds
+    # the game once it is installed.
     install, test = shlex.quote(f"{folder}[test]"), shlex.quote(str(folder))
+    py = python()
     common.console.print(
         common.plain(
-            f"wrote {folder}\nnext: pip install -e {install} && python -m pytest {test}",
+            f"wrote {folder}\nnext: {py} -m pip install -e {install} && {py} -m pytest {test}",
             lines=True,
         ),
         soft_wrap=True,

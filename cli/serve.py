@@ -19,13 +19,13 @@ import typer
 
 from meeple.cli import common, play
 from meeple.core.engine import Hooks
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, install_hint
 from meeple.core.rng import SEED_MAX
 from meeple.core.validate import open_saved
 
 app = typer.Typer()
 
-WEB_EXTRA = 'meeple serve needs the web extra: pip install "meeple[web]"'
+WEB_EXTRA = f"meeple serve needs the web extra: {install_hint('web')}"
 
 
 @app.command(context_settings=common.GAME_FLAGS)

@@ -19,14 +19,14 @@ from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import Any
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, install_hint
 from meeple.core.runner import RunSpec, play_seeds
 
 LOCAL = "local"
 """The address that starts a cluster on this machine instead of joining one."""
 CONNECT_TIMEOUT = 10
 """Seconds a scheduler has to answer before the run gives up."""
-HINT = 'running on Dask needs the dask extra: pip install "meeple[dask]"'
+HINT = f"running on Dask needs the dask extra: {install_hint('dask')}"
 
 
 class Dask:

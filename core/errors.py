@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import shlex
+import shutil
+import sys
 import traceback
 from typing import Any
 
@@ -98,6 +101,29 @@ def explain(exc: BaseException) -> str:
     if frames:
         text += f" (in {frames[-1].filename}, line {frames[-1].lineno})"
     return text
+
+
+def install_hint(extra: str) -> str:
+    """The shell line that installs meeple's ``extra`` (``web``) where meeple runs: through
+    :func:`python`, as a bare ``pip`` may be another Python's, outside meeple's environment."""
+    return f'{python()} -m pip install "meeple[{extra}]"'
+
+
+def python() -> str:
+    """The Python running meeple, as a shell line may name it: ``python`` (or the like) when
+    the shell's ``PATH`` finds this very file -- a virtual environment that is active -- else
+    its path, from the working folder when it is under it (``.venv/bin/python``); quoted."""
+    if not sys.executable:  # an embedded Python that cannot tell
+        return "python"
+    exe = os.path.normcase(os.path.abspath(sys.executable))
+    for name in dict.fromkeys(("python", "python3", os.path.basename(exe))):
+        found = shutil.which(name)
+        if found and os.path.normcase(os.path.abspath(found)) == os.path.normcase(exe):
+            return shlex.quote(name)
+    relative = os.path.relpath(exe)
+    if relative.startswith(os.pardir):
+        return shlex.quote(exe)
+    return shlex.quote(os.path.join(os.curdir, relative) if os.sep not in relative else relative)
 
 
 _NOT_PLUGIN_CODE = tuple(

@@ -35,7 +35,7 @@ import msgspec
 
 from meeple.core import zones as _zones
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import IllegalAction, MeepleError
+from meeple.core.errors import IllegalAction, MeepleError, install_hint
 from meeple.core.game import Game
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import SEED_MAX
@@ -45,7 +45,7 @@ from meeple.core.state import Action, State
 if TYPE_CHECKING:
     import numpy as np
 
-INSTALL_HINT = 'meeple.core.rl needs the rl extra: pip install "meeple[rl]"'
+INSTALL_HINT = f"meeple.core.rl needs the rl extra: {install_hint('rl')}"
 
 WIDEST_RANGE = 256
 """The most values an int field's declared bounds may span for the catalogue to list them

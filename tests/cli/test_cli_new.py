@@ -21,7 +21,7 @@ from meeple.cli.common import best_bot, parse_options
 from meeple.cli.new import names, write_package
 from meeple.core import testing
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, python
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import Stream
 
@@ -65,11 +65,12 @@ def test_the_next_commands_it_prints_run_as_printed_from_a_folder_with_a_space(c
     assert result.exit_code == 0, result.output
     folder = parent / "meeple-card-race"
     (line,) = [line for line in result.stdout.splitlines() if line.startswith("next: ")]
+    py = shlex.split(python())  # the Python running meeple, where the game must go
     assert shlex.split(line.removeprefix("next: ")) == [
-        *("pip", "install", "-e", f"{folder}[test]"),
+        *py, "-m", "pip", "install", "-e", f"{folder}[test]",
         "&&",
-        *("python", "-m", "pytest", str(folder)),
-    ]
+        *py, "-m", "pytest", str(folder),
+    ]  # fmt: skip
 
 
 def test_a_dir_in_the_home_folder_is_there_when_the_shell_left_its_tilde(
