@@ -470,7 +470,7 @@ def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
     ``_``); a flag that is neither the command's nor the game's is a usage error.
     """
     names = {f.name for f in msgspec.structs.fields(game.Options)}
-    args, items = list(ctx.args), []
+    args, items = list(ctx.args), list[str]()
     while args:
         arg = args.pop(0)
         flag, sep, value = arg.partition("=")
