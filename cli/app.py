@@ -12,7 +12,8 @@ import typer
 from typer.core import TyperGroup
 
 from meeple.cli import common
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, PluginError
+from meeple.core.plugins import plugin_at_fault
 
 COMMANDS = (
     "meeple.cli.games",
@@ -120,9 +121,10 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
 def main() -> None:
     """Console-script entry point: every failure becomes a message and exit code 1.
 
-    A :class:`MeepleError` is the user's to fix; anything else is a bug in
-    meeple or a plugin, reported in one line (``MEEPLE_DEBUG=1`` shows the
-    traceback).
+    A :class:`MeepleError` is the user's to fix; anything else is a bug, reported
+    in one line (``MEEPLE_DEBUG=1`` shows the traceback): a plugin's, naming the
+    plugin and the function that raised, when its code raised it (a bot, a
+    game's rules), else meeple's.
     """
     try:
         make_app()(prog_name="meeple")
@@ -135,8 +137,14 @@ def main() -> None:
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
             raise
-        where = traceback.extract_tb(exc.__traceback__)[-1]
         notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
+        blamed = plugin_at_fault(exc)
+        if blamed is not None:  # a plugin's bot or rules: its authors can fix it
+            error = PluginError(blamed[:1], blamed[1], exc)
+            message = f"{error}; MEEPLE_DEBUG=1 shows the traceback{notes}"
+            common.err_console.print(common.error_line(message), soft_wrap=True)
+            sys.exit(1)
+        where = traceback.extract_tb(exc.__traceback__)[-1]
         message = (
             f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
             f"run again with MEEPLE_DEBUG=1 for the traceback and report it{notes}"

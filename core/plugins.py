@@ -35,7 +35,7 @@ import pluggy
 
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
-from meeple.core.errors import MeepleError, UnknownGame, explain, one_of
+from meeple.core.errors import MeepleError, PluginError, UnknownGame, explain, one_of
 from meeple.core.game import Game, class_problems
 from meeple.core.rng import bot_stream
 
@@ -161,6 +161,30 @@ def _load_entry_points(pm: PluginManager) -> None:
             pm.dists[ep.name] = (dist.metadata["Name"], dist.version)
 
 
+def plugin_at_fault(exc: BaseException) -> tuple[str, str] | None:
+    """The third-party plugin whose code raised ``exc``, and the function that raised it
+    (``("cards", "Deck.draw")``): the innermost frame in the package of a ``meeple`` entry
+    point. ``None`` when no plugin's code was on the way: a bug of meeple's own.
+
+    For an error that no hook call wrapped (a bot's decision, a game's rules), so that it
+    is reported as the plugin's (:class:`~meeple.core.errors.PluginError`).
+    """
+    packages = {
+        ep.module.partition(".")[0]: ep.name
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)
+        if not ep.module.startswith(("meeple.", "meeple:"))
+    }
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        frame = tb.tb_frame
+        plugin = packages.get(str(frame.f_globals.get("__name__", "")).partition(".")[0])
+        if plugin is not None:
+            found = (plugin, frame.f_code.co_qualname)
+        tb = tb.tb_next
+    return found
+
+
 def list_plugins(pm: PluginManager) -> list[PluginInfo]:
     """Every registered plugin with the hooks it implements."""
     dists = pm.dists
@@ -215,6 +239,17 @@ class BotSpec(msgspec.Struct, frozen=True):
     def plays(self, game_id: str) -> bool:
         return self.games is None or game_id in self.games
 
+    def clash(self, other: BotSpec) -> str | None:
+        """Where ``other``, a bot of the same name, would be taken for this one: ``"every
+        game"`` or the games both play (``None``: nowhere -- a game's own bot may share
+        a generic bot's name, and wins over it)."""
+        if (self.games is None) != (other.games is None):
+            return None
+        if self.games is None or other.games is None:
+            return "every game"
+        both = [g for g in self.games if g in other.games]
+        return ", ".join(both) or None
+
 
 class Player(msgspec.Struct, frozen=True):
     """A seat's bot with its options, as ``--seats`` and records name it (``ismcts:time=0.5``)."""
@@ -226,11 +261,20 @@ class Player(msgspec.Struct, frozen=True):
     bots: Callable[[str], Callable[..., Any]]
 
     def make(self, game: Game[Any, Any], seat: int, seed: int) -> Any:
-        """The bot for ``seat`` of the game seeded ``seed``, with its private stream."""
-        stream = bot_stream(seed, seat, self.spec.name)
-        if self.options is None:
-            return self.spec.factory(game, seat, stream)
-        return self.spec.factory(game, seat, stream, self.options, self.bots)
+        """The bot for ``seat`` of the game seeded ``seed``, with its private stream.
+
+        A factory that raises is reported as its plugin's error (:class:`PluginError`).
+        """
+        spec = self.spec
+        stream = bot_stream(seed, seat, spec.name)
+        try:
+            if self.options is None:
+                return spec.factory(game, seat, stream)
+            return spec.factory(game, seat, stream, self.options, self.bots)
+        except MeepleError:  # phrased for a user already
+            raise
+        except Exception as exc:  # a plugin's code may fail in any way
+            raise PluginError((spec.plugin,), f"the factory of bot {spec.name!r}", exc) from exc
 
 
 def option_text(value: Any) -> str:
@@ -243,7 +287,8 @@ class Registry:
 
     Each plugin's ``meeple_games`` and ``meeple_bots`` are called on their
     own; a plugin that raises in either (or registers a game id another
-    plugin has, something that is not a game, or a game class with
+    plugin has, a bot another plugin has for the same games, something that
+    is not a game, or a game class with
     :func:`~meeple.core.game.class_problems`) is skipped whole -- see
     :class:`BrokenPlugin` -- and keeps nothing it registered. Plugins are
     called in pluggy's order, the last registered first, so a third-party
@@ -305,7 +350,19 @@ class Registry:
             options: type[BotOptions] | None = None,
         ) -> None:
             playable = tuple(games) if games is not None else None
-            bots.append(BotSpec(name, factory, playable, help, plugin, options))
+            spec = BotSpec(name, factory, playable, help, plugin, options)
+            for other in [*self.bots.get(name, ()), *(b for b in bots if b.name == name)]:
+                if where := spec.clash(other):
+                    who = (
+                        f"twice by {plugin!r}"
+                        if other.plugin == plugin
+                        else f"by both {other.plugin!r} and {plugin!r}"
+                    )
+                    raise MeepleError(
+                        f"bot {name!r} for {where} is registered {who}; rename one, uninstall "
+                        "one or block it with MEEPLE_DISABLE_PLUGINS"
+                    )
+            bots.append(spec)
 
         return register
 

@@ -165,6 +165,60 @@ def test_a_lifecycle_hook_error_names_its_plugin_in_play_and_validate(
     assert "the tiny plugin" not in validated.stdout  # not the game's plugin
 
 
+FAULTY = """
+from meeple.core import hookimpl
+from meeple.core.bots import RandomBot
+from meeple_tiny import Tiny
+
+
+class Faulty(Tiny):
+    id = "faulty"
+
+    def legal_actions(self, state):
+        raise IndexError("no such card")
+
+
+class Chooser(RandomBot):
+    def choose(self, prompt):
+        raise ValueError("no move")
+
+
+@hookimpl
+def meeple_games(register):
+    register(Faulty)
+
+
+@hookimpl
+def meeple_bots(register):
+    register("chooser", Chooser)
+"""
+
+
+@pytest.mark.parametrize(
+    ("seats", "blamed"),
+    [
+        ("chooser,bot", "Chooser.choose: ValueError: no move"),
+        ("bot,bot", "Faulty.legal_actions: IndexError: no such card"),
+    ],
+)
+def test_a_bot_or_rules_raising_in_play_name_their_plugin(
+    install_plugin: Callable[..., None], run: Callable, seats: str, blamed: str
+) -> None:
+    """No hook call wraps a bot's decision or a game's rules: the error is still the plugin's,
+    with where it was raised and what to do, rather than an internal error of meeple's."""
+    install_plugin("faulty", FAULTY)
+    game = "tiny" if seats.startswith("chooser") else "faulty"
+    played = run("play", game, "--seats", seats, "--seed", "3", "--save", "game.json")
+    assert played.returncode == 1
+    (line, saved) = played.stderr.splitlines()
+    assert line.startswith(f"error: plugin 'faulty' failed in {blamed} (in "), line
+    assert line.endswith(
+        "block it with MEEPLE_DISABLE_PLUGINS=faulty or report it to the plugin's authors; "
+        "MEEPLE_DEBUG=1 shows the traceback"
+    )
+    assert "meeple_faulty" in line and "game.json" in saved
+
+
 SLOW = """
 import os
 import pathlib

@@ -10,15 +10,17 @@ from typing import Any
 import pluggy
 import pytest
 
+from meeple.core import bots as core_bots
 from meeple.core import hookimpl
 from meeple.core.bots import RandomBot
-from meeple.core.errors import MeepleError, UnknownGame
+from meeple.core.errors import MeepleError, PluginError, UnknownGame
 from meeple.core.game import Game, class_problems
 from meeple.core.plugins import (
     BUILTIN_PLUGINS,
     PluginManager,
     Registry,
     list_plugins,
+    plugin_at_fault,
     plugin_manager,
 )
 from meeple.core.zones import SECRET
@@ -244,6 +246,73 @@ def test_a_game_specific_bot_wins_over_a_generic_one(tiny_module: Any) -> None:
         MeepleError, match=r"no bot 'tinybot' plays other \(bots for other: .*random"
     ):
         registry.bot("tinybot", "other")
+
+
+class Randoms:
+    """Registers a bot named ``random`` for every game, as the core does."""
+
+    @hookimpl
+    def meeple_bots(self, register: Any) -> None:
+        register("random", RandomBot)
+
+
+def test_a_bot_name_taken_for_the_same_games_skips_the_plugin_called_later() -> None:
+    pm = PluginManager()  # a third-party plugin, then the built-in one, as plugin_manager does
+    pm.register(Randoms(), name="randoms")
+    pm.register(core_bots, name="meeple.core.bots")
+    registry = Registry(pm)
+    assert [spec.plugin for spec in registry.bots["random"]] == ["meeple.core.bots"]
+    (broken,) = pm.broken
+    assert (broken.name, broken.stage) == ("randoms", "meeple_bots")
+    assert broken.error == (
+        "bot 'random' for every game is registered by both 'meeple.core.bots' and 'randoms'; "
+        "rename one, uninstall one or block it with MEEPLE_DISABLE_PLUGINS"
+    )
+
+
+def test_a_bot_registered_twice_for_a_game_by_one_plugin_skips_it(tiny_module: Any) -> None:
+    class Twice:
+        @hookimpl
+        def meeple_bots(self, register: Any) -> None:
+            register("tinybot", RandomBot, games=["tiny", "other"])
+            register("tinybot", RandomBot, games=["tiny"])
+
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(Twice(), name="twice")
+    assert "tinybot" not in Registry(pm).bots
+    (broken,) = pm.broken
+    assert broken.error.startswith("bot 'tinybot' for tiny is registered twice by 'twice';")
+
+
+def test_a_bot_factory_that_raises_is_its_plugin_s_error(tiny_module: Any) -> None:
+    def factory(game: Any, seat: int, stream: Any) -> Any:
+        raise FileNotFoundError("weights.bin")
+
+    class Loaded:
+        @hookimpl
+        def meeple_bots(self, register: Any) -> None:
+            register("loaded", factory)
+
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(Loaded(), name="loaded-bots")
+    registry = Registry(pm)
+    game = registry.game("tiny")(None)
+    with pytest.raises(PluginError) as err:
+        registry.player("loaded", "tiny").make(game, 0, 1)
+    assert str(err.value).startswith(
+        "plugin 'loaded-bots' failed in the factory of bot 'loaded': FileNotFoundError: "
+        f"weights.bin (in {__file__}, line "
+    )
+    assert str(err.value).endswith(
+        "block it with MEEPLE_DISABLE_PLUGINS=loaded-bots or report it to the plugin's authors"
+    )
+
+
+def test_an_error_of_meeple_s_own_is_no_plugin_s() -> None:
+    try:
+        Registry(plugin_manager(entry_points=False)).game("nothing")
+    except MeepleError as exc:
+        assert plugin_at_fault(exc) is None
 
 
 class HalfGames:
