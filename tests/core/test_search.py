@@ -69,7 +69,11 @@ def test_options_are_written_canonically(registry: Registry, text: str, canonica
         ("ismcts:depth=x", r"^bot 'ismcts', option depth=x: Expected `int`, got `str`$"),
         ("ismcts:iterations=0", r"^bot 'ismcts', option iterations=0: Expected `int` >= 1$"),
         ("ismcts:time=-1", r"^bot 'ismcts', option time=-1: Expected `float` >= 0"),
-        ("ismcts:reward=most", r"^bot 'ismcts', option reward=most: Invalid enum value 'most'$"),
+        (
+            "ismcts:reward=most",
+            r"^bot 'ismcts', option reward=most: Invalid enum value 'most'; "
+            r"reward is one of: rank, win$",
+        ),
         ("ismcts:speed=9", r"^bot 'ismcts' has no option 'speed'; its options: iterations, "),
         ("ismcts:fast", r"^bot 'ismcts' option 'fast' is not key=value; its options: "),
         ("ismcts:rollout=deep", r"^bot 'ismcts', option rollout=deep: no bot 'deep' plays tiny"),
