@@ -62,8 +62,8 @@ def on_terminate(stop: Callable[[], None]) -> Iterator[None]:
         return
     try:
         yield
-    finally:
-        signal.signal(signal.SIGTERM, before)
+    finally:  # a handler set outside Python reads as None: the default stands for it
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
 
 
 def terminated() -> NoReturn:

@@ -472,9 +472,9 @@ class TableApp(App[None]):
             self.requests.put("quit")
 
     def action_interrupt(self) -> None:
-        self.stop("interrupt")
+        self.stop_game("interrupt")
 
-    def stop(self, how: Stop) -> None:
+    def stop_game(self, how: Stop) -> None:
         """Stop the game as line mode stops on Ctrl-C or SIGTERM; once it is over, close."""
         if self.scores is not None:
             self.exit()
@@ -482,12 +482,12 @@ class TableApp(App[None]):
             self.requests.put(how)
 
     def terminate(self) -> None:
-        """SIGTERM, in a signal handler: :meth:`stop` in the app's loop, woken for it; before
+        """SIGTERM, in a signal handler: :meth:`stop_game` in the app's loop, woken for it; before
         the app runs or once it is gone, the match's thread hears it at its next decision."""
         if self.loop is None or self.loop.is_closed():
             self.requests.put("terminate")
         else:
-            self.loop.call_soon_threadsafe(self.stop, "terminate")
+            self.loop.call_soon_threadsafe(self.stop_game, "terminate")
 
     def action_help(self) -> None:
         self.push_screen(Note("keys", KEYS))

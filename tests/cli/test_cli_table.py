@@ -490,6 +490,7 @@ def test_sigterm_stops_the_match_as_ctrl_c_does(
         await decision(app)
         await enter(app)
         app.terminate()  # what the SIGTERM handler calls
+        await until(lambda: app.failure is not None)
 
     drive(app, script)
     assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 143
