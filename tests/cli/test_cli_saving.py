@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
+from meeple.cli import play
 from meeple.core import hookimpl, records
 from meeple.core.bots import RandomBot
 from meeple.core.engine import Hooks
@@ -237,6 +238,21 @@ def test_sigterm_without_save_says_nothing_was_saved(
     result = cli(*BOTS)
     assert result.exit_code == 143
     assert "terminated\nnot saved: give --save FILE" in result.stderr
+
+
+def test_sigterm_as_a_finished_game_is_saved_exits_143(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sigterm: Callable[..., None]
+) -> None:
+    """The game is over and being saved when SIGTERM comes: no "interrupted", no exit 130."""
+    save = play.Table.save
+
+    def saving(self: play.Table, path: Path, *, scored: bool = True) -> bool:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return save(self, path, scored=scored)
+
+    monkeypatch.setattr(play.Table, "save", saving)
+    result = cli(*BOTS, "--save", str(tmp_path / "g.json"))
+    assert result.exit_code == 143 and result.stderr == "terminated\n"
 
 
 def test_ctrl_c_in_a_real_pipe_saves(tmp_path: Path, tiny_path: Path, registry: Registry) -> None:
