@@ -35,7 +35,7 @@ import msgspec
 
 from meeple.core import zones as _zones
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import IllegalAction, MeepleError, install_hint
+from meeple.core.errors import IllegalAction, MeepleError, install_hint, one_of
 from meeple.core.game import Game
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import SEED_MAX
@@ -470,11 +470,18 @@ def env(game_id: str, seats: int = 4, *, render_mode: str | None = None, **optio
     _import()
     registry = Registry(plugin_manager())
     cls = registry.game(game_id)
+    names = [f.name for f in msgspec.structs.fields(cls.Options)]
+    for key, value in options.items():  # one at a time first, to name the value's choices
+        try:
+            msgspec.convert({key: value}, cls.Options, strict=False)
+        except msgspec.ValidationError as exc:
+            known = one_of(cls.Options, key) if key in names else ""
+            listed = f"(its options: {', '.join(names) or 'none'})"
+            raise MeepleError(f"{cls.title} options: {exc}{known} {listed}") from None
     try:
         chosen = msgspec.convert(options, cls.Options, strict=False)
-    except msgspec.ValidationError as exc:
-        names = ", ".join(f.name for f in msgspec.structs.fields(cls.Options)) or "none"
-        raise MeepleError(f"{cls.title} options: {exc} (its options: {names})") from None
+    except msgspec.ValidationError as exc:  # options that do not go together
+        raise MeepleError(f"{cls.title} options: {exc}") from None
     return make(cls(chosen), seats, render_mode=render_mode, hooks=Hooks(registry.pm))
 
 

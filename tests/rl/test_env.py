@@ -144,6 +144,8 @@ def test_options_and_seats(make_env: Any) -> None:
     assert env.possible_agents == ["seat_0", "seat_1"]
     with pytest.raises(MeepleError, match="options"):
         make_env("clonk", 2, no_such_option=1)
+    with pytest.raises(MeepleError, match="board is one of: back, front"):
+        make_env("clank", 2, board="sideways")
     with pytest.raises(MeepleError, match="seats"):
         make_env("clonk", 9)
 
