@@ -11,7 +11,7 @@ import typer
 from meeple.cli import common, report
 from meeple.core.errors import MeepleError, UnreadableFile
 from meeple.core.files import open_file
-from meeple.core.runner import GameResult, RunSpec, read_run
+from meeple.core.runner import GameResult, RunSpec, read_run, run_lines
 from meeple.core.scoring import rank
 from meeple.core.stats import Tally
 
@@ -64,7 +64,7 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
         except UnreadableFile as exc:
             raise MeepleError(f"{path}: {exc.reason}; name a run file") from None
         with lines:
-            this, games = read_run(lines, str(path))
+            this, games = read_run(run_lines(lines, str(path)), str(path))
             if not this.bots:
                 raise MeepleError(f"{path}:1: a run of no bots; the header was edited")
             if spec is None:

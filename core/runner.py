@@ -121,8 +121,30 @@ def _result(line: bytes, where: str) -> GameResult:
         raise MeepleError(f"{where}: not a game result ({exc})") from None
 
 
+MAX_LINE_BYTES = 1024 * 1024
+"""The longest line read from a run file: a game's result takes a few hundred bytes, and a
+file that is one line of gigabytes (not a run file) must not fill the memory."""
+
+
+def run_lines(file: IO[bytes], where: str) -> Iterator[bytes]:
+    """The lines of the run file ``file`` (named ``where``), each read to :data:`MAX_LINE_BYTES`.
+
+    Raises :class:`~meeple.core.errors.MeepleError` naming a longer line.
+    """
+    read = functools.partial(file.readline, MAX_LINE_BYTES + 1)
+    for number, line in enumerate(iter(read, b""), 1):
+        if len(line) > MAX_LINE_BYTES:
+            raise MeepleError(
+                f"{where}:{number}: a line of over {MAX_LINE_BYTES:,} bytes, but a run file of "
+                "`meeple simulate --jsonl` holds its setup, then one game's result a line (a few "
+                "hundred bytes); this is not one: name a run file"
+            )
+        yield line
+
+
 def read_run(lines: Iterable[bytes], where: str) -> tuple[RunSpec, Iterator[GameResult]]:
-    """The spec and the results of a JSONL run file's ``lines``; ``where`` names it in errors.
+    """The spec and the results of a JSONL run file's ``lines`` (see :func:`run_lines`);
+    ``where`` names it in errors.
 
     Raises :class:`~meeple.core.errors.MeepleError` naming the line at fault.
     """
@@ -158,7 +180,7 @@ class Resume:
 
     def __iter__(self) -> Iterator[GameResult]:
         end, expected = 0, iter(self.seeds)
-        for number, line in enumerate(self.file, 1):
+        for number, line in enumerate(run_lines(self.file, self.where), 1):
             if not line.endswith(b"\n"):
                 if number == 1 and not header_line(self.spec).startswith(line):
                     raise MeepleError(f"{self.where}:1: a cut-short line, not this run's header")

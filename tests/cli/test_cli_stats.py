@@ -258,6 +258,17 @@ def test_compare_stops_in_one_line_when_its_files_fill_up(
     assert "seeds before it are in" in done.stderr and "seeds" in done.stdout
 
 
+def test_stats_reads_no_line_longer_than_a_run_file_holds(cli: Invoke, tmp_path: Path) -> None:
+    run, joined = tmp_path / "run.jsonl", tmp_path / "joined.jsonl"
+    simulate(cli, run, "-n", "2")
+    header, *games = run.read_bytes().splitlines(keepends=True)
+    joined.write_bytes(header + b"".join(game.rstrip() for game in games) * 5000)  # 1.5 MB
+    result = cli("stats", str(joined))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: {joined}:2: a line of over 1,048,576 bytes, but a")
+    assert "one game's result a line" in result.stderr and "name a run file" in result.stderr
+
+
 @pytest.mark.parametrize(
     "command",
     [

@@ -12,6 +12,7 @@ from meeple.core.engine import Hooks
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry
 from meeple.core.runner import (
+    MAX_LINE_BYTES,
     GameResult,
     Resume,
     RunFailed,
@@ -116,3 +117,10 @@ def test_resume_reads_back_whole_lines_and_drops_a_torn_one(
     other = msgspec.structs.replace(spec, options={**spec.options, "x": 1})
     with pytest.raises(MeepleError, match="its run has option x null, this one 1"):
         list(Resume(io.BytesIO(text), other, range(10), "run.jsonl"))
+
+
+def test_resume_reads_a_line_no_longer_than_a_run_file_holds(spec: RunSpec) -> None:
+    endless = io.BytesIO(header_line(spec) + b"x" * (2 * MAX_LINE_BYTES))
+    with pytest.raises(MeepleError, match=r"run.jsonl:2: a line of over 1,048,576 bytes"):
+        list(Resume(endless, spec, range(10), "run.jsonl"))
+    assert endless.tell() == len(header_line(spec)) + MAX_LINE_BYTES + 1  # and no further
