@@ -182,7 +182,14 @@ def check(
         for v, variant in enumerate(variants)
         for i in range(n)
     ]
-    report = run(game_cls, env.hooks, games)
+    with common.Terminable() as term:
+        try:
+            report = run(game_cls, env.hooks, games)
+        except KeyboardInterrupt:
+            if not term.terminated:
+                raise  # Ctrl-C: one line, as for any command
+            common.err_console.print("terminated")
+            raise typer.Exit(143) from None
     if json:
         common.echo_json(msgspec.json.encode(report))
     else:
@@ -284,17 +291,7 @@ def diverge(game_id: str, game: Seeded) -> tuple[int, str] | None:
     Both interpreters stream the state after every decision (see :func:`steps`); they are
     read side by side and stopped at the first line that differs.
     """
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-m", __name__, "--steps"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        )
-        for seed in HASH_SEEDS
-    ]
-    try:
+    with interpreters(["--steps"], stderr=subprocess.DEVNULL) as started:
         for process in started:
             assert process.stdin is not None
             process.stdin.write(msgspec.json.encode([game_id, game]))
@@ -319,11 +316,35 @@ def diverge(game_id: str, game: Seeded) -> tuple[int, str] | None:
                 found = difference(x, y)
                 if found is not None:
                     return step, f"{head}: {part} at {found}"
+    return None
+
+
+@contextlib.contextmanager
+def interpreters(args: list[str], stderr: int) -> Iterator[list[subprocess.Popen[bytes]]]:
+    """This module run with ``args`` in a fresh interpreter per :data:`HASH_SEEDS`, reading
+    standard input and writing standard output through pipes.
+
+    They are killed when the ``with`` ends, whatever ends it: an answer found
+    early, Ctrl-C or SIGTERM sent to this process alone. Nothing else would
+    stop them, and they would play on to the end.
+    """
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        for seed in HASH_SEEDS:
+            started.append(
+                subprocess.Popen(
+                    [sys.executable, "-m", __name__, *args],
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=stderr,
+                    env={**os.environ, "PYTHONHASHSEED": seed},
+                )
+            )
+        yield started
     finally:
         for process in started:
             process.kill()
             process.wait()
-    return None
 
 
 def difference(a: Any, b: Any, at: str = "$") -> str | None:
@@ -350,17 +371,8 @@ def difference(a: Any, b: Any, at: str = "$") -> str | None:
 def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]:
     """``games`` played by :func:`worker` in a fresh interpreter per :data:`HASH_SEEDS`, side
     by side: for each, one :class:`Played` per game and the seconds their play took."""
-    started = [
-        subprocess.Popen(
-            [sys.executable, "-m", __name__],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        )
-        for seed in HASH_SEEDS
-    ]
-    results = [p.communicate(msgspec.json.encode([game_id, games])) for p in started]
+    with interpreters([], stderr=subprocess.PIPE) as started:
+        results = [p.communicate(msgspec.json.encode([game_id, games])) for p in started]
     for seed, process, (_, err) in zip(HASH_SEEDS, started, results, strict=True):
         if process.returncode != 0:
             lines = err.decode(errors="replace").strip().splitlines() or ["no message"]

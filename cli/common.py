@@ -17,12 +17,14 @@ import inspect
 import itertools
 import os
 import re
+import signal
 import stat
 import tempfile
 import textwrap
+import threading
 from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn
 
@@ -246,9 +248,35 @@ def warn(message: str) -> None:
     err_console.print(error_line(message, "warning:", "yellow"), soft_wrap=True)
 
 
-def interrupted(done: int, of: int, unit: str, kept: str = "") -> None:
-    """Say on standard error how far a run got before Ctrl-C (and where its work is kept)."""
-    err_console.print(plain(f"interrupted after {done} of {of} {unit}{kept}"), soft_wrap=True)
+class Terminable:
+    """Inside ``with Terminable() as stop``, SIGTERM (a batch system's stop, ``kill``) raises
+    ``KeyboardInterrupt``: the command stops as on Ctrl-C, keeping its work, rather than end
+    at once, losing it and leaving its workers behind. ``stop.terminated`` says it did."""
+
+    def __init__(self) -> None:
+        self.terminated = False
+        self._restore: Callable[[], object] = lambda: None
+
+    def _stop(self, signum: int, frame: object) -> None:
+        self.terminated = True
+        raise KeyboardInterrupt
+
+    def __enter__(self) -> Terminable:
+        if threading.current_thread() is threading.main_thread():  # the one with signals
+            before = signal.signal(signal.SIGTERM, self._stop)
+            self._restore = partial(signal.signal, signal.SIGTERM, before)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._restore()
+
+
+def interrupted(done: int, of: int, unit: str, kept: str = "", *, terminated: bool = False) -> int:
+    """Say on standard error how far a run got before Ctrl-C (or SIGTERM, if ``terminated``)
+    and where its work is kept; the code to exit with: 130, or 143 (128 + SIGTERM)."""
+    said = "terminated" if terminated else "interrupted"
+    err_console.print(plain(f"{said} after {done} of {of} {unit}{kept}"), soft_wrap=True)
+    return 143 if terminated else 130
 
 
 def fail(message: str, code: int = 1) -> NoReturn:

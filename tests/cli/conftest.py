@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
@@ -77,6 +79,105 @@ def interrupt_game(monkeypatch: pytest.MonkeyPatch) -> Callable[[int], None]:
         monkeypatch.setattr(Match, "run", interrupted)
 
     return interrupt
+
+
+STALL = """
+import multiprocessing
+import os
+import sys
+import time
+
+from meeple.core import hookimpl
+from meeple_tiny import Tiny
+
+
+class Stall(Tiny):
+    \"\"\"The tiny game, but the game of seed 40 never ends in a worker process or in
+    an interpreter of `meeple check`, while STALL_IN names a folder: a slow game.\"\"\"
+
+    id = "stall"
+    title = "Stall"
+
+    def setup(self, seats, seed):
+        worker = multiprocessing.parent_process() is not None or sys.argv[0].endswith("check.py")
+        if seed == 40 and worker and os.environ.get("STALL_IN"):
+            open(os.path.join(os.environ["STALL_IN"], str(os.getpid())), "w").close()
+            time.sleep(600)  # only a signal ends it
+        return super().setup(seats, seed)
+
+
+class First:
+    def __init__(self, game, seat, stream):
+        pass
+
+    def choose(self, prompt):
+        return prompt.legal[0]
+
+
+@hookimpl
+def meeple_games(register):
+    register(Stall)
+
+
+@hookimpl
+def meeple_bots(register):
+    register("first", First, help="the first legal action")
+"""
+
+Stalled = Callable[..., tuple[int, str, str, list[int]]]
+
+
+@pytest.fixture
+def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stalled:
+    """``stalled(args, stuck, sent, group)``: ``meeple *args`` in ``tmp_path`` with the game
+    ``stall`` installed, sent signal ``sent`` once ``stuck`` of its processes are stuck in a
+    game of seed 40: to the command alone, or with ``group`` to every process it started,
+    as a terminal sends Ctrl-C. Its exit code, output and error, and the stuck processes
+    still running once it ended (they are then killed). POSIX only."""
+    if sys.platform == "win32":
+        pytest.skip("POSIX signals")
+    install_plugin("stall", STALL)
+    marks = tmp_path / "stuck"
+    marks.mkdir()
+
+    def run(args: list[str], stuck: int, sent: int, group: bool) -> tuple[int, str, str, list[int]]:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "meeple.cli", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=tmp_path,
+            env={**os.environ, "STALL_IN": str(marks), "COLUMNS": "200"},
+            start_new_session=True,
+        )
+        pids: list[int] = []
+        try:
+            deadline = time.monotonic() + 60
+            while len(pids) < stuck and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.02)
+                pids = [int(mark.name) for mark in marks.iterdir()]
+            (os.killpg if group else os.kill)(proc.pid, sent)
+            out, err = proc.communicate(timeout=30)
+        finally:
+            left = [pid for pid in pids if running(pid)]
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # whatever it left behind
+            proc.wait()
+            for mark in marks.iterdir():
+                mark.unlink()
+        return proc.returncode, out, err, left
+
+    return run
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie does not)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    stat = Path(f"/proc/{pid}/stat")
+    return not stat.exists() or stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
 
 
 SmallFiles = Callable[[list[str], int], "subprocess.CompletedProcess[str]"]

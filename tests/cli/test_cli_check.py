@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import signal
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from meeple.cli.check import CHECKS, Report
 from meeple.core import testing
 
 Invoke = Callable[..., Result]
+Stalled = Callable[..., tuple[int, str, str, list[int]]]
 
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "writing-a-plugin.md"
 
@@ -169,3 +171,18 @@ def test_ctrl_c_is_one_line_and_exit_130(cli: Invoke, monkeypatch: pytest.Monkey
     result = cli("check", "tiny", "-n", "1")
     assert result.exit_code == 130
     assert result.stderr == "interrupted\n" and result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("sent", "said", "code"),
+    [(signal.SIGINT, "interrupted", 130), (signal.SIGTERM, "terminated", 143)],
+    ids=["kill-int", "kill-term"],
+)
+def test_stopping_check_stops_the_interpreters_it_started(
+    stalled: Stalled, sent: int, said: str, code: int
+) -> None:
+    """A signal to the command alone (``kill``), not to its interpreters: the first plays the
+    game of seed 40 until stopped."""
+    args = ["check", "stall", "-n", "1", "--seed", "40", "--seats", "2"]
+    done, out, err, left = stalled(args, 1, sent, False)
+    assert (done, out, err, left) == (code, "", f"{said}\n", [])
