@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import time
+from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,7 +31,16 @@ from meeple.cli.simulate import (
     players,
 )
 from meeple.core.errors import MeepleError
-from meeple.core.runner import RunSpec, cpu_count, header_line, result_line
+from meeple.core.runner import (
+    GameResult,
+    Games,
+    RunSpec,
+    cpu_count,
+    each,
+    header_line,
+    rest,
+    result_line,
+)
 from meeple.core.stats import Difference, Paired, Summary, Tally
 
 app = typer.Typer()
@@ -136,16 +146,15 @@ def compare(
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()
-        interrupted, unwritten = False, None
+        stopped, unwritten, term = False, None, common.Terminable()
         try:  # outside the workers' ``with``: leaving it on Ctrl-C stops them at once
-            with contextlib.ExitStack() as stack:
+            with term, contextlib.ExitStack() as stack:
                 sinks = [stack.enter_context(lines_to(path)) for path in paths]
                 for spec, sink, where in zip(specs, sinks, paths, strict=True):
                     if sink is not None:
                         append(sink, header_line(spec), str(where))
-                played = stack.enter_context(players(env, workers or cpu_count()))
-                runs = [played(spec, seeds) for spec in specs]
-                for results in zip(*runs, strict=True):
+
+                def keep(results: list[GameResult]) -> None:
                     for result, sink, where, tally in zip(
                         results, sinks, paths, tallies, strict=True
                     ):
@@ -154,9 +163,12 @@ def compare(
                         tally.add(result)
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
+
+                played = stack.enter_context(players(env, workers or cpu_count()))
+                each(rows([played(spec, seeds) for spec in specs], seeds), keep)
         except KeyboardInterrupt:
-            interrupted = True
-            common.interrupted(pairs[0].games, n, "seeds")
+            stopped = True
+            code = common.interrupted(pairs[0].games, n, "seeds", terminated=term.terminated)
         except Unwritten as exc:
             unwritten = exc
         elapsed = time.perf_counter() - started
@@ -173,8 +185,35 @@ def compare(
         show(game_cls.title, comparison, elapsed, as_json)
     if unwritten is not None:
         common.fail(f"{unwritten}; the {pairs[0].games} seeds before it are in {jsonl}")
-    if interrupted:
-        raise typer.Exit(130)
+    if stopped:
+        raise typer.Exit(code)
+
+
+def rows(runs: Sequence[Games], seeds: range) -> Generator[list[GameResult], None, None]:
+    """The game of each seed in every run, seed by seed.
+
+    On Ctrl-C each run gives the games it finished (see
+    :func:`~meeple.core.runner.results`): those of the seeds that every run
+    finished, after the last seed given, come next; then Ctrl-C is raised.
+    """
+    taken: list[dict[int, GameResult]] = [{} for _ in runs]  # by seed, not given yet
+    given = 0
+    try:
+        for seed in seeds:
+            for run, games in zip(runs, taken, strict=True):
+                game = next(run)
+                games[game.seed] = game
+            row = [games.pop(seed) for games in taken]
+            given += 1
+            yield row
+    except KeyboardInterrupt:
+        for run, games in zip(runs, taken, strict=True):
+            games.update((game.seed, game) for game in rest(run))
+        for seed in seeds[given:]:
+            if not all(seed in games for games in taken):
+                break
+            yield [games.pop(seed) for games in taken]
+        raise
 
 
 def show(title: str, comparison: Comparison, elapsed: float, as_json: bool) -> None:

@@ -8,7 +8,9 @@ and a run cut into seed ranges (``--seed``/``-n``) gives the same games.
 The summary counts the games in the file, gathered as they are written, so
 memory does not grow with the number of games.
 
-- Ctrl-C stops the workers and exits 130 with the summary of the games written.
+- Ctrl-C stops the workers and exits 130 with the summary of the games written:
+  every game finished before it, up to the first seed that was not (SIGTERM
+  does the same and exits 143).
 - A game that raises (or a worker process that dies) stops the run at the
   first failure in seed order: every game before it is written, and the error
   names the seed with a command that plays it alone. Exit code 1.
@@ -51,11 +53,13 @@ from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
 from meeple.core.runner import (
     GameResult,
+    Games,
     Processes,
     Resume,
     RunFailed,
     RunSpec,
     cpu_count,
+    each,
     header_line,
     play,
     read_run,
@@ -170,7 +174,7 @@ def simulate(
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
         on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
         tally = Tally()
-        interrupted, failed, unwritten = False, None, None
+        stopped, failed, unwritten, term = False, None, None, common.Terminable()
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
@@ -190,24 +194,27 @@ def simulate(
                 *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
             ) as bar:
                 task = bar.add_task(title, total=n, completed=done)
+
+                def keep(result: GameResult) -> None:
+                    # Written first: every game the summary counts is in the file.
+                    if sink is not None:
+                        append(sink, result_line(result), str(jsonl))
+                    tally.add(result)
+                    bar.advance(task)
+
                 try:
-                    with players(env, workers, remote) as played:
-                        for result in played(spec, seeds[done:]):
-                            # Written first: every game the summary counts is in the file.
-                            if sink is not None:
-                                append(sink, result_line(result), str(jsonl))
-                            tally.add(result)
-                            bar.advance(task)
+                    with term, players(env, workers, remote) as played:
+                        each(played(spec, seeds[done:]), keep)
                 except KeyboardInterrupt:
-                    interrupted = True
+                    stopped = True
                 except RunFailed as exc:
                     failed = exc
                 except Unwritten as exc:
                     unwritten = exc
             elapsed = time.perf_counter() - started
-    if interrupted:
+    if stopped:
         kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
-        common.interrupted(tally.games, n, "games", kept)
+        code = common.interrupted(tally.games, n, "games", kept, terminated=term.terminated)
     if tally.games:
         report.show(game.title, tally.summary(), as_json)
         if tally.games > done and not as_json:  # the speed of the games played now
@@ -227,8 +234,8 @@ def simulate(
             raise failed.__cause__  # played in this process: the traceback is the game's
         kept = f"; the {tally.games} games before it are in {jsonl}" if jsonl else ""
         common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
-    if interrupted:
-        raise typer.Exit(130)
+    if stopped:
+        raise typer.Exit(code)
 
 
 def joined(address: str, workers: int | None) -> cluster.Dask:
@@ -239,7 +246,7 @@ def joined(address: str, workers: int | None) -> cluster.Dask:
         raise MeepleError(f"--dask {address}: {exc}") from None
 
 
-Player = Callable[[RunSpec, range], Iterator[GameResult]]
+Player = Callable[[RunSpec, range], Games]
 """Plays a run's seeds and gives their games in seed order."""
 
 

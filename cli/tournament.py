@@ -120,9 +120,9 @@ def tournament(
         common.seed_range(seed, total)  # every seed one a file can hold
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        interrupted = False
+        stopped, term = False, common.Terminable()
         try:
-            with players(env, workers or cpu_count()) as played:
+            with term, players(env, workers or cpu_count()) as played:
                 streams = [
                     played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
                     for k, seating in enumerate(seatings)
@@ -131,10 +131,10 @@ def tournament(
                     tally.add(game_result)
                     ratings.add(game_result)
         except KeyboardInterrupt:  # the games played so far are rated still
-            interrupted = True
-            common.interrupted(tally.games, total, "games")
+            stopped = True
+            code = common.interrupted(tally.games, total, "games", terminated=term.terminated)
             if not tally.games:
-                raise typer.Exit(130) from None
+                raise typer.Exit(code) from None
         elapsed = time.perf_counter() - started
     result = Tournament(
         game=game.id,
@@ -146,7 +146,7 @@ def tournament(
     if as_json:
         report.json(result)
     else:
-        played_of = f"{tally.games} of {total}" if interrupted else str(total)
+        played_of = f"{tally.games} of {total}" if stopped else str(total)
         common.console.print(
             common.plain(
                 f"{played_of} games: {rounds} times the {len(seatings)}-game schedule (every set "
@@ -157,5 +157,5 @@ def tournament(
         common.console.print(report.ratings(result.ratings))
         report.summary(game.title, result.summary)
         report.speed(tally.games, elapsed)
-    if interrupted:
-        raise typer.Exit(130)
+    if stopped:
+        raise typer.Exit(code)

@@ -75,6 +75,13 @@ class Dask:
         """Start :func:`play_seeds` on a worker: a Dask future, whose ``result()`` is its list."""
         return self.client.submit(play_seeds, spec, seeds, pure=False)
 
+    def stop(self, chunks: Sequence[Any]) -> None:
+        """On Ctrl-C, drop the chunks not done. A Dask task cannot be cut short, so a chunk
+        gives back all its games or none: those a worker had finished in it are lost."""
+        running = [future for future in chunks if not future.done()]
+        if running:
+            self.client.cancel(running)
+
     def close(self) -> None:
         self.client.close()
         if self._cluster is not None:

@@ -7,24 +7,26 @@ spread over any number of workers, plays exactly the same games.
 
 Parallel runs go through :func:`results`, which cuts the seeds into chunks,
 hands each chunk to a :class:`Backend` and gives the games back in seed order.
-A backend only needs ``workers`` and ``submit(spec, seeds)`` returning a
-handle whose ``result()`` is :func:`play_seeds`'s list; :class:`Processes`
-(this machine's cores) is one, and a cluster client that runs
-:func:`play_seeds` remotely is another.
+A backend only needs ``workers``, ``submit(spec, seeds)`` returning a handle
+whose ``result()`` is :func:`play_seeds`'s list, and ``stop(handles)`` for
+Ctrl-C; :class:`Processes` (this machine's cores) is one, and a cluster client
+that runs :func:`play_seeds` remotely is another.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import itertools
 import multiprocessing
 import os
 import signal
 import traceback
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
-from typing import IO, Any, Protocol
+from typing import IO, Any, Protocol, TypeVar
 
 import msgspec
 
@@ -265,6 +267,18 @@ class RunFailed(MeepleError):
         return f"the {which} failed: {self.error}"
 
 
+class Interrupted(Exception):
+    """A chunk stopped by Ctrl-C (or SIGTERM) on its worker, with the games it finished first.
+
+    Not a :class:`KeyboardInterrupt`: it travels back from the worker as the
+    chunk's result, and :func:`results` raises Ctrl-C once these games are given.
+    """
+
+    def __init__(self, done: Sequence[GameResult]) -> None:
+        super().__init__(list(done))  # the argument again: it must pickle
+        self.done = list(done)
+
+
 def _described(exc: Exception) -> str:
     """A game's error in one line; a bug (not a :class:`MeepleError`) with where it was raised."""
     if isinstance(exc, MeepleError):
@@ -273,9 +287,12 @@ def _described(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno})"
 
 
-def play(
-    registry: Registry, hooks: Hooks, spec: RunSpec, seeds: Iterable[int]
-) -> Iterator[GameResult]:
+Games = Generator[GameResult, None, None]
+"""A run's games in seed order, as :func:`play` and :func:`results` give them (see :func:`each`)."""
+T = TypeVar("T")
+
+
+def play(registry: Registry, hooks: Hooks, spec: RunSpec, seeds: Iterable[int]) -> Games:
     """The result of each seed's game, in the order of ``seeds``, played in this process.
 
     A game that raises stops the run with :class:`RunFailed` naming its seed.
@@ -295,20 +312,39 @@ def _installed() -> tuple[Registry, Hooks]:
     return Registry(pm), Hooks(pm)
 
 
+class _Worker:
+    """Where a worker process is: playing a chunk, and whether it was told to stop."""
+
+    playing = False
+    stopped = False
+
+
+_worker = _Worker()
+
+
 def play_seeds(spec: RunSpec, seeds: Sequence[int]) -> list[GameResult]:
     """The work unit a worker runs: the games of ``seeds``, with the plugins installed here.
 
     A worker process loads the installed plugins once (entry points and
     ``MEEPLE_DISABLE_PLUGINS``, as the command line does), then plays from the
     spec alone, so any process or machine with the same plugins plays the same games.
-    A game that raises makes :class:`RunFailed` holding the games before it.
+    A game that raises makes :class:`RunFailed` holding the games before it;
+    a worker told to stop (see :func:`_stop_playing`) makes :class:`Interrupted`.
     """
     registry, hooks = _installed()
     done: list[GameResult] = []
     try:
-        done.extend(play(registry, hooks, spec, seeds))
+        try:
+            _worker.playing = True
+            if _worker.stopped:  # a chunk taken after Ctrl-C: the run is over
+                raise KeyboardInterrupt
+            done.extend(play(registry, hooks, spec, seeds))
+        finally:
+            _worker.playing = False
     except RunFailed as exc:
         raise RunFailed(exc.seeds, exc.error, done) from None
+    except KeyboardInterrupt:
+        raise Interrupted(done) from None
     return done
 
 
@@ -337,6 +373,11 @@ class Backend(Protocol):
 
     def submit(self, spec: RunSpec, seeds: range) -> Pending: ...
 
+    def stop(self, chunks: Sequence[Pending]) -> None:
+        """On Ctrl-C, stop ``chunks`` (those in flight) soon, each ``result()`` then giving the
+        games it finished: all of them, those before the stop (:class:`Interrupted`), or none
+        (any other error, a chunk never started)."""
+
 
 MAX_CHUNK = 32
 """The most games in one chunk: results stream back in small steps."""
@@ -348,26 +389,70 @@ def chunk_size(games: int, workers: int) -> int:
     return max(1, min(MAX_CHUNK, games // (workers * 16)))
 
 
-def results(
-    spec: RunSpec, seeds: range, backend: Backend, chunk: int | None = None
-) -> Iterator[GameResult]:
+def results(spec: RunSpec, seeds: range, backend: Backend, chunk: int | None = None) -> Games:
     """The result of each seed's game, in seed order, played in chunks by ``backend``.
 
     At most two chunks per worker are in flight (running, queued, or done and
     waiting for an earlier one), so memory does not grow with the number of
     games. The first chunk that fails stops the run: the games before the
     failure are yielded, then :class:`RunFailed` is raised naming its seeds.
+
+    Ctrl-C stops the chunks in flight, yields every game they finished that
+    follows the games given without a gap, then raises ``KeyboardInterrupt``;
+    a finished game after a seed that did not finish is dropped (a run file
+    holds its games in seed order). Ctrl-C that lands in the caller's loop
+    instead is passed in by :func:`each`.
     """
     size = chunk or chunk_size(len(seeds), backend.workers)
     window = 2 * backend.workers
-    in_flight: deque[tuple[range, Pending]] = deque()
-    for start in range(0, len(seeds), size):
-        part = seeds[start : start + size]
-        in_flight.append((part, _submitted(backend, spec, part)))
-        if len(in_flight) == window:
-            yield from _collected(*in_flight.popleft())
-    while in_flight:
-        yield from _collected(*in_flight.popleft())
+    starts = iter(range(0, len(seeds), size))
+    in_flight: deque[tuple[range, Pending]] = deque()  # the first until all its games are given
+    last = -1  # the seed of the last game given
+    try:
+        while True:
+            for start in itertools.islice(starts, window - len(in_flight)):
+                part = seeds[start : start + size]
+                in_flight.append((part, _submitted(backend, spec, part)))
+            if not in_flight:
+                return
+            for game in _collected(*in_flight[0]):
+                last = game.seed
+                yield game
+            in_flight.popleft()
+    except KeyboardInterrupt:
+        backend.stop([pending for _, pending in in_flight])
+        for part, pending in in_flight:
+            games = _finished(pending)
+            yield from (game for game in games if game.seed > last)
+            if len(games) < len(part):
+                break
+        raise
+
+
+def each(games: Generator[T, None, None], keep: Callable[[T], object]) -> None:
+    """Call ``keep`` on each of a run's ``games`` (see :func:`results`), even on Ctrl-C.
+
+    Ctrl-C that lands in ``keep`` rather than in the run is passed into the
+    run, which stops as if it had heard it: ``keep`` gets every game finished
+    before it, then it is raised.
+    """
+    try:
+        for game in games:
+            keep(game)
+    except KeyboardInterrupt:
+        for game in rest(games):
+            keep(game)
+        raise
+
+
+def rest(games: Generator[T, None, None]) -> Iterator[T]:
+    """What a run (see :func:`results`) finished before a Ctrl-C that landed outside it,
+    and had not given yet: nothing if Ctrl-C reached the run itself, which has given it."""
+    try:
+        yield games.throw(KeyboardInterrupt())
+        yield from games
+    except KeyboardInterrupt:  # the run's own, once it has given them
+        return
 
 
 def _submitted(backend: Backend, spec: RunSpec, seeds: range) -> Pending:
@@ -385,11 +470,24 @@ def _collected(seeds: range, pending: Pending) -> Iterator[GameResult]:
     except RunFailed as exc:
         yield from exc.done  # the chunk's games before the one that failed
         raise
+    except Interrupted as exc:  # its worker heard Ctrl-C before this process did
+        yield from exc.done
+        raise KeyboardInterrupt from None
     except MeepleError as exc:  # the worker could not start the chunk (a plugin it lacks)
         raise RunFailed(seeds, str(exc)) from exc
     except Exception as exc:  # the worker, not a game: its process died or was lost
         raise RunFailed(seeds, f"a worker stopped before finishing them ({exc})") from exc
     yield from games
+
+
+def _finished(pending: Pending) -> list[GameResult]:
+    """The games a chunk finished before it was stopped (see :meth:`Backend.stop`)."""
+    try:
+        return pending.result()
+    except (Interrupted, RunFailed) as exc:
+        return exc.done
+    except Exception:  # never started, or its worker was lost: nothing to give
+        return []
 
 
 def cpu_count() -> int:
@@ -401,9 +499,48 @@ def cpu_count() -> int:
     return os.cpu_count() or 1
 
 
+def _stop_playing(signum: int, frame: object) -> None:
+    """A worker's answer to SIGINT and SIGTERM: stop the chunk it plays, and any it is given.
+
+    The game in play is cut short (``KeyboardInterrupt``) and :func:`play_seeds`
+    sends back the games before it; the signal is never raised elsewhere, where
+    it would kill the worker with a traceback and lose them. SIGTERM to an idle
+    worker (the pool shutting it down) ends it, as by default.
+    """
+    _worker.stopped = True
+    if _worker.playing:
+        raise KeyboardInterrupt
+    if signum == signal.SIGTERM:
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+
+_STOPS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stops_held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM back while workers may start: they start with them held (the
+    signal mask is inherited), so that one sent while a worker loads waits for its handler
+    (see :func:`_start_worker`) instead of killing it with a traceback. Here they are
+    delivered when the ``with`` ends."""
+    if not hasattr(signal, "pthread_sigmask"):  # Windows: no signal masks
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
 def _start_worker() -> None:
-    # The parent alone answers Ctrl-C (it stops the workers); the plugins load now, once.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C at a terminal reaches the workers too, and the parent signals them when it alone
+    # is stopped: either way each gives back what it finished. The plugins load now, once.
+    for stop in _STOPS:
+        signal.signal(stop, _stop_playing)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held while it started
     _installed()
 
 
@@ -418,8 +555,8 @@ class Processes:
     Starting costs one interpreter and plugin import per worker, once a run.
 
     Used as a context manager: leaving it normally waits for the workers;
-    leaving it on an error or Ctrl-C stops them at once, dropping the chunks
-    not yet done.
+    leaving it on an error or Ctrl-C kills them, dropping the chunks not yet
+    done (:meth:`stop` first has them give back what they finished).
     """
 
     def __init__(self, workers: int) -> None:
@@ -429,7 +566,16 @@ class Processes:
         )
 
     def submit(self, spec: RunSpec, seeds: range) -> Pending:
-        return self._pool.submit(play_seeds, spec, seeds)
+        with _stops_held():  # a worker may start now
+            return self._pool.submit(play_seeds, spec, seeds)
+
+    def stop(self, chunks: Sequence[Pending]) -> None:
+        """Signal every worker to stop where it is (see :func:`_stop_playing`): a chunk in
+        play sends back the games it finished, and one taken after it none, at once."""
+        for process in self._processes():
+            if process.pid is not None:
+                with contextlib.suppress(ProcessLookupError):  # it has ended already
+                    os.kill(process.pid, signal.SIGINT)
 
     def __enter__(self) -> Processes:
         return self
@@ -440,10 +586,15 @@ class Processes:
         if kind is None:
             self._pool.shutdown()
             return
-        # ``terminate_workers`` (Python 3.14) does this; before it, only the pool knows them.
-        processes = list((self._pool._processes or {}).values())
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        processes = self._processes()
+        # Not cancelling the chunks queued: the pool, finding its workers killed, would fail
+        # those futures too, and raise on the cancelled ones in a thread of its own.
+        self._pool.shutdown(wait=False)
         for process in processes:
-            process.terminate()
+            process.kill()  # not SIGTERM: a worker playing a chunk takes it for Ctrl-C
         for process in processes:
             process.join()
+
+    def _processes(self) -> list[multiprocessing.process.BaseProcess]:
+        # ``kill_workers`` (Python 3.14) would do; before it, only the pool knows them.
+        return list((self._pool._processes or {}).values())

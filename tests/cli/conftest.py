@@ -8,7 +8,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -129,18 +129,24 @@ Stalled = Callable[..., tuple[int, str, str, list[int]]]
 
 @pytest.fixture
 def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stalled:
-    """``stalled(args, stuck, sent, group)``: ``meeple *args`` in ``tmp_path`` with the game
-    ``stall`` installed, sent signal ``sent`` once ``stuck`` of its processes are stuck in a
-    game of seed 40: to the command alone, or with ``group`` to every process it started,
-    as a terminal sends Ctrl-C. Its exit code, output and error, and the stuck processes
-    still running once it ended (they are then killed). POSIX only."""
+    """``stalled(args, stuck, sent, group, written)``: ``meeple *args`` in ``tmp_path`` with the
+    game ``stall`` installed, sent signal ``sent`` once ``stuck`` of its processes are stuck
+    in a game of seed 40 and each run file named in ``written`` holds seeds 0-35: to the
+    command alone, or with ``group`` to every process it started, as a terminal sends Ctrl-C.
+    Its exit code, output and error, and the stuck processes still running once it ended
+    (they are then killed). POSIX only."""
     if sys.platform == "win32":
         pytest.skip("POSIX signals")
     install_plugin("stall", STALL)
     marks = tmp_path / "stuck"
     marks.mkdir()
 
-    def run(args: list[str], stuck: int, sent: int, group: bool) -> tuple[int, str, str, list[int]]:
+    def run(
+        args: list[str], stuck: int, sent: int, group: bool, written: Sequence[str] = ()
+    ) -> tuple[int, str, str, list[int]]:
+        def ready() -> bool:  # the header and 36 games
+            return all(lines(tmp_path / name) > 36 for name in written)
+
         proc = subprocess.Popen(
             [sys.executable, "-m", "meeple.cli", *args],
             stdout=subprocess.PIPE,
@@ -153,7 +159,8 @@ def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stall
         pids: list[int] = []
         try:
             deadline = time.monotonic() + 60
-            while len(pids) < stuck and proc.poll() is None and time.monotonic() < deadline:
+            while (len(pids) < stuck or not ready()) and proc.poll() is None:
+                assert time.monotonic() < deadline, "never stuck"
                 time.sleep(0.02)
                 pids = [int(mark.name) for mark in marks.iterdir()]
             (os.killpg if group else os.kill)(proc.pid, sent)
@@ -168,6 +175,10 @@ def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stall
         return proc.returncode, out, err, left
 
     return run
+
+
+def lines(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
 def running(pid: int) -> bool:

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from typer.testing import Result
+from typer.testing import CliRunner, Result
+
+from meeple.cli.app import make_app
+from meeple.core.plugins import plugin_manager
 
 Invoke = Callable[..., Result]
 Run = Callable[..., subprocess.CompletedProcess[str]]
+Stalled = Callable[..., tuple[int, str, str, list[int]]]
 
 TINY = ["simulate", "tiny", "--seats", "random,random,random", "--rotate", "--quiet"]
 
@@ -181,3 +186,31 @@ def test_a_terminal_shows_progress_with_games_per_second(run: Run) -> None:
         "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1", "-q", env=terminal).stderr
     )
     assert "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1").stderr
+
+
+@pytest.mark.parametrize(
+    ("sent", "group", "said", "code"),
+    [
+        (signal.SIGINT, True, "interrupted", 130),  # Ctrl-C at a terminal
+        (signal.SIGTERM, False, "terminated", 143),  # a batch system's stop
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_stop_keeps_the_games_a_worker_finished_in_its_chunk(
+    stalled: Stalled, tmp_path: Path, sent: int, group: bool, said: str, code: int
+) -> None:
+    """Chunks of 6 seeds: once 0-35 are written, a worker has finished 36-39 and plays 40 as long
+    as it is let. What the other one finished after 40 follows that gap: it cannot be written."""
+    args = ["simulate", "stall", "--seats", "random,random", "-n", "200", "--jsonl", "g.jsonl"]
+    done, stdout, err, left = stalled([*args, "-w", "2", "-q"], 1, sent, group, ["g.jsonl"])
+    assert (done, err) == (code, f"{said} after 40 of 200 games; g.jsonl holds their lines\n")
+    assert "Stall: 40 games, by seat" in stdout and left == []
+    out = tmp_path / "g.jsonl"
+    seeds = [line.split(b",")[0] for line in games(out)]
+    assert seeds == [b'{"seed":%d' % seed for seed in range(40)]
+    with_stall = make_app(plugin_manager(entry_points=True))  # played here, it never stalls
+    full = tmp_path / "full.jsonl"
+    for more in (["--jsonl", str(full)], ["--jsonl", str(tmp_path / "g.jsonl"), "--resume"]):
+        result = CliRunner().invoke(with_stall, [*args[:-2], *more, "-w", "1", "-q"])
+        assert result.exit_code == 0, result.output
+    assert out.read_bytes() == full.read_bytes()

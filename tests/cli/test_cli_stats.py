@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 from collections import Counter
 from collections.abc import Callable
@@ -17,6 +18,7 @@ from meeple.cli.tournament import Tournament, schedule
 from meeple.core.stats import Summary
 
 Invoke = Callable[..., Result]
+Stalled = Callable[..., tuple[int, str, str, list[int]]]
 
 
 def simulate(cli: Invoke, out: Path, *args: str) -> Result:
@@ -267,6 +269,32 @@ def test_stats_reads_no_line_longer_than_a_run_file_holds(cli: Invoke, tmp_path:
     assert result.exit_code == 1
     assert result.stderr.startswith(f"error: {joined}:2: a line of over 1,048,576 bytes, but a")
     assert "one game's result a line" in result.stderr and "name a run file" in result.stderr
+
+
+def test_compare_ctrl_c_keeps_every_seed_its_workers_finished(
+    stalled: Stalled, tmp_path: Path
+) -> None:
+    """Both variants' workers finished seeds 36-39 of a chunk, then play 40 until stopped."""
+    args = ["compare", "stall", "--variant", "", "--variant", "", "--seats", "random,random"]
+    args += ["-n", "200", "-w", "2", "--jsonl", "."]
+    files = ["variant-1.jsonl", "variant-2.jsonl"]
+    code, out, err, _ = stalled(args, 2, signal.SIGINT, True, files)
+    assert (code, err) == (130, "interrupted after 40 of 200 seeds\n")
+    assert "80 games in" in out  # the comparison of the seeds both variants finished
+    for name in files:
+        _, *games = (tmp_path / name).read_bytes().splitlines()
+        assert [msgspec.json.decode(game)["seed"] for game in games] == list(range(40))
+
+
+def test_tournament_sigterm_rates_the_finished_games_and_exits_143(stalled: Stalled) -> None:
+    """Two seatings, each a run of its own: the games are rated in seed order up to the first
+    that either had not finished (40 at most, where a worker is stuck)."""
+    args = ["tournament", "stall", "--bots", "random,first", "-n", "200", "-w", "2"]
+    code, out, err, left = stalled(args, 1, signal.SIGTERM, False)
+    assert (code, left) == (143, [])
+    said = re.fullmatch(r"terminated after (\d+) of 200 games\n", err)
+    assert said is not None and int(said[1]) <= 40, err
+    assert f"{said[1]} of 200 games: 100 times the 2-game schedule" in out and "ratings" in out
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import pickle
+import signal
 
 import msgspec
 import pytest
@@ -14,10 +16,12 @@ from meeple.core.plugins import Registry
 from meeple.core.runner import (
     MAX_LINE_BYTES,
     GameResult,
+    Interrupted,
     Resume,
     RunFailed,
     RunSpec,
     chunk_size,
+    each,
     header_line,
     play,
     play_seeds,
@@ -33,7 +37,8 @@ class Chunk:
         self.backend, self.spec, self.seeds = backend, spec, seeds
 
     def result(self) -> list[GameResult]:
-        self.backend.waiting.remove(self)
+        if self in self.backend.waiting:  # asked again, as a future may be
+            self.backend.waiting.remove(self)
         if self.seeds == self.backend.lost:
             raise RuntimeError("lost")
         return play_seeds(self.spec, self.seeds)
@@ -47,6 +52,10 @@ class Deferred:
         self.waiting: list[Chunk] = []
         self.chunks: list[range] = []
         self.most = 0
+        self.stopped: list[range] | None = None
+
+    def stop(self, chunks: list[Chunk]) -> None:
+        self.stopped = [chunk.seeds for chunk in chunks]
 
     def submit(self, spec: RunSpec, seeds: range) -> Chunk:
         chunk = Chunk(self, spec, seeds)
@@ -97,6 +106,83 @@ def test_a_failing_game_keeps_the_games_before_it_in_its_chunk(
         seen.extend(r.seed for r in results(spec, range(10), Deferred(workers=1), chunk=4))
     assert seen == [0, 1, 2, 3, 4]  # seed 4 shares its chunk with the failure
     assert str(failed.value).startswith("the game of seed 5 failed: RuntimeError: boom")
+
+
+class Stopping(Deferred):
+    """A backend whose chunks, when Ctrl-C stops them, had played the first ``played[i]``
+    games of chunk ``i``; Ctrl-C lands while the run waits for the first."""
+
+    def __init__(self, workers: int, played: list[int]) -> None:
+        super().__init__(workers)
+        self.played = played
+
+    def submit(self, spec: RunSpec, seeds: range) -> Chunk:
+        self.chunks.append(seeds)
+        return StoppingChunk(self, spec, seeds)
+
+
+class StoppingChunk(Chunk):
+    backend: Stopping
+
+    def result(self) -> list[GameResult]:
+        if self.backend.stopped is None:
+            raise KeyboardInterrupt
+        played = self.backend.played[self.backend.chunks.index(self.seeds)]
+        done = play_seeds(self.spec, self.seeds[:played])
+        if len(done) < len(self.seeds):
+            raise Interrupted(done)
+        return done
+
+
+def test_ctrl_c_keeps_every_game_finished_before_the_first_that_was_not(
+    spec: RunSpec,
+) -> None:
+    backend = Stopping(workers=2, played=[3, 3, 1, 3])
+    seen: list[int] = []
+    with pytest.raises(KeyboardInterrupt):
+        seen.extend(r.seed for r in results(spec, range(20), backend, chunk=3))
+    assert backend.stopped == [range(0, 3), range(3, 6), range(6, 9), range(9, 12)]
+    # Seeds 9-11 finished too, but after seeds 7-8, which did not: a file cannot hold them.
+    assert seen == [0, 1, 2, 3, 4, 5, 6]
+
+
+def test_ctrl_c_in_the_loop_over_a_run_stops_it_the_same_way(spec: RunSpec) -> None:
+    backend = Deferred(workers=1)
+    kept: list[int] = []
+
+    def keep(game: GameResult) -> None:
+        kept.append(game.seed)
+        if game.seed == 1 and backend.stopped is None:
+            raise KeyboardInterrupt  # while the chunks of seeds 2-5 are in flight
+
+    with pytest.raises(KeyboardInterrupt):
+        each(results(spec, range(10), backend, chunk=2), keep)
+    assert backend.stopped == [range(0, 2), range(2, 4)]
+    assert kept == [0, 1, 2, 3]  # every game the run had finished, once each
+
+
+def test_a_worker_stopped_mid_chunk_sends_back_the_games_before(
+    spec: RunSpec, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    play_game = runner.play_game
+
+    def ctrl_c_in_the_third(*args: object) -> GameResult:
+        if args[-1] == 2:
+            runner._stop_playing(signal.SIGINT, None)  # as the worker's handler is called
+        return play_game(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runner, "play_game", ctrl_c_in_the_third)
+    monkeypatch.setattr(runner, "_worker", runner._Worker())
+    with pytest.raises(Interrupted) as stopped:
+        play_seeds(spec, range(5))
+    assert [game.seed for game in stopped.value.done] == [0, 1]
+    sent = pickle.loads(pickle.dumps(stopped.value))  # as it travels back from the worker
+    assert sent.done == stopped.value.done
+    with pytest.raises(Interrupted) as later:  # a chunk it takes afterwards: nothing played
+        play_seeds(spec, range(5, 10))
+    assert later.value.done == []
+    assert not runner._worker.playing
+    runner._stop_playing(signal.SIGINT, None)  # heard between chunks: not raised there
 
 
 def test_chunks_are_small_and_even() -> None:
