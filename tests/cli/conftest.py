@@ -178,6 +178,7 @@ def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stall
 
 
 def lines(path: Path) -> int:
+    """The lines ``path`` holds (none if it is not there yet)."""
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
@@ -187,8 +188,10 @@ def running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    stat = Path(f"/proc/{pid}/stat")
-    return not stat.exists() or stat.read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()[0] != "Z"
+    except FileNotFoundError:  # gone since, or no /proc (not Linux) to tell a zombie by
+        return not Path("/proc/self").exists()
 
 
 SmallFiles = Callable[[list[str], int], "subprocess.CompletedProcess[str]"]
