@@ -12,7 +12,6 @@ import typer
 from typer.core import TyperGroup
 
 from meeple.cli import common
-from meeple.cli.play import Terminated
 from meeple.core.errors import MeepleError, PluginError
 from meeple.core.plugins import plugin_at_fault
 
@@ -73,11 +72,11 @@ class Meeple(TyperGroup):
 
     def invoke(self, ctx: Any) -> Any:
         # A command that keeps work on Ctrl-C says what it kept and exits 130 itself (143 on
-        # SIGTERM, which play turns into Terminated); for any other, Typer would exit 130
-        # without a word.
+        # SIGTERM, which common.Terminable turns into Terminated); for any other, Typer would
+        # exit 130 without a word.
         try:
             return super().invoke(ctx)
-        except Terminated:
+        except common.Terminated:
             common.err_console.print("terminated")
             raise typer.Exit(143) from None
         except KeyboardInterrupt:

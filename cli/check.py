@@ -182,14 +182,8 @@ def check(
         for v, variant in enumerate(variants)
         for i in range(n)
     ]
-    with common.Terminable() as term:
-        try:
-            report = run(game_cls, env.hooks, games)
-        except KeyboardInterrupt:
-            if not term.terminated:
-                raise  # Ctrl-C: one line, as for any command
-            common.err_console.print("terminated")
-            raise typer.Exit(143) from None
+    with common.Terminable():  # SIGTERM ends it as Ctrl-C does, with its own line and code
+        report = run(game_cls, env.hooks, games)
     if json:
         common.echo_json(msgspec.json.encode(report))
     else:

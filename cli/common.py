@@ -248,23 +248,39 @@ def warn(message: str) -> None:
     err_console.print(error_line(message, "warning:", "yellow"), soft_wrap=True)
 
 
-class Terminable:
-    """Inside ``with Terminable() as stop``, SIGTERM (a batch system's stop, ``kill``) raises
-    ``KeyboardInterrupt``: the command stops as on Ctrl-C, keeping its work, rather than end
-    at once, losing it and leaving its workers behind. ``stop.terminated`` says it did."""
+class Terminated(KeyboardInterrupt):
+    """SIGTERM heard inside :class:`Terminable`: the command stops as on Ctrl-C, but asks
+    nothing and exits 143 (128 + SIGTERM), as a process ended by the signal does."""
 
-    def __init__(self) -> None:
+
+def terminate() -> NoReturn:
+    """Stop the command where it is (see :class:`Terminated`)."""
+    raise Terminated
+
+
+class Terminable:
+    """Inside ``with Terminable() as term``, SIGTERM (a batch system's stop, ``kill``) calls
+    ``stop``, which raises :class:`Terminated` unless told otherwise: the command stops as on
+    Ctrl-C, keeping its work, rather than end at once, losing it and leaving its workers
+    behind. ``term.terminated`` says it came, even when a worker's Ctrl-C surfaced first.
+
+    In the main thread only, the one Python hands signals to."""
+
+    def __init__(self, stop: Callable[[], object] = terminate) -> None:
         self.terminated = False
+        self._stop = stop
         self._restore: Callable[[], object] = lambda: None
 
-    def _stop(self, signum: int, frame: object) -> None:
+    def _heard(self, signum: int, frame: object) -> None:
         self.terminated = True
-        raise KeyboardInterrupt
+        self._stop()
 
     def __enter__(self) -> Terminable:
-        if threading.current_thread() is threading.main_thread():  # the one with signals
-            before = signal.signal(signal.SIGTERM, self._stop)
-            self._restore = partial(signal.signal, signal.SIGTERM, before)
+        if threading.current_thread() is threading.main_thread():
+            before = signal.signal(signal.SIGTERM, self._heard)
+            # A handler set outside Python reads as None: the default stands for it.
+            default = signal.SIG_DFL if before is None else before
+            self._restore = partial(signal.signal, signal.SIGTERM, default)
         return self
 
     def __exit__(self, *exc: object) -> None:

@@ -16,9 +16,8 @@ import contextlib
 import io
 import os
 import secrets
-import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn, Protocol
 
@@ -44,31 +43,6 @@ ERASE_SCROLLBACK = "\x1b[3J"
 
 class Quit(Exception):
     """A human typed ``q``."""
-
-
-class Terminated(KeyboardInterrupt):
-    """The process was told to end (SIGTERM): the game stops as on Ctrl-C, but asks nothing
-    and exits 143 (128 + SIGTERM), as a process ended by the signal does."""
-
-
-@contextlib.contextmanager
-def on_terminate(stop: Callable[[], None]) -> Iterator[None]:
-    """Call ``stop`` on SIGTERM while the game is played (SIGTERM would otherwise end the
-    process at once, losing the game). In the main thread only, where signals are handled."""
-    try:
-        before = signal.signal(signal.SIGTERM, lambda _signum, _frame: stop())
-    except ValueError:  # not the main thread: no handler of ours
-        yield
-        return
-    try:
-        yield
-    finally:  # a handler set outside Python reads as None: the default stands for it
-        signal.signal(signal.SIGTERM, signal.SIG_DFL if before is None else before)
-
-
-def terminated() -> NoReturn:
-    """Stop the game played in this thread (see :class:`Terminated`)."""
-    raise Terminated
 
 
 class Front(Protocol):
@@ -263,7 +237,7 @@ class Table:
         Without one, a person at a terminal is asked for a file -- not after SIGTERM:
         whatever sent it wants the process gone, not a question.
         """
-        terminated = isinstance(stop, Terminated)
+        terminated = isinstance(stop, common.Terminated)
         if isinstance(stop, EOFError):
             why = "input ended"
         else:
@@ -618,7 +592,7 @@ def run(env: common.Env, table: Table, quiet: bool, full_screen: bool = False) -
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
     table.players = players
-    with on_terminate(terminated):
+    with common.Terminable():
         finish(
             table,
             lambda: match.run([table] * len(players), on_events=on_events),

@@ -45,11 +45,9 @@ from meeple.cli.play import (
     Narrator,
     Quit,
     Table,
-    Terminated,
     choice,
     final_scores,
     finish,
-    on_terminate,
     roster,
     say,
 )
@@ -293,7 +291,7 @@ class TableApp(App[None]):
         elif request == "interrupt":
             raise KeyboardInterrupt
         elif request == "terminate":
-            raise Terminated
+            raise common.Terminated
 
     def decide(self, prompt: Prompt, seat: Seat) -> int:
         """The index of the action the person at ``seat`` chooses."""
@@ -652,7 +650,7 @@ class TooSmall(Whole):
 def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
     """Play ``table`` at the full-screen table; what stopped the game is raised again here."""
     app = TableApp(table, bots, quiet)
-    with on_terminate(app.terminate):
+    with common.Terminable(app.terminate):
         app.run()
         if app.match_thread.is_alive():
             # Closed from outside (textual-serve quits the app when its browser page goes):
