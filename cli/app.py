@@ -36,7 +36,7 @@ EXIT_CODES = (
     "Exit codes: 0 success; 1 invalid input or a failed check (a bad file, an unknown game, "
     "an illegal action, an unwritable --save); 2 a usage error (an unknown command or option); "
     "130 interrupted (Ctrl-C) or the input ended, after saving a game that has --save; "
-    "143 a game stopped by SIGTERM, saved the same way."
+    "143 stopped by SIGTERM, keeping what Ctrl-C keeps."
 )
 
 

@@ -203,6 +203,12 @@ def test_plugin_text_is_printed_as_text_not_markup() -> None:
 def test_every_exit_code_is_documented(cli: Invoke) -> None:
     readme = (Path(__file__).parents[2] / "README.md").read_text()
     shown = " ".join(cli("--help").stdout.split())
-    for code in ("0 success", "1 invalid input", "2 a usage error", "130 interrupted"):
+    for code in (
+        "0 success",
+        "1 invalid input",
+        "2 a usage error",
+        "130 interrupted",
+        "143 stopped",
+    ):
         assert code in shown
         assert f"`{code.split()[0]}` {code.split(' ', 1)[1]}" in readme
