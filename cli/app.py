@@ -12,8 +12,8 @@ import typer
 from typer.core import TyperGroup
 
 from meeple.cli import common
-from meeple.core.errors import MeepleError, PluginError
-from meeple.core.plugins import plugin_at_fault
+from meeple.core.errors import MeepleError
+from meeple.core.plugins import plugin_error
 
 COMMANDS = (
     "meeple.cli.games",
@@ -142,9 +142,8 @@ def main() -> None:
         if os.environ.get("MEEPLE_DEBUG"):
             raise
         notes = "".join(f"\n{note}" for note in getattr(exc, "__notes__", ()))
-        blamed = plugin_at_fault(exc)
-        if blamed is not None:  # a plugin's bot or rules: its authors can fix it
-            error = PluginError(blamed[:1], blamed[1], exc)
+        error = plugin_error(exc)
+        if error is not None:  # a plugin's bot or rules: its authors can fix it
             message = f"{error}; MEEPLE_DEBUG=1 shows the traceback{notes}"
             common.err_console.print(common.error_line(message), soft_wrap=True)
             sys.exit(1)

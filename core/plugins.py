@@ -161,13 +161,14 @@ def _load_entry_points(pm: PluginManager) -> None:
             pm.dists[ep.name] = (dist.metadata["Name"], dist.version)
 
 
-def plugin_at_fault(exc: BaseException) -> tuple[str, str] | None:
-    """The third-party plugin whose code raised ``exc``, and the function that raised it
-    (``("cards", "Deck.draw")``): the innermost frame in the package of a ``meeple`` entry
-    point. ``None`` when no plugin's code was on the way: a bug of meeple's own.
+def plugin_error(exc: BaseException) -> PluginError | None:
+    """``exc`` as the error of the third-party plugin whose code raised it, naming the
+    function that did (``plugin 'cards' failed in Deck.draw: ...``): the innermost frame in
+    the package of a ``meeple`` entry point. ``None`` when no plugin's code was on the way:
+    a bug of meeple's own.
 
-    For an error that no hook call wrapped (a bot's decision, a game's rules), so that it
-    is reported as the plugin's (:class:`~meeple.core.errors.PluginError`).
+    For an error that no hook call wrapped (a bot's decision, a game's rules), so that the
+    command line and a run's failed game blame the plugin its authors can fix.
     """
     packages = {
         ep.module.partition(".")[0]: ep.name
@@ -182,7 +183,7 @@ def plugin_at_fault(exc: BaseException) -> tuple[str, str] | None:
         if plugin is not None:
             found = (plugin, frame.f_code.co_qualname)
         tb = tb.tb_next
-    return found
+    return None if found is None else PluginError(found[:1], found[1], exc)
 
 
 def list_plugins(pm: PluginManager) -> list[PluginInfo]:

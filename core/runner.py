@@ -33,7 +33,7 @@ import msgspec
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
-from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.plugins import Registry, plugin_error, plugin_manager
 from meeple.core.scoring import Score, rank
 
 
@@ -283,6 +283,9 @@ def _described(exc: Exception) -> str:
     """A game's error in one line; a bug (not a :class:`MeepleError`) with where it was raised."""
     if isinstance(exc, MeepleError):
         return str(exc)
+    error = plugin_error(exc)
+    if error is not None:  # a third-party bot or game's rules: its authors can fix it
+        return str(error)
     where = traceback.extract_tb(exc.__traceback__)[-1]
     return f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno})"
 

@@ -219,6 +219,18 @@ def test_a_bot_or_rules_raising_in_play_name_their_plugin(
     assert "meeple_faulty" in line and "game.json" in saved
 
 
+def test_a_simulated_game_that_fails_in_a_plugin_names_it(
+    install_plugin: Callable[..., None], run: Callable
+) -> None:
+    install_plugin("faulty", FAULTY)
+    ran = run("simulate", "tiny", "-n", "3", "--seats", "bot,chooser", "-w", "1")
+    assert ran.returncode == 1
+    assert (
+        "the game of seed 0 failed: plugin 'faulty' failed in Chooser.choose: ValueError: no move"
+        in " ".join(ran.stderr.split())
+    )
+
+
 SLOW = """
 import os
 import pathlib

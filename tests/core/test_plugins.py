@@ -20,7 +20,7 @@ from meeple.core.plugins import (
     PluginManager,
     Registry,
     list_plugins,
-    plugin_at_fault,
+    plugin_error,
     plugin_manager,
 )
 from meeple.core.zones import SECRET
@@ -312,7 +312,7 @@ def test_an_error_of_meeple_s_own_is_no_plugin_s() -> None:
     try:
         Registry(plugin_manager(entry_points=False)).game("nothing")
     except MeepleError as exc:
-        assert plugin_at_fault(exc) is None
+        assert plugin_error(exc) is None
 
 
 class HalfGames:
