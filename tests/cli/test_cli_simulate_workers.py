@@ -140,7 +140,8 @@ def test_a_failing_game_names_its_seed_and_keeps_every_game_before_it(
     install_plugin("failing", FAILING)
     result = run("simulate", "boom", "-n", "30", "-w", workers, "--jsonl", "g.jsonl", "-q")
     assert result.returncode == 1
-    assert "the game of seed 13 failed: RuntimeError: the fuse was lit" in result.stderr
+    failed = "the game of seed 13 failed: plugin 'failing' failed in Boom.setup: RuntimeError: "
+    assert failed + "the fuse was lit" in result.stderr
     assert "the 13 games before it are in g.jsonl" in result.stderr
     rerun = "MEEPLE_DEBUG=1 meeple simulate boom --seed 13 -n 1 --workers 1 --seats random"
     assert rerun in result.stderr
