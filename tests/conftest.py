@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from meeple.cli import compare, simulate, tournament
 from meeple.cli.app import make_app
 from meeple.core import records
 from meeple.core.engine import Hooks, Match
@@ -229,8 +230,18 @@ def save(registry: Registry, tmp_path: Path):
 
 
 @pytest.fixture
-def cli(pm: PluginManager):
-    """``cli(*args)``: run the meeple app in-process; returns the click result."""
+def one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``simulate``, ``compare`` and ``tournament`` run in-process play in this process unless
+    given ``-w``: a pool of workers costs about 1.5 s to start, and the games are the same
+    bytes for any number of workers (the tests that give ``-w 2`` check that)."""
+    for command in (simulate, compare, tournament):
+        monkeypatch.setattr(command, "cpu_count", lambda: 1)
+
+
+@pytest.fixture
+def cli(pm: PluginManager, one_worker: None):
+    """``cli(*args)``: run the meeple app in-process (see :func:`one_worker`); returns the
+    click result."""
     runner = CliRunner()
 
     def run(*args: str):

@@ -20,8 +20,9 @@ Invoke = Callable[..., Result]
 
 
 @pytest.fixture
-def cli(pm: PluginManager) -> Invoke:
-    """``cli("play", GAME, input="1\\n")``: the whole app, with typed input for human seats."""
+def cli(pm: PluginManager, one_worker: None) -> Invoke:
+    """``cli("play", GAME, input="1\\n")``: the whole app, with typed input for human seats
+    (see ``one_worker``)."""
     app = make_app(pm)
     runner = CliRunner()
 

@@ -23,8 +23,9 @@ Invoke = Callable[..., Result]
 
 
 @pytest.fixture
-def cli(pm: PluginManager) -> Invoke:
-    """``cli("play", "tiny", input="1\\n")``: run a command with the tiny game installed."""
+def cli(pm: PluginManager, one_worker: None) -> Invoke:
+    """``cli("play", "tiny", input="1\\n")``: run a command with the tiny game installed
+    (see ``one_worker``)."""
     app = make_app(pm)
     runner = CliRunner()
 
