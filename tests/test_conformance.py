@@ -72,7 +72,9 @@ def test_many_random_playthroughs(registry, hooks, game_id, batch):
 def test_soak_tests_run_only_when_asked_for(args, soak):
     """A plain ``pytest`` leaves the soak tests out; ``pytest -m soak`` runs only them."""
     here = Path(__file__)
-    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider"]
+    collect = [sys.executable, "-m", "pytest", "--collect-only", "-q"]
+    # Without the plugins a listing does not need: each would add to its start-up.
+    collect += ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:xdist"]
     listed = subprocess.run(
         [*collect, *args, here.name],
         cwd=here.parent,
