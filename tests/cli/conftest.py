@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import signal
+import struct
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -215,3 +217,63 @@ def small_files() -> SmallFiles:
         )
 
     return run
+
+
+class Terminal:
+    """``meeple ARGS`` at a real terminal (a pseudo-terminal of 100x30): what it has shown
+    (``seen``), and keys typed at it."""
+
+    def __init__(self, args: Sequence[str], cwd: Path | None = None, **env: str) -> None:
+        import fcntl  # POSIX only, as pseudo-terminals are
+        import termios
+
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "meeple.cli", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=cwd,
+            env={**os.environ, "TERM": "xterm-256color", **env},
+        )
+        os.close(slave)
+        self.seen = b""
+
+    def read_until(self, text: bytes, seconds: float = 30) -> bytes:
+        """All it has shown, once ``text`` is among it, ``seconds`` pass or it ends."""
+        deadline = time.monotonic() + seconds
+        wait = deadline - time.monotonic()
+        while text not in self.seen and select.select([self.master], [], [], wait)[0]:
+            try:
+                self.seen += os.read(self.master, 65536)
+            except OSError:  # the process has ended, and its terminal with it
+                break
+            wait = deadline - time.monotonic()
+        return self.seen
+
+    def type(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def after_full_screen(self) -> bytes:
+        """What it showed once it left the full screen."""
+        return self.seen.rpartition(b"\x1b[?1049l")[2]
+
+
+@pytest.fixture
+def real_terminal() -> Iterator[Callable[..., Terminal]]:
+    """``real_terminal(args, cwd=None, **env)``: a :class:`Terminal`, its process killed at
+    the end."""
+    if not hasattr(os, "openpty"):
+        pytest.skip("no pseudo-terminals here")
+    opened: list[Terminal] = []
+
+    def open_one(args: Sequence[str], cwd: Path | None = None, **env: str) -> Terminal:
+        opened.append(Terminal(args, cwd, **env))
+        return opened[-1]
+
+    yield open_one
+    for term in opened:
+        term.proc.kill()
+        term.proc.wait()
+        os.close(term.master)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import select
 import signal
 import subprocess
 import sys
@@ -464,46 +463,22 @@ def test_an_error_says_when_the_game_could_not_be_saved(
     ]
 
 
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
 def test_ctrl_c_at_a_terminal_without_save_asks_for_a_file(
-    tmp_path: Path, tiny_path: Path, registry: Registry
+    tmp_path: Path, tiny_path: Path, registry: Registry, real_terminal: Callable[..., Any]
 ) -> None:
     """At a real terminal (a pty), Ctrl-C with no --save asks where to save (in line mode)."""
-    master, slave = os.openpty()
     args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--quiet", "--plain"]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli", *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        cwd=tmp_path,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-    os.close(slave)
-
-    seen = b""
-
-    def read_until(text: bytes, seconds: float = 30) -> bytes:
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while text not in seen and select.select([master], [], [], deadline - time.monotonic())[0]:
-            seen += os.read(master, 4096)
-        return seen
-
-    try:
-        assert b"your choice" in read_until(b"your choice")
-        # CPython's readline misses a SIGINT that lands just before it waits for a key (a
-        # person presses Ctrl-C again); so may this test, for at most a few tries.
-        for _ in range(5):
-            proc.send_signal(signal.SIGINT)
-            if b"Save to which file?" in read_until(b"Save to which file?", seconds=1):
-                break
-        assert b"Save to which file?" in seen, seen
-        os.write(master, b"later.json\n")
-        assert proc.wait(timeout=30) == 130
-    finally:
-        proc.kill()
-        os.close(master)
+    term = real_terminal(args, cwd=tmp_path, COLUMNS="200")
+    assert b"your choice" in term.read_until(b"your choice")
+    # CPython's readline misses a SIGINT that lands just before it waits for a key (a
+    # person presses Ctrl-C again); so may this test, for at most a few tries.
+    for _ in range(5):
+        term.proc.send_signal(signal.SIGINT)
+        if b"Save to which file?" in term.read_until(b"Save to which file?", seconds=1):
+            break
+    assert b"Save to which file?" in term.seen, term.seen
+    term.type(b"later.json\n")
+    assert term.proc.wait(timeout=30) == 130
     assert saved_ok(tmp_path / "later.json", registry).actions == []
 
 

@@ -15,16 +15,9 @@ of a second per decision.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import fcntl
 import html
-import os
 import re
-import select
-import struct
-import subprocess
 import sys
-import termios
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from importlib.metadata import version
@@ -234,8 +227,9 @@ def test_q_offers_to_save(
     assert saved_ok(save, registry).actions == app.table.match.actions != []
 
 
-def test_ctrl_c_saves_to_the_save_file(
-    pm: PluginManager, registry: Registry, tmp_path: Path
+@pytest.mark.parametrize(("stop", "code"), [("interrupted", 130), ("terminated", 143)])
+def test_ctrl_c_or_sigterm_saves_to_the_save_file(
+    pm: PluginManager, registry: Registry, tmp_path: Path, stop: str, code: int
 ) -> None:
     save = tmp_path / "game.json"
     app = open_table(pm, "tiny", "human,random", seed=5, save=save)
@@ -243,10 +237,15 @@ def test_ctrl_c_saves_to_the_save_file(
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
         await enter(app)
-        await pilot.press("ctrl+c")
+        if stop == "interrupted":
+            await pilot.press("ctrl+c")
+        else:
+            app.terminate()  # what the SIGTERM handler calls
+            await until(lambda: app.failure is not None)
 
     drive(app, script)
-    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 130
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == code
+    assert app.front.why == stop
     assert saved_ok(save, registry).actions == app.table.match.actions != []
 
 
@@ -403,99 +402,40 @@ def full_screen(monkeypatch: pytest.MonkeyPatch) -> list[Sequence[Bot | None]]:
     return played
 
 
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
-def test_at_a_terminal_a_person_plays_full_screen(tmp_path: Path, registry: Registry) -> None:
+TINY_AT_A_TERMINAL = ["play", "tiny", "--seats", "human,bot", "--seed", "5"]
+
+
+def test_at_a_terminal_a_person_plays_full_screen(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any]
+) -> None:
     """A real terminal (a pty): the table opens by itself, and q's offer saves to --save."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     save = tmp_path / "game.json"
-    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli", *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env={**os.environ, "TERM": "xterm-256color"},
-    )
-    os.close(slave)
-    seen = b""
-
-    def read_until(text: bytes, seconds: float = 30) -> bytes:
-        nonlocal seen
-        deadline = time.monotonic() + seconds
-        while text not in seen and select.select([master], [], [], deadline - time.monotonic())[0]:
-            try:
-                seen += os.read(master, 65536)
-            except OSError:  # the process has ended, and its terminal with it
-                break
-        return seen
-
-    try:
-        assert b"your turn" in read_until(b"your turn")
-        os.write(master, b"1")
-        assert b"round 2" in read_until(b"round 2")
-        os.write(master, b"q")
-        assert b"before leaving?" in read_until(b"before leaving?")
-        os.write(master, b"\r")
-        read_until(b"\0")  # the rest, until the process ends (an unread terminal blocks it)
-        assert proc.wait(timeout=30) == 0
-    finally:
-        proc.kill()
-        os.close(master)
-    after = seen.rpartition(b"\x1b[?1049l")[2]  # once the full screen is left
-    assert f"saved to {save}".encode() in after
+    term = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)])
+    assert b"your turn" in term.read_until(b"your turn")
+    term.type(b"1")
+    assert b"round 2" in term.read_until(b"round 2")
+    term.type(b"q")
+    assert b"before leaving?" in term.read_until(b"before leaving?")
+    term.type(b"\r")
+    term.read_until(b"\0")  # the rest, until the process ends (an unread terminal blocks it)
+    assert term.proc.wait(timeout=30) == 0
+    assert f"saved to {save}".encode() in term.after_full_screen()
     assert len(saved_ok(save, registry).actions) >= 2
 
 
-@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals here")
-def test_sigterm_at_the_table_saves_and_exits_143(tmp_path: Path, registry: Registry) -> None:
+def test_sigterm_at_the_table_saves_and_exits_143(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any]
+) -> None:
     """A real terminal (a pty): SIGTERM stops the game as Ctrl-C does, and says so once the
     full screen is gone."""
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 30, 100, 0, 0))
     save = tmp_path / "game.json"
-    args = ["play", "tiny", "--seats", "human,bot", "--seed", "5", "--save", str(save)]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "meeple.cli", *args],
-        stdin=slave,
-        stdout=slave,
-        stderr=slave,
-        env={**os.environ, "TERM": "xterm-256color"},
-    )
-    os.close(slave)
-    seen = b""
-    try:
-        while b"your turn" not in seen and select.select([master], [], [], 30)[0]:
-            seen += os.read(master, 65536)
-        proc.terminate()
-        with contextlib.suppress(OSError):  # the process has ended, and its terminal with it
-            while select.select([master], [], [], 30)[0] and (chunk := os.read(master, 65536)):
-                seen += chunk
-        assert proc.wait(timeout=30) == 143
-    finally:
-        proc.kill()
-        os.close(master)
-    after = seen.rpartition(b"\x1b[?1049l")[2]  # once the full screen is left
-    assert after.endswith(f"terminated\r\nsaved to {save}\r\n".encode())
+    term = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)])
+    assert b"your turn" in term.read_until(b"your turn")
+    term.proc.terminate()
+    term.read_until(b"\0")
+    assert term.proc.wait(timeout=30) == 143
+    assert term.after_full_screen().endswith(f"terminated\r\nsaved to {save}\r\n".encode())
     assert saved_ok(save, registry).actions == []
-
-
-def test_sigterm_stops_the_match_as_ctrl_c_does(
-    pm: PluginManager, registry: Registry, tmp_path: Path
-) -> None:
-    save = tmp_path / "game.json"
-    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
-
-    async def script(pilot: Pilot[None]) -> None:
-        await decision(app)
-        await enter(app)
-        app.terminate()  # what the SIGTERM handler calls
-        await until(lambda: app.failure is not None)
-
-    drive(app, script)
-    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 143
-    assert app.front.why == "terminated"
-    assert saved_ok(save, registry).actions == app.table.match.actions != []
 
 
 @pytest.fixture
