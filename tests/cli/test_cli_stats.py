@@ -245,7 +245,9 @@ def test_compare_ctrl_c_stops_its_workers_at_once(
     half minute the interrupted run is given to end."""
     slow = ["--seats", "ismcts:iterations=50,random", "-n", "2000", "-w", "2"]
     args = ["compare", "clonk", "--variant", "", "--variant", "", *slow, "--jsonl", str(tmp_path)]
-    code, _, err = interrupt_simulate(args, tmp_path / "variant-1.jsonl", 2, 2)
+    # Once its header is written: the run has started (a signal before it says only
+    # "interrupted"), and its first games take far longer than the test waits for them.
+    code, _, err = interrupt_simulate(args, tmp_path / "variant-1.jsonl", 1, 30)
     assert code == 130, err
     assert re.search(rb"interrupted after \d+ of 2000 seeds", err), err
 
