@@ -51,7 +51,6 @@ class Effects(Part[S]):
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
     _pick: list[Pick]
-    _trials: msgspec.msgpack.Decoder[Any]
     _trash: dict[str, TrashCard]
     _discard: dict[str, DiscardCard]
     _replace: dict[str, Replace]
@@ -258,7 +257,7 @@ class Effects(Part[S]):
         whether it would change the table (rules.md#no-empty-option); an option that fails
         either may not be picked."""
         p = state.players[seat]
-        table: bytes | None = None
+        table: S | None = None
         out = []
         for effects in options:
             payable = not any(
@@ -273,22 +272,24 @@ class Effects(Part[S]):
             out.append(self.changes(table, seat, effects, card))
         return out
 
-    def trial_table(self, state: S) -> bytes:
-        """The table as :meth:`changes` tries options on it, encoded: what else waits in the
-        turn's queue and conditions set aside (on a shallow copy, ``state`` is left as is)."""
+    @staticmethod
+    def trial_table(state: S) -> S:
+        """The table as :meth:`changes` tries options on it: ``state`` with what else waits in
+        the turn's queue and conditions set aside (a shallow copy: ``state`` is left as is)."""
         pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
-        return msgspec.msgpack.encode(msgspec.structs.replace(state, pool=pool))
+        return msgspec.structs.replace(state, pool=pool)
 
-    def changes(self, table: bytes, seat: int, effects: list[Any], card: str | None) -> bool:
+    def changes(self, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
         """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on a copy
-        decoded from it. One test for every effect type, a game's own included, where a
-        rule per type would repeat its handler."""
-        trial = self._trials.decode(table)
+        of it. One test for every effect type, a game's own included, where a rule per type
+        would repeat its handler. The comparison stops at the first field that differs, so an
+        option that does something (nearly all) costs little more than the copy."""
+        trial = self.clone(table)
         handle = self._handlers
         events: list[Event] = []
         for e in effects:
             handle[type(e)](trial, seat, e, card, events)
-        return msgspec.msgpack.encode(trial) != table
+        return trial != table
 
     @effect(fx.Trash)
     def trash(

@@ -17,8 +17,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar, TypedDict, TypeVar
 
-import msgspec
-
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
@@ -196,7 +194,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._on_offer = on_offer(cat)
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
         self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
-        self._trials = msgspec.msgpack.Decoder(self.State)
         self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
         self._facts = self.bind("fact")
         self._frames = self.bind("frame")
