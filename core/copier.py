@@ -45,6 +45,33 @@ def copy(value: Any) -> Any:
     return copier(value)
 
 
+def restore(copied: Any, value: Any) -> Any:
+    """``copied``, a deep copy of ``value`` changed since, made equal to ``value`` again:
+    only the parts that differ are copied anew, the rest stays. Returns the result, which is
+    ``copied`` itself where it could be mended in place (a struct of the same type, a list of
+    the same length) and a fresh :func:`copy` otherwise. For whoever tries one change after
+    another on a copy: mending it costs a comparison and what changed, not another copy."""
+    if copied is value:
+        return copied
+    kind = type(value)
+    if type(copied) is not kind:
+        return copy(value)
+    if kind is list:
+        if len(copied) != len(value):
+            return copy(value)
+        for i, item in enumerate(value):
+            if copied[i] != item:
+                copied[i] = restore(copied[i], item)
+        return copied
+    if issubclass(kind, msgspec.Struct) and not kind.__struct_config__.frozen:
+        for name in kind.__struct_fields__:
+            mine, theirs = getattr(copied, name), getattr(value, name)
+            if mine is not theirs and mine != theirs:
+                setattr(copied, name, restore(mine, theirs))
+        return copied
+    return copy(value)
+
+
 def _same(value: Any) -> Any:
     return value
 

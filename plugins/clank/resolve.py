@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from meeple.core import copier
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
@@ -257,7 +258,9 @@ class Effects(Part[S]):
         whether it would change the table (rules.md#no-empty-option); an option that fails
         either may not be picked."""
         p = state.players[seat]
-        table: S | None = None
+        table = self.trial_table(state)
+        trial: S | None = None
+        dirty = False  # whether ``trial`` holds an option tried before
         out = []
         for effects in options:
             payable = not any(
@@ -267,9 +270,12 @@ class Effects(Part[S]):
             if not payable:
                 out.append(False)
                 continue
-            if table is None:
-                table = self.trial_table(state)
-            out.append(self.changes(table, seat, effects, card))
+            if trial is None:
+                trial = self.clone(table)
+            elif dirty:
+                trial = copier.restore(trial, table)
+            dirty = self.changes(trial, table, seat, effects, card)
+            out.append(dirty)
         return out
 
     @staticmethod
@@ -279,12 +285,13 @@ class Effects(Part[S]):
         pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
         return msgspec.structs.replace(state, pool=pool)
 
-    def changes(self, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
-        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on a copy
-        of it. One test for every effect type, a game's own included, where a rule per type
-        would repeat its handler. The comparison stops at the first field that differs, so an
-        option that does something (nearly all) costs little more than the copy."""
-        trial = self.clone(table)
+    def changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on
+        ``trial``, a copy of it. One test for every effect type, a game's own included, where
+        a rule per type would repeat its handler. The comparison stops at the first field that
+        differs, so an option that does something (nearly all) costs little more than the
+        copy, and one copy serves every option of a choice (:func:`~meeple.core.copier.restore`
+        mends it after each)."""
         handle = self._handlers
         events: list[Event] = []
         for e in effects:

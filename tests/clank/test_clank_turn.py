@@ -18,6 +18,7 @@ from clank_build import (
 
 from meeple.core.errors import IllegalAction
 from meeple.core.testing import scenario
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.state import (
     Acquire,
     Buy,
@@ -233,6 +234,22 @@ def test_an_option_that_would_do_nothing_is_not_offered(g, state) -> None:
     state.players[0].room = lonely
     act(g, state, Play(card="wand-of-wind"))
     assert g.legal_actions(state) == [Pick(option=0)]
+
+
+def test_each_option_is_tried_on_the_table_as_it_is(g, state) -> None:
+    """rules.md#no-empty-option: every option of a choice is tried on the table as it is,
+    whatever the options tried before it did, and an option the seat cannot pay for is not
+    tried at all."""
+    unhurt = state.players[0]
+    assert unhurt.damage == 0
+    gold, heal = fx.Gain(gold=1), fx.Gain(heal=1)
+    dear = fx.Buy(gold=unhurt.gold + 1, card="secret-tome")
+    before = g.digest(state)
+    assert g.feasible(state, 0, [[gold], [dear], [heal]], None) == [True, False, False]
+    assert g.feasible(state, 0, [[heal], [gold], [heal], [gold]], None) == [
+        False, True, False, True,
+    ]  # fmt: skip
+    assert g.digest(state) == before
 
 
 def test_master_burglar_trashes_a_burgle(g, state) -> None:

@@ -59,6 +59,23 @@ def test_a_clone_equals_the_round_trip_at_every_decision(registry: Registry, gam
         assert game.digest(clone) == game.digest(state)
 
 
+def change_every_part(value: Any) -> None:
+    """Change each zone, list, dict, set and struct inside ``value``, deepest first."""
+    for part in mutable_parts(value):
+        if isinstance(part, list):
+            part.append(part[0] if part else "changed")
+        elif isinstance(part, set):
+            part.add("changed")
+        elif isinstance(part, dict):
+            part.clear()
+        elif isinstance(part, Zone):
+            part.cards.reverse()
+            part.kind += "-changed"
+        else:
+            for name in part.__struct_fields__:
+                setattr(part, name, None)
+
+
 def test_a_clone_shares_nothing_that_can_change(registry: Registry, game_id: str) -> None:
     """No mutable part of a clone is one of the original's; changing every one of them --
     each zone, list, dict and struct, deepest first -- leaves the original as it was."""
@@ -68,20 +85,28 @@ def test_a_clone_shares_nothing_that_can_change(registry: Registry, game_id: str
         before = game.digest(state)
         clone = game.clone(state)
         assert not {id(p) for p in mutable_parts(state)} & {id(p) for p in mutable_parts(clone)}
-        for part in mutable_parts(clone):
-            if isinstance(part, list):
-                part.append(part[0] if part else "changed")
-            elif isinstance(part, set):
-                part.add("changed")
-            elif isinstance(part, dict):
-                part.clear()
-            elif isinstance(part, Zone):
-                part.cards.reverse()
-                part.kind += "-changed"
-            else:
-                for name in part.__struct_fields__:
-                    setattr(part, name, None)
+        change_every_part(clone)
         assert game.digest(state) == before
+
+
+def test_a_changed_clone_is_mended_to_equal_the_original(registry: Registry, game_id: str) -> None:
+    """``copier.restore`` makes a changed clone equal to its original again, whether one
+    part changed or every part, and the mended clone still shares nothing that can change."""
+    for i, (game, state) in enumerate(states(registry, game_id)):
+        if i % 5:
+            continue
+        before = game.digest(state)
+        parts = list(mutable_parts(game.clone(state)))
+        for changed in (parts[i % len(parts)], None):
+            clone = game.clone(state)
+            if changed is None:
+                change_every_part(clone)
+            else:  # the same part of a fresh clone
+                change_every_part(list(mutable_parts(clone))[i % len(parts)])
+            mended = copier.restore(clone, state)
+            assert mended == state and game.digest(mended) == game.digest(state) == before
+            mine = {id(p) for p in mutable_parts(mended)}
+            assert not {id(p) for p in mutable_parts(state)} & mine
 
 
 class Inner(msgspec.Struct):
