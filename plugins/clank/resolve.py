@@ -30,6 +30,7 @@ from meeple.plugins.clank.state import (
     Pending,
     Pick,
     Player,
+    Pool,
     Replace,
     ReplaceOne,
     TakeToken,
@@ -43,6 +44,9 @@ Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
 GAINED_GOLD = "gained-gold"
+GEM_DISCOUNT = "gem-discount-2"
+ACQUIRED_GEM = "acquired-gem:"
+"""The mark of a gem acquired this turn in the pool's ``done``, the card's id after it."""
 
 
 class Effects(Part[S]):
@@ -213,14 +217,25 @@ class Effects(Part[S]):
     def this_turn(
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
-        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank
-        and Search earlier gains of gold (rules.md#search)."""
+        """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank,
+        Search earlier gains of gold (rules.md#search) and Gem Collector earlier gems
+        (rules.md#gem-discount)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
         elif e.mod == GOLD_BONUS and self.options.gold_bonus == "turn":
             self.gain_gold(state, seat, pool.done.count(GAINED_GOLD))
+        elif e.mod == GEM_DISCOUNT and self.options.gem_discount == "turn":
+            pool.skill += self.gem_refund(pool)
+
+    def gem_refund(self, pool: Pool[Any]) -> int:
+        """rules.md#gem-discount: the Skill back for the gems acquired this turn before the
+        latest discount: each was paid at one discount fewer, and no price falls below 0."""
+        n = pool.mods.count(GEM_DISCOUNT)
+        card = self.cat.card
+        costs = [card[d[len(ACQUIRED_GEM) :]].cost for d in pool.done if d.startswith(ACQUIRED_GEM)]
+        return sum(max(c - 2 * (n - 1), 0) - max(c - 2 * n, 0) for c in costs)
 
     @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:

@@ -28,7 +28,7 @@ from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
 from meeple.plugins.clank.part import S, action, points
-from meeple.plugins.clank.resolve import Effects
+from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT, Effects
 from meeple.plugins.clank.state import (
     END_TURN,
     Acquire,
@@ -69,7 +69,6 @@ from meeple.plugins.clank.state import (
     UseToken,
 )
 
-GEM_DISCOUNT = "gem-discount-2"
 OFFERS_KEPT = 256
 """Row offers a game object keeps: a turn asks for the same one at every decision, a search
 for those of the states it visits."""
@@ -471,6 +470,8 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
         state.pool.skill -= self.skill_price(state, card)
+        if card.gem:  # a discount played later pays some back (rules.md#gem-discount)
+            state.pool.done.append(ACQUIRED_GEM + action.card)
         self.take_card(state, action.card)
         state.players[seat].discard.add(action.card)
         state.pool.queue.extend(self.pending(card.acquire, action.card))

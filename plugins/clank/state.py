@@ -48,6 +48,9 @@ class EngineOptions(Options, frozen=True):
     gold_bonus: Literal["turn", "later"] = "turn"
     """Whether Search's bonus pays for every gain of gold of the turn or only for those after
     it (rules.md#search)."""
+    gem_discount: Literal["turn", "later"] = "turn"
+    """Whether Gem Collector's discount also pays back for the gems acquired before it was
+    played, or only lowers later ones (rules.md#gem-discount)."""
     cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in one."""
     tokens: FilePath | None = None
@@ -116,7 +119,7 @@ class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True)
     gold_gained: Amount = 0
     done: list[str] = msgspec.field(default_factory=list)
     """What the seat did this turn that a later condition or modifier may ask about
-    (``used-portal``; ``gained-gold``, once per gain)."""
+    (``used-portal``; ``gained-gold``, once per gain; ``acquired-gem:<card>``, per gem)."""
     mods: list[str] = msgspec.field(default_factory=list)
     ifs: list[Pending[E]] = msgspec.field(default_factory=list)
     """Conditional effects not yet fired (rules.md#conditions)."""

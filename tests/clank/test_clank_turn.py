@@ -182,6 +182,33 @@ def test_gem_discount(g, state) -> None:
     assert state.pool.skill == 2
 
 
+@pytest.mark.parametrize(("gem_discount", "skill"), [("turn", 3), ("later", 1)])
+def test_gem_discount_covers_earlier_gems(gem_discount: str, skill: int) -> None:
+    """rules.md#gem-discount: a gem acquired before Gem Collector was played costs 2 less as
+    well (``turn``: the 2 come back when it is played), or keeps its price (``later``).
+    Played once more, it takes 2 more off the same gems, never below 0."""
+    g = game(gem_discount=gem_discount)
+    state = started(g, 4, 3)
+    turn(g, state, 0, ("gem-collector",), skill=5)
+    to_row(state, "sapphire-1")
+    act(g, state, Acquire(card="sapphire-1"))  # 4 Skill paid, 1 left
+    assert state.pool.skill == 1
+    act(g, state, Play(card="gem-collector"))  # its own 2 Skill, and 2 back for the Sapphire
+    assert state.pool.skill == skill + 2
+
+
+def test_a_second_gem_discount_never_pays_below_nothing(g, state) -> None:
+    """rules.md#gem-discount: each Gem Collector takes 2 off every gem of the turn, a gem's
+    price never below 0, so nothing is paid back beyond what the gem cost."""
+    turn(g, state, 0, ("gem-collector",), skill=4)
+    state.pool.mods.append("gem-discount-2")  # a Gem Collector played earlier this turn
+    to_row(state, "sapphire-1")
+    act(g, state, Acquire(card="sapphire-1"))  # 4 - 2: 2 Skill paid
+    assert state.pool.skill == 2
+    act(g, state, Play(card="gem-collector"))  # 2 of its own, 2 back: the Sapphire is free
+    assert state.pool.skill == 6
+
+
 def test_search_adds_gold(g, state) -> None:
     """rules.md#gold: gold-bonus-1 adds one to each later gain of gold."""
     turn(g, state, 0, ("search-1", "pickaxe-1"))
