@@ -64,7 +64,7 @@ def test_yellow_players_dragon_attack() -> None:
     state = g.setup(4, 2)
     clear_clank(state)
     turn(g, state, YELLOW)
-    state.rage = 5  # the fifth space of the rage track draws 4 cubes
+    state.rage = 4  # the fifth space of the rage track (the first is 0) draws 4 cubes
     assert g.cat.tables.rage_track[state.rage] == 4
     # Three row slots are empty; the deck's top three: two with the symbol, one without.
     for card in state.row.cards[:]:

@@ -94,6 +94,27 @@ BAG = {"dragon_aside": 24}
 # -- the dragon ------------------------------------------------------------------
 
 
+def test_opening_row_arrive_effects_happen_before_the_first_turn(g) -> None:
+    """rules.md#setup, #opening-arrive: a Watcher dealt to the opening row adds one cube of
+    every seat's to the starting clank, and a Shrine there has no set-aside cube to return."""
+    state = g.setup(4, 4)
+    kinds = [g.cat.card[c].id for c in state.row.cards]
+    assert "watcher" in kinds and "shrine" in kinds
+    assert [p.clank for p in state.players] == [4, 3, 2, 1]
+    assert state.bag.cubes == {"dragon": 24} and state.dragon_aside == 0
+
+
+def test_spare_pieces_go_to_the_box_unseen(g) -> None:
+    """rules.md#setup steps 2, 3, 6: with 2 seats, two artifacts, the major secrets beyond one
+    per space and the Mastery tokens beyond one per seat lie in the box, where none sees them."""
+    state = g.setup(2, 7)
+    token = g.cat.token
+    kinds = sorted(token[t].kind for t in state.box.cards)
+    spaces = sum(r.major for r in g.cat.graph.rooms.values())
+    assert kinds == sorted(["artifact"] * 2 + ["major"] * (11 - spaces) + ["mastery"] * 2)
+    assert g.view(state, 0).box.cards != state.box.cards  # hidden from every seat
+
+
 def test_each_danger_card_adds_a_cube(g, state) -> None:
     """rules.md#danger: every danger card in the row adds one cube to the draw."""
     scenario(g, {"row": QUIET_ROW, "rage": 0}, state=state)  # the track says 2
