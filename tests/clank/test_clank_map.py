@@ -14,7 +14,7 @@ from clank_build import (
     turn,
 )
 
-from meeple.plugins.clank.state import Damaged, Move, Skip, Take, TakeToken, Teleport
+from meeple.plugins.clank.state import Damaged, Move, Skip, Take, TakeToken, Teleport, UseToken
 
 
 @pytest.fixture
@@ -182,6 +182,20 @@ def test_healing_room(g, state) -> None:
     p.damage, p.supply = 3, 27
     act(g, state, Move(tunnel=2, to=4, swords=2))
     assert p.damage == 2
+
+
+def test_damage_and_healing_move_cubes_between_supply_and_meter(g, state) -> None:
+    """rules.md#health: a monster passed without a sword puts the seat's own cubes from its
+    supply on its meter; healing puts them back in the supply; healing beyond the damage is
+    lost."""
+    turn(g, state, 0, room=2, boots=2)
+    p = state.players[0]
+    put(state, p.held, "potion-of-greater-healing-1")
+    supply = p.supply
+    act(g, state, Move(tunnel=2, to=4, swords=0))  # two monsters, then the room heals 1
+    assert (p.damage, p.supply) == (1, supply - 1)
+    act(g, state, UseToken(token="potion-of-greater-healing-1"))  # heals 2, only 1 to heal
+    assert (p.damage, p.supply) == (0, supply)
 
 
 def test_start_room_only_with_an_artifact(g, state) -> None:

@@ -94,6 +94,21 @@ BAG = {"dragon_aside": 24}
 # -- the dragon ------------------------------------------------------------------
 
 
+def test_only_a_newly_revealed_symbol_calls_the_dragon(g, state) -> None:
+    """rules.md#end-of-turn steps 3-4: a dragon-attack card that already lay in the row calls
+    no attack at the next refill; a full row is not refilled and calls none either."""
+    row = [*QUIET_ROW[:5], "ogre-1"]  # the Ogre shows the symbol
+    scenario(g, {"row": row, "dungeon_discard": [QUIET_ROW[5]]}, state=state)
+    assert g.cat.card["ogre-1"].dragon
+    turn(g, state, 0)
+    assert drawn(act(g, state, EndTurn())) == 0  # the row is full: nothing revealed
+    put(state, state.dungeon_discard, QUIET_ROW[0])
+    put(state, state.dungeon, QUIET_ROW[5])  # the next card to come: no symbol
+    turn(g, state, 1)
+    events = act(g, state, EndTurn())
+    assert QUIET_ROW[5] in state.row.cards and drawn(events) == 0
+
+
 def test_opening_row_arrive_effects_happen_before_the_first_turn(g) -> None:
     """rules.md#setup, #opening-arrive: a Watcher dealt to the opening row adds one cube of
     every seat's to the starting clank, and a Shrine there has no set-aside cube to return."""
