@@ -821,7 +821,7 @@ class Clank(ClankEngine[ClankState]):
 
     id = "clank"
     title = "Clank!"
-    version = "3"
+    version = "4"
     Options = ClankOptions
     State: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
