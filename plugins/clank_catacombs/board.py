@@ -240,7 +240,7 @@ class Growth:
     """The placements so far as rooms, real tunnels and open edges, each placement added
     after the others (:meth:`add`), so that a graph of one more tile starts from a copy."""
 
-    def __init__(self, tiles: Mapping[str, Tile]) -> None:
+    def __init__(self, tiles: Mapping[str, Tile], layouts: Layouts | None = None) -> None:
         self.tiles = tiles
         self.rooms: list[Room] = []
         self.names: list[str] = []
@@ -255,8 +255,9 @@ class Growth:
         self.ids: list[dict[str, int]] = []
         """The room id of each placement's rooms, by their names on the tile."""
         self.placed: list[Placed] = []
-        self.layouts = Layouts(tiles)
-        """Where each placement's half-tunnels lie (shared by the copies)."""
+        self.layouts = Layouts(tiles) if layouts is None else layouts
+        """Where each placement's half-tunnels lie (shared by the copies, and by the
+        growths of one catalog's tiles when it is given)."""
         self.exits: Ways = {}
         """The real tunnels' exits (:meth:`Graph.ways`)."""
         self.near: Ways = {}
@@ -370,17 +371,23 @@ class Growth:
         self.locks.append(keys)
 
 
-def grow(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> Growth:
-    """The rooms, real tunnels and open edges of ``placements``."""
-    growth = Growth(tiles)
+def grow(
+    placements: Iterable[Placed], tiles: Mapping[str, Tile], layouts: Layouts | None = None
+) -> Growth:
+    """The rooms, real tunnels and open edges of ``placements`` (``layouts`` of ``tiles``
+    if given, else laid afresh)."""
+    growth = Growth(tiles, layouts)
     for at in placements:
         growth.add(at)
     return growth
 
 
-def build(placements: Iterable[Placed], tiles: Mapping[str, Tile]) -> TileGraph:
-    """The graph of ``placements`` (tile definitions from ``tiles``)."""
-    return TileGraph(grow(placements, tiles))
+def build(
+    placements: Iterable[Placed], tiles: Mapping[str, Tile], layouts: Layouts | None = None
+) -> TileGraph:
+    """The graph of ``placements`` (tile definitions from ``tiles``, laid out by
+    ``layouts`` if given)."""
+    return TileGraph(grow(placements, tiles, layouts))
 
 
 def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:

@@ -127,7 +127,7 @@ class TileCatalog(Catalog):
 
     def make_graph(self, _: Any) -> TileGraph:
         """No fixed board: the graph of side a alone (each state has its own)."""
-        return build([Placed(content.START_SIDES[0], 0, 0)], self.tiles)
+        return build([Placed(content.START_SIDES[0], 0, 0)], self.tiles, self.layouts)
 
 
 @lru_cache(maxsize=16)
@@ -245,7 +245,7 @@ class CatacombsGame(
         while k and placements[:k] not in graphs:
             k -= 1
         if not k:
-            return build(placements, self.cat.tiles)
+            return build(placements, self.cat.tiles, self.cat.layouts)
         return extend(graphs[placements[:k]], placements[k:])
 
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
