@@ -14,7 +14,6 @@ the placements after its own to a copy of it instead of building the whole dunge
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
@@ -276,9 +275,11 @@ class Growth:
     def copy(self) -> Growth:
         """A growth that adds to copies of these lists (their items are never changed) and
         shares the rest, which it replaces rather than changes."""
-        new = copy.copy(self)
+        fields = self.__dict__.copy()
         for name in GROWN:
-            setattr(new, name, getattr(self, name).copy())
+            fields[name] = fields[name].copy()
+        new = object.__new__(Growth)
+        new.__dict__ = fields
         return new
 
     def add(self, at: Placed) -> None:
