@@ -165,6 +165,8 @@ class TileGraph(Graph):
         self.features = growth.features
         self.tile_of = growth.tile_of
         """The placement each room lies on."""
+        self.ids = growth.ids
+        """The room ids of each placement's rooms, by their names on the tile."""
         self.locks = locks
         """The lock keys of each tunnel (``3/e2``; two for a lock on each half)."""
         self.opens: dict[int, list[Open]] = {}

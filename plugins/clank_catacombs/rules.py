@@ -389,9 +389,7 @@ class CatacombsGame(
         """rules.md#artifact-rooms, rules.md#haunted, rules.md#idols: a placed tile's arrival."""
         graph = self.graph(state)
         stack = state.artifacts.cards
-        for rid in range(len(graph.order)):
-            if graph.tile_of[rid] != i:
-                continue
+        for rid in graph.ids[i].values():
             room = graph.features[rid]
             zone = state.rooms[rid]
             if room.artifact is not None and stack:

@@ -27,7 +27,7 @@ HOOKS = Hooks(plugin_manager())
 GRAPH_FIELDS = (
     "order", "index", "rooms", "tunnels", "exits", "near", "start", "depths", "caves",
     "markets", "heal", "names", "features", "tile_of", "locks", "cells", "haunted", "portals",
-    "wayshrines", "trips",
+    "wayshrines", "trips", "ids",
 )  # fmt: skip
 ROOM_FIELDS = ("rooms", "order", "index", "start", "depths", "caves", "markets", "heal")
 """The fields :meth:`Graph.read_rooms` reads off the rooms (a tile graph grows them)."""
@@ -54,6 +54,9 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     features = fresh.features
     assert got.portals == [r for r, f in enumerate(features) if f.portal]
     assert got.wayshrines == [r for r, f in enumerate(features) if f.wayshrine]
+    assert [list(ids.values()) for ids in got.ids] == [
+        [r for r, i in enumerate(got.tile_of) if i == place] for place in range(len(got.ids))
+    ]
 
 
 def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:
