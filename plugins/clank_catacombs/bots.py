@@ -325,7 +325,7 @@ class CatacombsBot(HeuristicBot):
         return max(rotations, key=score)
 
     def monsters(self, frame: Discover, a: Rotate) -> int:
-        fit = next(f for f in self.game.fits(self.view, frame) if f[0] == a.turn)
+        fit = self.game.fits(self.view, frame, a.turn)[0]
         return 0 if frame.teleport else fit[1].monsters
 
     def layout(self, placements: list[Placed], room: int | None, entry: int) -> float:

@@ -190,7 +190,7 @@ def entry(
 ) -> str | None:
     """The room the drawn tile turned ``turn`` times leads into, with the tunnel's costs,
     icons and locks (none if that rotation does not complete the tunnel)."""
-    fit = next((f for f in game.fits(state, frame) if f[0] == turn), None)
+    fit = next(iter(game.fits(state, frame, turn)), None)
     if fit is None:
         return None
     _, tunnel, keys, room = fit

@@ -648,9 +648,10 @@ class CatacombsGame(
             events.append(shown)
 
     def fits(
-        self, state: CatacombsState, frame: Discover
+        self, state: CatacombsState, frame: Discover, turn: int | None = None
     ) -> list[tuple[int, Any, tuple[str, ...], int]]:
-        """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room)."""
+        """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room);
+        those at ``turn`` alone if given (the others' tunnels are not joined)."""
         o = next(
             o
             for o in self.graph(state).opens[frame.room]
@@ -661,6 +662,8 @@ class CatacombsGame(
         against = self.against_arrows(state.players[frame.seat])
         out = []
         for t, k, half, r in self.cat.layouts.entries(frame.tile, o.side, o.pos):
+            if turn is not None and t != turn:
+                continue
             room = first + r
             joined = join(
                 frame.room,
@@ -713,7 +716,7 @@ class CatacombsGame(
         """rules.md#discovery: the tile placed; the mover pays the whole tunnel and enters."""
         frame = state.stack[-1]
         assert isinstance(frame, Discover)
-        fit = next((f for f in self.fits(state, frame) if f[0] == action.turn), None)
+        fit = next(iter(self.fits(state, frame, action.turn)), None)
         state.stack.pop()
         seat = frame.seat
         tile = state.drawn.draw()

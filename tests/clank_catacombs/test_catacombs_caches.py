@@ -3,7 +3,8 @@
 graph built afresh, what it grew room by room equals what the engine reads off the same rooms
 at once, each tile's layout kept equals one laid afresh, ``link_ok`` (which meets the halves
 of a tile's neighbours) answers as growing every tile, and ``fits`` (which reads a tile's ways
-in from its layout) answers as turning each half; the graphs kept stay within their bound.
+in from its layout) answers as turning each half, at one turn as among all; the graphs kept
+stay within their bound.
 The shortcuts the rules take answer as the long way."""
 
 from __future__ import annotations
@@ -118,7 +119,10 @@ def test_catacombs_graph_is_the_graph_built_afresh(
             assert game.cat.layouts(at) == lay(game.cat.tiles[at.tile], at.turn)
         frame = state.stack[-1]
         if isinstance(frame, Discover):
-            assert [f[:2] for f in game.fits(state, frame)] == fits(game, state, frame)
+            every = game.fits(state, frame)
+            assert [f[:2] for f in every] == fits(game, state, frame)
+            for turn in range(4):
+                assert game.fits(state, frame, turn) == [f for f in every if f[0] == turn]
             discovered += 1
         tiles = len(state.tiles)
     assert tiles > 5 and checked and discovered  # the dungeon grew, a tile turned
