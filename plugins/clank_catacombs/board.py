@@ -460,20 +460,16 @@ def join(
     """Two facing halves as one tunnel from room ``a`` to room ``b`` (rules.md#arrows)."""
     if opposed(ha, hb):
         return None
-    ways = set()
-    if ha.arrow is not None:
-        ways.add("ab" if ha.arrow == "out" else "ba")
-    if hb.arrow is not None:
-        ways.add("ba" if hb.arrow == "out" else "ab")
-    keys = tuple(k for k, h in ((ka, ha), (kb, hb)) if h.lock)
-    if ways == {"ba"}:
+    # Arrows not opposed agree: into a's half or out of b's, the tunnel runs from b to a.
+    if ha.arrow == "in" or hb.arrow == "out":
         a, b = b, a
+    keys = ((ka,) if ha.lock else ()) + ((kb,) if hb.lock else ())
     tunnel = Tunnel(
         a=a,
         b=b,
         boots=2 if ha.footprints or hb.footprints else 1,
         monsters=ha.monsters + hb.monsters,
         locked=bool(keys),
-        one_way=bool(ways),
+        one_way=ha.arrow is not None or hb.arrow is not None,
     )
     return tunnel, keys

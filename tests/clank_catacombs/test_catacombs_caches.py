@@ -19,10 +19,12 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
 from meeple.plugins.clank.catalog import Graph
+from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank_catacombs.board import CLOCKWISE, TileGraph, build, grow, join, lay
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
+from meeple.plugins.clank_catacombs.tiles import Half
 
 HOOKS = Hooks(plugin_manager())
 GRAPH_FIELDS = (
@@ -155,3 +157,25 @@ def test_catacombs_shortcuts_answer_as_the_long_way(seats: int, seed: int) -> No
         for room in graph.order:
             engine = ClankEngine.takeable(game, state, p, room)
             assert game.takeable(state, p, room) == [t for t in engine if t not in idols]
+
+
+@pytest.mark.parametrize("arrow_a", [None, "out", "in"])
+@pytest.mark.parametrize("arrow_b", [None, "out", "in"])
+@pytest.mark.parametrize(("lock_a", "lock_b"), [(False, False), (True, False), (False, True)])
+def test_catacombs_join_reads_arrows_as_the_long_way(
+    arrow_a: Any, arrow_b: Any, lock_a: bool, lock_b: bool
+) -> None:
+    """``join`` (which reads two arrows not opposed as agreeing) answers as collecting each
+    arrow's way: one way a one-way tunnel, opposed ways none."""
+    ha = Half(room="a", side="e", arrow=arrow_a, lock=lock_a, monsters=1)
+    hb = Half(room="b", side="w", arrow=arrow_b, lock=lock_b, footprints=True)
+    ways = set()
+    if arrow_a is not None:
+        ways.add("ab" if arrow_a == "out" else "ba")
+    if arrow_b is not None:
+        ways.add("ba" if arrow_b == "out" else "ab")
+    keys = tuple(k for k, lock in (("0/e0", lock_a), ("1/e0", lock_b)) if lock)
+    a, b = (1, 0) if ways == {"ba"} else (0, 1)
+    want = Tunnel(a=a, b=b, boots=2, monsters=1, locked=bool(keys), one_way=bool(ways))
+    got = join(0, ha, "0/e0", 1, hb, "1/e0")
+    assert got == (None if len(ways) > 1 else (want, keys))
