@@ -147,6 +147,17 @@ class Open(NamedTuple):
     """The half-tunnel itself (placement ``place``'s tile's ``edges[half]``)."""
 
 
+class Leg(NamedTuple):
+    """A real tunnel between a portal and a room that is not one."""
+
+    portal: int
+    room: int
+    tunnel: int
+    inward: bool
+    """Whether its arrow lets a seat walk from the room into the portal."""
+    outward: bool
+
+
 class TileGraph(Graph):
     """The graph of the placed tiles, with Catacombs' room features and open edges."""
 
@@ -154,9 +165,10 @@ class TileGraph(Graph):
         self.growth = growth
         """What :func:`extend` grows the graph from."""
         tunnels, locks = growth.tunnels, growth.locks
+        trips: frozenset[int] = frozenset()
         if len(growth.portals) > 1:  # the portal trips come after the growth's own tunnels
             tunnels, locks = list(tunnels), list(locks)
-        trips = portal_trips(tunnels, locks, set(growth.portals))
+            trips = portal_trips(tunnels, locks, growth.legs)
         super().__init__(
             Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
         )
@@ -233,6 +245,7 @@ GROWN = (
     "heal",
     "portals",
     "wayshrines",
+    "legs",
 )
 """The fields of a :class:`Growth` that each placement adds to."""
 
@@ -273,6 +286,9 @@ class Growth:
         self.heal: dict[int, int] = {}
         self.portals: list[int] = []
         self.wayshrines: list[int] = []
+        self.legs: list[Leg] = []
+        """The real tunnels between a portal and a room that is not one, in tunnel order: the
+        portal trips' halves (:func:`portal_trips`)."""
 
     def copy(self) -> Growth:
         """A growth that adds to copies of these lists (their items are never changed) and
@@ -368,8 +384,16 @@ class Growth:
             self.wayshrines.append(rid)
 
     def tunnel(self, t: Tunnel, keys: tuple[str, ...]) -> None:
-        """A real tunnel, its lock keys, its rooms' ways."""
-        link(self.exits, self.near, len(self.tunnels), t)
+        """A real tunnel, its lock keys, its rooms' ways; a leg if it leads into a portal (its
+        rooms are read before it, so whether they are portals is known)."""
+        k = len(self.tunnels)
+        portals = self.portals
+        if portals:
+            if t.b in portals and t.a not in portals:
+                self.legs.append(Leg(t.b, t.a, k, True, not t.one_way))
+            elif t.a in portals and t.b not in portals:
+                self.legs.append(Leg(t.a, t.b, k, not t.one_way, True))
+        link(self.exits, self.near, k, t)
         self.tunnels.append(t)
         self.locks.append(keys)
 
@@ -402,32 +426,14 @@ def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:
     return TileGraph(growth)
 
 
-class Leg(NamedTuple):
-    """A real tunnel between a portal and a room that is not one."""
-
-    portal: int
-    room: int
-    tunnel: int
-    inward: bool
-    """Whether its arrow lets a seat walk from the room into the portal."""
-    outward: bool
-
-
 def portal_trips(
-    tunnels: list[Tunnel], locks: list[tuple[str, ...]], portals: set[int]
+    tunnels: list[Tunnel], locks: list[tuple[str, ...]], legs: Sequence[Leg]
 ) -> frozenset[int]:
-    """rules.md#portal: append a tunnel for each trip room -> portal -> other portal -> room.
+    """rules.md#portal: append a tunnel for each trip room -> portal -> other portal -> room,
+    from the ``legs`` of ``tunnels`` (each tunnel between a portal and a room that is not one).
 
     A trip costs one boot in all; the monsters, locks and arrows of both tunnels apply.
     """
-    if len(portals) < 2:
-        return frozenset()
-    legs = []
-    for k, t in enumerate(tunnels):
-        if t.b in portals and t.a not in portals:
-            legs.append(Leg(t.b, t.a, k, True, not t.one_way))
-        elif t.a in portals and t.b not in portals:
-            legs.append(Leg(t.a, t.b, k, not t.one_way, True))
     trips = set()
     for i, one in enumerate(legs):
         for two in legs[i + 1 :]:

@@ -1,10 +1,10 @@
 """Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
 (grown from the graph of the tiles before the last one, or before a turned one) equals the
-graph built afresh, what it grew room by room equals what the engine reads off the same rooms
-at once, each tile's layout kept equals one laid afresh, ``link_ok`` (which meets the halves
-of a tile's neighbours) answers as growing every tile, and ``fits`` (which reads a tile's ways
-in from its layout) answers as turning each half, at one turn as among all; the graphs kept
-stay within their bound.
+graph built afresh, the legs of its portal trips are those of its tunnels, what it grew room
+by room equals what the engine reads off the same rooms at once, each tile's layout kept
+equals one laid afresh, ``link_ok`` (which meets the halves of a tile's neighbours) answers as
+growing every tile, and ``fits`` (which reads a tile's ways in from its layout) answers as
+turning each half, at one turn as among all; the graphs kept stay within their bound.
 The shortcuts the rules take answer as the long way."""
 
 from __future__ import annotations
@@ -21,7 +21,15 @@ from meeple.core.rng import bot_stream
 from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.rules import ClankEngine
-from meeple.plugins.clank_catacombs.board import CLOCKWISE, TileGraph, build, grow, join, lay
+from meeple.plugins.clank_catacombs.board import (
+    CLOCKWISE,
+    Leg,
+    TileGraph,
+    build,
+    grow,
+    join,
+    lay,
+)
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
 from meeple.plugins.clank_catacombs.tiles import Half
@@ -51,6 +59,14 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     for name in GRAPH_FIELDS:
         assert getattr(got, name) == getattr(fresh, name), name
     assert list(got.opens.items()) == list(fresh.opens.items())
+    portals = set(got.portals)
+    assert got.growth.legs == [
+        Leg(t.b, t.a, k, True, not t.one_way)
+        if t.b in portals
+        else Leg(t.a, t.b, k, not t.one_way, True)
+        for k, t in enumerate(got.growth.tunnels)
+        if (t.a in portals) != (t.b in portals)
+    ]
     board = Graph(fresh.board)  # what the engine reads off the same rooms, all at once
     for name in ROOM_FIELDS:
         assert getattr(got, name) == getattr(board, name), name
