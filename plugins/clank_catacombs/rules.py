@@ -409,13 +409,18 @@ class CatacombsGame(
             state.ghost_clank += 1
             events.append(Ghosted())
 
-    def link_ok(self, state: CatacombsState, placements: list[Placed], i: int) -> bool:
+    def owners(self, placements: list[Placed]) -> dict[tuple[int, int], int]:
+        """The placement covering each cell: the same whatever the tiles' turns."""
+        tiles = self.cat.tiles
+        return {cell: j for j, at in enumerate(placements) for cell in cells_of(tiles[at.tile], at)}
+
+    def link_ok(
+        self, owner: Mapping[tuple[int, int], int], placements: list[Placed], i: int
+    ) -> bool:
         """Whether placement ``i`` has a tunnel to another tile in ``placements``: a half-tunnel
-        of its meets one of a tile beside, their arrows not opposed (rules.md#arrows)."""
-        tiles, layouts = self.cat.tiles, self.cat.layouts
-        owner = {
-            cell: j for j, at in enumerate(placements) for cell in cells_of(tiles[at.tile], at)
-        }
+        of its meets one of a tile beside, their arrows not opposed (rules.md#arrows).
+        ``owner``: :meth:`owners` of ``placements``, or of the same tiles at other turns."""
+        layouts = self.cat.layouts
         at = placements[i]
         for edge in layouts(at).edges:
             cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
@@ -1329,11 +1334,12 @@ class CatacombsGame(
             for i in reversed(places):
                 state.stack.append(Spin(seat=pawns[i][0], places=[i]))
             return
+        owner = self.owners(state.tiles)
         for i in sorted(places):
             at = state.tiles[i]
             tried = [*state.tiles]
             tried[i] = msgspec.structs.replace(at, turn=(at.turn + 2) % 4)
-            if self.link_ok(state, tried, i) or not self.link_ok(state, state.tiles, i):
+            if self.link_ok(owner, tried, i) or not self.link_ok(owner, state.tiles, i):
                 state.tiles[i] = tried[i]
                 events.append(Turned(seat=seat, place=i, turn=tried[i].turn))
 
@@ -1342,11 +1348,12 @@ class CatacombsGame(
         keeping a tunnel out if any does (rules.md#rotation-rules)."""
         at = state.tiles[i]
         others = [(at.turn + k) % 4 for k in (1, 2, 3)]
+        owner = self.owners(state.tiles)
         keep = []
         for t in others:
             tried = [*state.tiles]
             tried[i] = msgspec.structs.replace(at, turn=t)
-            if self.link_ok(state, tried, i):
+            if self.link_ok(owner, tried, i):
                 keep.append(t)
         return keep or others
 

@@ -2,14 +2,14 @@
 (grown from the graph of the tiles before the last one, or before a turned one) equals the
 graph built afresh, the legs of its portal trips are those of its tunnels, what it grew room
 by room equals what the engine reads off the same rooms at once, each tile's layout kept
-equals one laid afresh, ``link_ok`` (which meets the halves of a tile's neighbours) answers as
-growing every tile, and ``fits`` (which reads a tile's ways in from its layout) answers as
-turning each half, at one turn as among all; the graphs kept stay within their bound.
-The shortcuts the rules take answer as the long way."""
+equals one laid afresh, ``link_ok`` (which meets the halves of a tile's neighbours, found once
+for every turn tried) answers as growing every tile, and ``fits`` (which reads a tile's ways
+in from its layout) answers as turning each half, at one turn as among all; the graphs kept
+stay within their bound. The shortcuts the rules take answer as the long way."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 import pytest
@@ -35,6 +35,7 @@ from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Place
 from meeple.plugins.clank_catacombs.tiles import Half
 
 HOOKS = Hooks(plugin_manager())
+Cell = tuple[int, int]
 GRAPH_FIELDS = (
     "order", "index", "rooms", "tunnels", "exits", "near", "start", "depths", "caves",
     "markets", "heal", "names", "features", "tile_of", "locks", "cells", "haunted", "portals",
@@ -122,8 +123,9 @@ def test_catacombs_graph_is_the_graph_built_afresh(
     checked = []
     link_ok = game.link_ok
 
-    def checked_link_ok(state: CatacombsState, placements: list[Placed], i: int) -> bool:
-        answer = link_ok(state, placements, i)
+    def checked_link_ok(owner: Mapping[Cell, int], placements: list[Placed], i: int) -> bool:
+        answer = link_ok(owner, placements, i)
+        assert owner == grow(placements, game.cat.tiles).cells  # the same at other turns
         assert answer == linked(placements, i, game)
         checked.append(i)
         return answer
