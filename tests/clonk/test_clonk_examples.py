@@ -5,7 +5,9 @@ from __future__ import annotations
 from clonk_build import build, clonk, scored, table
 
 from meeple.core.scoring import rank, winners
-from meeple.plugins.clonk.state import Dig, Feed, Gift, Revealed, Stop
+from meeple.plugins.clonk.state import Dig, Drew, Feed, FeedShaft, Gift, Revealed, Stop, Took
+
+GAME = clonk()
 
 
 def test_unearthing_chain_example() -> None:
@@ -83,3 +85,47 @@ def test_scoring_example(tmp_path) -> None:
     assert a.parts == {"coins": 14, "task_colour": 4, "task_type": 6, "eyes_penalty": 0}
     assert a.total == 24 and a.tiebreak == [-14, 7]
     assert winners([t, a]) == [1] and rank([t, a]) == [2, 1]
+
+
+def test_filling_the_cart_example() -> None:
+    """rules.md#fill-cart: the rulebook's cart example: the red hammer goes in first, then the
+    green hammer to its right, which ends on top and is the card the next dig matches."""
+    state = build(
+        GAME,
+        {
+            "carts": {0: ["blue-hammer-1"], 1: ["pink-sword-1"]},
+            "galleries[0]": ["red-hammer-1", "green-hammer-1"],
+            "hands[0]": ["green-crown-1", "red-crown-1"],
+            "hands[1]": ["white-statue-1"],
+        },
+        current=1,
+        stack=[Feed(seat=1)],
+    )
+    GAME.apply(state, FeedShaft(card="white-statue-1", shaft=0))  # seat 1's turn ends
+    assert state.carts[0].cards == ["blue-hammer-1", "red-hammer-1", "green-hammer-1"]
+    digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
+    assert digs == {"green-crown-1"}  # green matches the green hammer; red does not
+
+
+def test_empty_gallery_example() -> None:
+    """rules.md#bonus, #draw and #feed: Andrea's turn from the rulebook: she unearths nothing,
+    so she takes a Snore card, a Kablooey card and two Treasure cards, draws the one card
+    every turn ends with, and lays a card from her hand on a shaft."""
+    andrea = 1
+    draw = ["white-crown-3", "white-crown-2", "white-crown-1"]  # the last is drawn first
+    state = build(
+        GAME,
+        {"carts": {0: ["blue-chain-1"], 1: ["pink-sword-1"]}, "hands[1]": ["red-hammer-1"]},
+        top={"draw": draw},
+        current=andrea,
+    )
+    events = GAME.apply(state, Stop())
+    took = [e.card for e in events if isinstance(e, Took)]
+    assert [c.split("-")[0] for c in took] == ["snore", "kablooey"]
+    assert state.carts[andrea].cards[0].startswith("snore")  # under the cart
+    assert len(state.kablooeys[andrea].cards) == 1
+    assert sum(isinstance(e, Drew) for e in events) == 3
+    assert state.hands[andrea].cards == ["red-hammer-1", *reversed(draw)]
+    assert state.stack == [Feed(seat=andrea)]
+    GAME.apply(state, FeedShaft(card="white-crown-2", shaft=3))
+    assert state.shafts[3].cards[-1] == "white-crown-2" and state.shafts[3].up[-1]

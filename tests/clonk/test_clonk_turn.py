@@ -13,6 +13,7 @@ from meeple.plugins.clonk.state import (
     Awakened,
     Blast,
     Cart,
+    ChooseTask,
     Dig,
     Discard,
     DiscardCard,
@@ -300,3 +301,86 @@ def test_determinized_views_keep_the_awakening_card_in_its_place() -> None:
     for seed in range(30):
         full = GAME.determinize(GAME.view(state, None), Stream(f"t/{seed}"))
         assert full.draw.cards.index(AWAKENING) == where and GAME.check_state(full) == []
+
+
+def test_a_blast_that_empties_a_shaft_lays_it_anew() -> None:
+    """rules.md#kablooey and rules.md#empty-shaft: blasting a shaft's last card lays the
+    shaft anew at once, one card face down and two face up."""
+    draw = ["blue-chain-3", "blue-chain-2", "blue-chain-1"]  # the last is drawn first
+    state = build(
+        GAME,
+        {
+            "carts[0]": ["red-hammer-1"],
+            "kablooeys[0]": ["kablooey-1"],
+            "shafts[0]": ["pink-sword-1"],
+        },
+        top={"draw": draw},
+    )
+    events = play(GAME, state, Blast(shaft=0))
+    assert state.discard.cards == ["pink-sword-1"]
+    assert state.shafts[0].cards == ["blue-chain-1", "blue-chain-2", "blue-chain-3"]
+    assert state.shafts[0].up == [False, True, True]
+    assert Relaid(shaft=0, cards=["blue-chain-2", "blue-chain-3"]) in events
+
+
+def test_the_awakening_card_turned_up_while_a_shaft_is_laid_anew() -> None:
+    """rules.md#end and rules.md#empty-shaft: the Awakening card drawn for a new shaft is set
+    aside, the next card takes its place, and this round becomes the last."""
+    draw = ["blue-chain-3", "blue-chain-2", AWAKENING, "blue-chain-1"]  # the last is drawn first
+    state = build(
+        GAME, {"carts[0]": ["red-hammer-1"], "shafts[0]": ["red-crown-1"]}, top={"draw": draw}
+    )
+    events = play(GAME, state, Dig(source=0))
+    assert state.shafts[0].cards == ["blue-chain-1", "blue-chain-2", "blue-chain-3"]
+    assert state.aside.cards == [AWAKENING] and state.turns.last_round
+    assert Awakened(seat=0) in events
+
+
+def test_no_gift_to_a_seat_before_its_first_turn() -> None:
+    """rules.md#gift: in round 1 a seat whose cart is still empty has nothing to match, so
+    the start player has nobody to gift to, and a later seat only the seats before it."""
+    hand = ["red-sword-1", "blue-sword-1", "white-crown-1"]
+    state = build(
+        GAME,
+        {"carts[0]": ["red-hammer-1"], "hands[0]": hand, "shafts[0]": ["pink-hammer-1"]},
+        seats=3,
+        round=1,
+    )
+    assert not any(isinstance(a, Gift) for a in GAME.legal_actions(state))
+    state = build(
+        GAME,
+        {"carts": {0: ["red-hammer-1"], 1: ["blue-chain-1"]}, "hands[1]": hand},
+        seats=3,
+        round=1,
+        current=1,
+    )
+    gifts = {(a.source, a.target) for a in GAME.legal_actions(state) if isinstance(a, Gift)}
+    assert gifts == {("red-sword-1", 0)}  # seat 2 has not played: its cart is empty
+
+
+def test_empty_kablooey_supply_gives_nothing() -> None:
+    """rules.md#d-empty-supply: no Kablooey card left, none taken; the rest of Phase III
+    goes on as usual."""
+    held = {"kablooeys[1]": list(GAME.content.kablooeys), "kablooey_supply": []}
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "carts[1]": ["red-chain-1"], **held})
+    events = play(GAME, state, Stop())
+    assert state.kablooeys[0].cards == [] and state.carts[0].cards[0].startswith("snore")
+    assert sum(isinstance(e, Drew) for e in events) == 3
+
+
+def test_the_last_round_ends_with_the_seat_before_the_start_player() -> None:
+    """rules.md#end and rules.md#start: the round in which the Awakening card comes up is
+    played to its end, so with seat 1 starting the game ends after seat 0's turn and every
+    seat has had as many turns."""
+    game = clonk(start_seat=1)
+    for seed in range(3):
+        state = game.setup(3, seed)
+        seats_by_turn: dict[int, int] = {}
+        while not game.is_over(state):
+            if not isinstance(state.stack[-1], ChooseTask):
+                seats_by_turn[state.turns.turn] = state.turns.current
+            game.apply(state, game.legal_actions(state)[-1])  # Stop, when digging
+        assert state.aside.cards == [AWAKENING]
+        turns = list(seats_by_turn.values())
+        assert turns[0] == 1 and turns[-1] == 0
+        assert turns.count(0) == turns.count(1) == turns.count(2)
