@@ -526,8 +526,9 @@ class Clonk(Game[ClonkState, ClonkAction]):
         if len(leaders) > 1 and self.options.eye_tie == "none":  # rules.md#d-eye-tie
             leaders = []
         out = []
+        options = self.options
         for s, (coins, colour, kind, eyes, snore, treasures) in enumerate(tallies):
-            counted = eyes if self.options.snore_eyes_in_penalty else eyes - snore
+            counted = eyes if options.snore_eyes_in_penalty else eyes - snore
             penalty = -((counted + 1) // 2) if s in leaders else 0
             parts = {
                 "coins": coins,
@@ -535,8 +536,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
                 "task_type": kind,
                 "eyes_penalty": penalty,
             }
+            # rules.md#d-snore-tiebreak: which eyes the "fewer eyes" tie-break weighs
+            fewer = eyes if options.snore_eyes_in_tiebreak else eyes - snore
             out.append(
-                Score(seat=s, total=sum(parts.values()), parts=parts, tiebreak=[-eyes, treasures])
+                Score(seat=s, total=sum(parts.values()), parts=parts, tiebreak=[-fewer, treasures])
             )
         return out
 

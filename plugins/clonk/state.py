@@ -32,6 +32,8 @@ class ClonkOptions(Options, frozen=True):
     """Seats tied for the most eyes: ``all`` pay the penalty, or ``none`` does."""
     snore_eyes_in_penalty: bool = True
     """Snore eyes count in the penalty itself (they always count for "most eyes")."""
+    snore_eyes_in_tiebreak: bool = True
+    """Snore eyes count in the "fewer eyes" tie-break (off: Treasure eyes only)."""
     one_kablooey_per_turn: bool = False
     """Allow one Kablooey blast per turn instead of any number."""
     hand_limit: Annotated[int, msgspec.Meta(ge=1, le=20)] = 5

@@ -131,3 +131,22 @@ def test_tiebreaks(tmp_path) -> None:
     assert totals_and_ranks(["red-sword-1"], more, kablooeys=1) == ([2, 2], [2, 1])
     shared = (["red-sword-1", "green-crown-2"], more)
     assert totals_and_ranks(*shared, kablooeys=1) == ([2, 2], [1, 1])
+
+
+def test_snore_eyes_in_tiebreak_option(tmp_path) -> None:
+    """rules.md#d-snore-tiebreak and rules.md#tiebreak: on equal totals Snore eyes count
+    towards "fewer eyes" by default; with the option off only Treasure eyes do."""
+    values = {"red-sword-1": (2, 1), "blue-chain-1": (2, 2), "white-hammer-1": (0, 9)}
+    path = table(tmp_path / "t.json", values)
+    fields = {
+        "carts": {0: ["snore-8", "red-sword-1"], 1: ["blue-chain-1"], 2: ["white-hammer-1"]},
+        "tasks[0]": ["task-colour-yellow", "task-type-statue"],
+        "tasks[1]": ["task-colour-pink", "task-type-necklace"],
+        "tasks[2]": ["task-colour-green", "task-type-crown"],
+    }
+    s = scored(clonk(cards=path), fields, seats=3)  # seat 2 has the most eyes and pays
+    assert [x.total for x in s[:2]] == [2, 2]
+    assert [x.tiebreak for x in s[:2]] == [[-4, 1], [-2, 1]] and rank(s[:2]) == [2, 1]
+    s = scored(clonk(cards=path, snore_eyes_in_tiebreak=False), fields, seats=3)
+    assert [x.tiebreak for x in s[:2]] == [[-1, 1], [-2, 1]] and rank(s[:2]) == [1, 2]
+    assert s[2].parts["eyes_penalty"] == -5  # "most eyes" still counts every eye
