@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from clonk_build import BUILT_IN, clonk, table
 
 from meeple.core.errors import ContentError
+from meeple.plugins.clonk import rules as rules_module
 from meeple.plugins.clonk.content import load
 
 
@@ -90,3 +93,19 @@ def test_unreadable_or_not_json_table(tmp_path) -> None:
 def test_seed_files_ship_as_package_data() -> None:
     seeds = resources.files("meeple.seeds").joinpath("clonk")
     assert seeds.joinpath("cards.json").is_file() and seeds.joinpath("rules.md").is_file()
+
+
+def test_rules_digest_has_every_cited_anchor() -> None:
+    """The rules.md sections the code and the tests cite all exist, and every section and
+    decision of the digest is cited by some code or test."""
+    rules = resources.files("meeple.seeds").joinpath("clonk/rules.md").read_text()
+    defined = set(re.findall(r"\{#([a-z0-9-]+)\}", rules))
+    here = Path(__file__).parent
+    files = [*here.glob("*.py"), *Path(rules_module.__file__).parent.glob("*.py")]
+    cited: set[str] = set()
+    for path in files:
+        # "rules.md#chain, #gift and #reveal" cites three sections
+        for run in re.findall(r"rules\.md((?:#[a-z0-9-]+(?:,? (?:and )?)?)+)", path.read_text()):
+            cited.update(re.findall(r"#([a-z0-9-]+)", run))
+    assert cited - defined == set()
+    assert {d for d in defined if d.startswith("d-")} <= cited

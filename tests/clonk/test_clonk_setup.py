@@ -15,7 +15,8 @@ GAME = clonk()
 
 @pytest.mark.parametrize(("seats", "bottom"), [(2, 30), (3, 18), (4, 13)])
 def test_setup_layout(seats: int, bottom: int) -> None:
-    """rules.md#shafts and rules.md#draw-pile: 5 shafts of 8, hands of 4, Awakening placed."""
+    """rules.md#shafts, rules.md#draw-pile and rules.md#d-draw-split: 5 shafts of 8, hands of
+    4, the Awakening card on the bottom pile, which is the smallest."""
     state = GAME.setup(seats, 3)
     assert [len(z.cards) for z in state.shafts] == [8] * 5
     assert all(z.up == [False, False, True, False, True, False, True, True] for z in state.shafts)

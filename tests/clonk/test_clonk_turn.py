@@ -99,8 +99,9 @@ def test_emptied_shaft_is_laid_anew() -> None:
 
 
 def test_gift_rules() -> None:
-    """rules.md#gift: once per turn, matching the target's last card, never to oneself,
-    a full gallery or a seat with nothing to match."""
+    """rules.md#gift and rules.md#d-gift-empty: once per turn, matching the target's last
+    card (the cart top when its gallery is empty), never to oneself, a full gallery or a seat
+    with nothing to match."""
     carts = {0: ["red-hammer-1"], 1: ["blue-chain-1"], 2: ["white-necklace-1"], 3: ["pink-sword-1"]}
     state = build(
         GAME,
@@ -196,7 +197,8 @@ def test_feed_is_mandatory_and_face_up() -> None:
 
 
 def test_hand_limit_discards_of_ones_choice() -> None:
-    """rules.md#hand-limit: down to five, one chosen card per decision."""
+    """rules.md#hand-limit and rules.md#d-discard: down to five, one chosen card per
+    decision, onto the open discard pile."""
     hand = [
         "red-hammer-1",
         "red-hammer-2",
@@ -213,6 +215,7 @@ def test_hand_limit_discards_of_ones_choice() -> None:
     assert GAME.legal_actions(state) == [DiscardCard(card=c) for c in hand[:7]]
     play(GAME, state, DiscardCard(card="red-chain-3"), DiscardCard(card="blue-chain-1"))
     assert state.discard.cards == ["red-chain-3", "blue-chain-1"]
+    assert GAME.view(state, 1).discard.cards == state.discard.cards
     assert state.turns.current == 1
 
 
@@ -384,3 +387,14 @@ def test_the_last_round_ends_with_the_seat_before_the_start_player() -> None:
         turns = list(seats_by_turn.values())
         assert turns[0] == 1 and turns[-1] == 0
         assert turns.count(0) == turns.count(1) == turns.count(2)
+
+
+def test_a_seat_may_dig_nothing_though_it_could() -> None:
+    """rules.md#stop and rules.md#d-dig-none: stopping is offered before the first card even
+    with a match on offer, and an empty first space then brings the Snore card."""
+    hand = ["red-crown-1"]
+    state = build(GAME, {"carts[0]": ["red-hammer-1"], "hands[0]": hand})
+    legal = GAME.legal_actions(state)
+    assert Dig(source="red-crown-1") in legal and Stop() in legal
+    play(GAME, state, Stop())
+    assert state.galleries[0].cards == [] and state.carts[0].cards[0].startswith("snore")
