@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from meeple.plugins.clonk.content import AWAKENING
 from meeple.plugins.clonk.state import (
     GALLERY,
+    HAND,
     ChooseTask,
     ClonkState,
     Discard,
@@ -61,6 +62,7 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         )
     top = state.stack[-1] if state.stack else None
     limit = game.options.hand_limit
+    turns = state.turns
     for s in range(n):
         only(f"$.hands[{s}]", state.hands[s].cards, treasure, "Treasure cards")
         only(f"$.galleries[{s}]", state.galleries[s].cards, treasure, "Treasure cards")
@@ -70,7 +72,12 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         only(f"$.kablooeys[{s}]", state.kablooeys[s].cards, kablooeys, "Kablooey cards")
         hand = len(state.hands[s].cards)
         busy = top is not None and top.seat == s and type(top) in (Feed, Discard)
-        if hand > limit + (3 if busy else 0):
+        # rules.md#hand-limit: the limit is applied at the end of a turn, so until a seat's
+        # first turn ends it may still hold the hand dealt at set-up.
+        ended = (
+            turns.round > 1 or turns.over or turns.order.index(s) < turns.order.index(turns.current)
+        )
+        if hand > (limit if ended else max(limit, HAND)) + (3 if busy else 0):
             problems.append(f"$.hands[{s}]: {hand} cards, over the hand limit of {limit}")
         gallery = state.galleries[s].cards
         if len(gallery) > GALLERY:

@@ -25,6 +25,7 @@ from meeple.plugins.clonk import checks, evaluate, present
 from meeple.plugins.clonk.content import AWAKENING, TASK_COLOUR, Content, load
 from meeple.plugins.clonk.state import (
     GALLERY,
+    HAND,
     STOP,
     Awakened,
     Blast,
@@ -63,7 +64,6 @@ SHAFT_FACING = (False, False, True, False, True, False, True, True)
 """A new shaft, bottom to top (rules.md#shafts)."""
 RELAY_FACING = (False, True, True)
 """An emptied shaft laid anew, bottom to top (rules.md#empty-shaft)."""
-HAND = 4
 TASK_POINTS = (0, 1, 2, 4, 6, 9, 12, 16, 20, 25)
 """Points for 0..9+ cards matching a task tile (rules.md#task-table)."""
 

@@ -19,6 +19,8 @@ from meeple.core.zones import Zone
 
 GALLERY = 4
 """Spaces in a gallery."""
+HAND = 4
+"""Treasure cards dealt to each hand at set-up."""
 
 
 class ClonkOptions(Options, frozen=True):

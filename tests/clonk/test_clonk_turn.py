@@ -398,3 +398,17 @@ def test_a_seat_may_dig_nothing_though_it_could() -> None:
     assert Dig(source="red-crown-1") in legal and Stop() in legal
     play(GAME, state, Stop())
     assert state.galleries[0].cards == [] and state.carts[0].cards[0].startswith("snore")
+
+
+def test_a_hand_limit_below_four_lets_the_dealt_hand_stand() -> None:
+    """rules.md#hand-limit and rules.md#draw-pile: the limit is applied at the end of a turn,
+    so the four cards dealt at set-up are a valid hand until the seat's first turn ends,
+    whatever the limit; after that a hand over the limit is refused."""
+    game = clonk(hand_limit=2)
+    state = game.setup(3, 1)
+    assert game.check_state(state) == []
+    while state.turns.round == 1:
+        play(game, state, game.legal_actions(state)[-1])  # Stop, when digging
+    assert all(len(h.cards) <= 2 for h in state.hands)
+    state.hands[1].cards += [state.draw.cards.pop() for _ in range(3 - len(state.hands[1].cards))]
+    assert game.check_state(state) == ["$.hands[1]: 3 cards, over the hand limit of 2"]
