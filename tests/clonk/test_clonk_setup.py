@@ -151,3 +151,21 @@ def test_snore_eyes_in_tiebreak_option(tmp_path) -> None:
     s = scored(clonk(cards=path, snore_eyes_in_tiebreak=False), fields, seats=3)
     assert [x.tiebreak for x in s[:2]] == [[-1, 1], [-2, 1]] and rank(s[:2]) == [1, 2]
     assert s[2].parts["eyes_penalty"] == -5  # "most eyes" still counts every eye
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_task_tiles_not_dealt_stay_in_their_stacks_unseen(seats: int) -> None:
+    """rules.md#tasks and rules.md#hidden: each stack keeps the tiles nobody was dealt, and no
+    seat sees which they are."""
+    state = GAME.setup(seats, 7)
+    colour, kind = state.task_piles
+    assert len(colour.cards) == len(kind.cards) == 6 - seats
+    dealt = {t for z in state.tasks for t in z.cards}
+    assert dealt.isdisjoint(colour.cards + kind.cards)
+    assert {*dealt, *colour.cards, *kind.cards} == {
+        *GAME.content.colour_tasks,
+        *GAME.content.type_tasks,
+    }
+    for seat in (None, *range(seats)):
+        view = GAME.view(state, seat)
+        assert all(t.startswith("?") for z in view.task_piles for t in z.cards)
