@@ -45,7 +45,7 @@ from meeple.plugins.clank_catacombs.state import (
     Placed,
     Rotate,
 )
-from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom
 
 
 def tiles() -> list[Tile]:
@@ -544,3 +544,62 @@ def test_check_wayshrine_cubes_conserved(g, s) -> None:
     s.marks[0].append(shrine)
     s.players[0].supply -= 1
     assert any(p.startswith("$.marks[0]") for p in g.check_state(s))
+
+
+# -- facts that held with no scenario of their own ---------------------------------------------
+
+
+def test_escape_comes_before_the_refill_and_its_attack(g, s) -> None:
+    """rules.md#escape, #turn, #left-cubes: the seat escaping this turn is out before the
+    refill; two new dragon-attack cards bring one attack, whose cubes of the escaped seat hurt
+    nobody."""
+    me = s.players[0]
+    me.held.add(s.artifacts.draw())
+    turn(g, s, 0, room=room(g, s, "start-a:w"), boots=1)
+    me.supply, me.clank = me.supply - 3, 3
+    # the bag holds the seat's 3 cubes alone, as many as the rage draws (the bag then empties)
+    s.dragon_aside += s.bag.remove("dragon", 99)
+    dragons = [c for c in s.dungeon.cards if g.cat.card[c].dragon and not g.cat.card[c].arrive]
+    put(s, s.dungeon, *dragons[:2])  # on top, the next two cards dealt
+    put(s, s.dungeon_discard, *s.row.cards[:2])
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "start-a:crypt")))
+    assert me.status == "escaped"
+    events = act(g, s, EndTurn())
+    attacks = [e for e in events if isinstance(e, Attacked)]
+    assert len(attacks) == 1 and len(attacks[0].cubes) == g.cat.tables.rage_track[s.rage] == 3
+    assert me.damage == 0 and me.aside == 3
+
+
+def test_two_reward_rooms_both_pay_in_one_turn() -> None:
+    """rules.md#reward-rooms: the once-a-turn limit is per room: two different reward rooms
+    entered in one turn both give their rewards."""
+    spa = Tile(
+        id="spa",
+        back="lighter",
+        rooms=[TileRoom(id="h", reward="heal"), TileRoom(id="m", reward="minor")],
+        inner=[Inner(a="h", b="m")],
+        edges=[Half(room="h", side="w")],
+    )
+    g = game([*tiles(), spa], start_side="a")
+    s = started(g, 2, 4)
+    lay(g, s, "spa", 1, 1)
+    me = s.players[0]
+    hurt(me, 2)
+    turn(g, s, 0, room=room(g, s, "spa:m"), boots=2)
+    held, minors = len(me.held), len(s.minors)
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "spa:h")))
+    assert me.damage == 1
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "spa:m")))
+    assert len(s.minors) == minors - 1 and len(me.held) == held + 1 and me.damage == 1
+
+
+def test_a_covered_chest_stays_shut_for_every_seat(g, s) -> None:
+    """rules.md#chest: once one seat has picked a Chest, no seat may pick it again, on any
+    later turn."""
+    lay(g, s, "shop", 1, 1)
+    chest = room(g, s, "shop:k")
+    scenario(g, {"players[0]": {"hand": [], "room": chest}}, state=s)
+    act(g, s, PickLock())
+    turn(g, s, 1, room=chest)
+    assert g.lockpicks(s.players[1]) and s.majors.cards
+    assert PickLock() not in g.legal_actions(s)
