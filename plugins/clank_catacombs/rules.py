@@ -46,8 +46,10 @@ from meeple.plugins.clank.state import (
     Move,
     Moved,
     Player,
+    Replace,
     Skip,
     Teleport,
+    Trashed,
     Turn,
     UseDevice,
     UseToken,
@@ -863,6 +865,17 @@ class CatacombsGame(
         else:
             for _ in range(min(2, len(state.prisoners))):
                 self.found(state, seat, state.prisoners.draw(), events)
+        return events
+
+    def replace(self, state: CatacombsState, action: Replace) -> list[Event]:
+        """rules.md#empty-replace: with ``wait``, a Row card replaced from an empty Dungeon
+        Deck leaves its slot empty; the game ends at the refill, after the turn."""
+        if state.dungeon.cards or self.options.empty_replace == "end":
+            return super().replace(state, action)
+        seat = state.stack.pop().seat
+        state.row.remove(action.card)
+        state.dungeon_discard.add(action.card)
+        events: list[Event] = [Trashed(seat=seat, card=action.card)]
         return events
 
     @action(Mark)

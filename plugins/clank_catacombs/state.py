@@ -52,6 +52,8 @@ class CatacombsOptions(EngineOptions, frozen=True):
     """Which side of the starting tile is up (rules.md#start-side)."""
     no_fit: Literal["place", "discard"] = "place"
     """A discovered tile no rotation of which the mover can use (rules.md#no-fit)."""
+    empty_replace: Literal["end", "wait"] = "end"
+    """A Row card replaced while the Dungeon Deck is empty (rules.md#empty-replace)."""
     tiles: FilePath | None = None
     """Path of a JSON tile set to use instead of the built-in reconstruction."""
 

@@ -31,6 +31,8 @@ from meeple.plugins.clank.state import (
     EndTurn,
     Fight,
     Move,
+    Play,
+    Replace,
     Take,
     Teleport,
 )
@@ -603,3 +605,25 @@ def test_a_covered_chest_stays_shut_for_every_seat(g, s) -> None:
     turn(g, s, 1, room=chest)
     assert g.lockpicks(s.players[1]) and s.majors.cards
     assert PickLock() not in g.legal_actions(s)
+
+
+@pytest.mark.parametrize("option", ["end", "wait"])
+def test_empty_replace_ends_at_once_or_at_the_refill(option: str) -> None:
+    """rules.md#empty-replace, #game-end: Remove Traps replacing a Row card from an empty
+    Dungeon Deck ends the game at once (``end``), or leaves the slot empty so that the seat
+    finishes its turn and the game ends at the refill (``wait``)."""
+    g = game(tiles(), start_side="a", empty_replace=option)
+    s = started(g, 2, 4)
+    me = s.players[0]
+    me.held.add(s.artifacts.draw())
+    put(s, s.dungeon_discard, *s.dungeon.cards)
+    turn(g, s, 0, ("remove-traps-1",), room=room(g, s, "start-a:w"), boots=1)
+    act(g, s, Play(card="remove-traps-1"))
+    act(g, s, next(a for a in g.legal_actions(s) if isinstance(a, Replace)))
+    if option == "end":
+        assert [p.status for p in s.players] == ["eliminated", "eliminated"] and g.is_over(s)
+        return
+    assert me.status == "in" and len(s.row) == 5
+    act(g, s, next(m for m in legal(g, s, Move) if m.to == room(g, s, "start-a:crypt")))
+    act(g, s, EndTurn())
+    assert [p.status for p in s.players] == ["escaped", "eliminated"] and g.is_over(s)
