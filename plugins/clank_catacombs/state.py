@@ -53,7 +53,8 @@ class CatacombsOptions(EngineOptions, frozen=True):
     no_fit: Literal["place", "discard"] = "place"
     """A discovered tile no rotation of which the mover can use (rules.md#no-fit)."""
     empty_replace: Literal["end", "wait"] = "end"
-    """A Row card replaced while the Dungeon Deck is empty (rules.md#empty-replace)."""
+    """A Row card replaced mid-turn while the Dungeon Deck is empty: the game ends at once
+    (``end``) or at the turn's refill (``wait``) (rules.md#empty-replace)."""
     tiles: FilePath | None = None
     """Path of a JSON tile set to use instead of the built-in reconstruction."""
 
