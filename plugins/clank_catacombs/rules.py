@@ -187,6 +187,7 @@ class CatacombsGame(
         {"start_side": "a"},
         {"start_side": "b"},
         {"start_side": "random", "no_fit": "discard"},
+        {"start_side": "random", "empty_replace": "wait"},
     )
     options: CatacombsOptions
     cat: TileCatalog

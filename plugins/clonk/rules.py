@@ -127,6 +127,19 @@ class Clonk(Game[ClonkState, ClonkAction]):
         "discard": PUBLIC,
         "aside": PUBLIC,
     }
+    variants = (
+        {},
+        # the English rulebook's readings where the German walk-through differs, and the
+        # house rules, so that the conformance suite covers them too
+        {
+            "eye_tie": "none",
+            "snore_eyes_in_penalty": False,
+            "snore_eyes_in_tiebreak": False,
+            "one_kablooey_per_turn": True,
+            "hand_limit": 3,
+            "start_seat": 1,
+        },
+    )
     options: ClonkOptions
 
     def __init__(self, options: ClonkOptions | None = None) -> None:
