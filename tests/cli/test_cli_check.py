@@ -15,6 +15,7 @@ from typer.testing import Result
 
 from meeple.cli.check import CHECKS, Report
 from meeple.core import testing
+from meeple.plugins.clonk.rules import Clonk
 
 Invoke = Callable[..., Result]
 Stalled = Callable[..., tuple[int, str, str, list[int]]]
@@ -72,7 +73,8 @@ def test_a_built_in_game_passes(cli: Invoke) -> None:
     result = cli("check", "clonk", "-n", "1")
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "meeple check clonk: 1 games" in out and "all checks passed" in out
+    games = len(Clonk.variants)  # -n games of each variant
+    assert f"meeple check clonk: {games} games" in out and "all checks passed" in out
     assert all(check in out for check in CHECKS)
     assert re.search(r"decisions checked; [\d,]+ decisions/s in random play", out)
 
