@@ -570,12 +570,17 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.row.remove(action.card)
         state.dungeon_discard.add(action.card)
         events: list[Event] = [Trashed(seat=seat, card=action.card)]
-        card = self.deal_dungeon(state, events)
+        card = self.replacement(state, events)
         if card is not None:
             state.row.add(card)
             events.append(Refilled(seat=seat, cards=[card]))
             self.arrive(state, card, events)
         return events
+
+    def replacement(self, state: S, events: list[Event]) -> str | None:
+        """The card that takes a replaced row card's place: the next of the Dungeon Deck
+        (rules.md#empty-dungeon says what an empty one does)."""
+        return self.deal_dungeon(state, events)
 
     # -- end of turn ---------------------------------------------------------------
 

@@ -46,10 +46,8 @@ from meeple.plugins.clank.state import (
     Move,
     Moved,
     Player,
-    Replace,
     Skip,
     Teleport,
-    Trashed,
     Turn,
     UseDevice,
     UseToken,
@@ -868,16 +866,12 @@ class CatacombsGame(
                 self.found(state, seat, state.prisoners.draw(), events)
         return events
 
-    def replace(self, state: CatacombsState, action: Replace) -> list[Event]:
+    def replacement(self, state: CatacombsState, events: list[Event]) -> str | None:
         """rules.md#empty-replace: with ``wait``, a Row card replaced from an empty Dungeon
         Deck leaves its slot empty; the game ends at the refill, after the turn."""
-        if state.dungeon.cards or self.options.empty_replace == "end":
-            return super().replace(state, action)
-        seat = state.stack.pop().seat
-        state.row.remove(action.card)
-        state.dungeon_discard.add(action.card)
-        events: list[Event] = [Trashed(seat=seat, card=action.card)]
-        return events
+        if not state.dungeon.cards and self.options.empty_replace == "wait":
+            return None
+        return super().replacement(state, events)
 
     @action(Mark)
     def mark(self, state: CatacombsState, action: Any) -> list[Event]:
