@@ -21,6 +21,7 @@ from meeple.plugins.clonk.state import (
 )
 
 if TYPE_CHECKING:
+    from meeple.core.turns import Turns
     from meeple.plugins.clonk.rules import Clonk
 
 
@@ -62,7 +63,7 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         )
     top = state.stack[-1] if state.stack else None
     limit = game.options.hand_limit
-    turns = state.turns
+    played = had_a_turn(state.turns)
     for s in range(n):
         only(f"$.hands[{s}]", state.hands[s].cards, treasure, "Treasure cards")
         only(f"$.galleries[{s}]", state.galleries[s].cards, treasure, "Treasure cards")
@@ -74,9 +75,7 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
         busy = top is not None and top.seat == s and type(top) in (Feed, Discard)
         # rules.md#hand-limit: the limit is applied at the end of a turn, so until a seat's
         # first turn ends it may still hold the hand dealt at set-up.
-        ended = (
-            turns.round > 1 or turns.over or turns.order.index(s) < turns.order.index(turns.current)
-        )
+        ended = s in played
         if hand > (limit if ended else max(limit, HAND)) + (3 if busy else 0):
             problems.append(f"$.hands[{s}]: {hand} cards, over the hand limit of {limit}")
         gallery = state.galleries[s].cards
@@ -105,18 +104,20 @@ def check(game: Clonk, state: ClonkState) -> list[str]:
 def played_carts(state: ClonkState) -> list[str]:
     """rules.md#fill-cart and rules.md#placed: a seat that has had a turn keeps a card in its
     mine cart for good (its next turn digs from it)."""
-    turns = state.turns
-    order = turns.order
-    if turns.round > 1 or turns.over:
-        played = list(order)
-    else:  # round 1: the seats from the start player up to the one to play
-        first, now = order.index(turns.first), order.index(turns.current)
-        played = [order[(first + k) % len(order)] for k in range((now - first) % len(order))]
     return [
         f"$.carts[{s}]: seat {s} has had a turn, so its mine cart holds a card"
-        for s in played
+        for s in had_a_turn(state.turns)
         if not state.carts[s].cards
     ]
+
+
+def had_a_turn(turns: Turns) -> list[int]:
+    """The seats whose turn has ended at least once, in turn order: every seat after the first
+    round, else those before the one to play (the order starts with the start player)."""
+    order = turns.order
+    if turns.round > 1 or turns.over:
+        return list(order)
+    return order[: order.index(turns.current)]
 
 
 def carts(game: Clonk, state: ClonkState) -> list[str]:
@@ -124,7 +125,7 @@ def carts(game: Clonk, state: ClonkState) -> list[str]:
     shows a Treasure card on top (Snore cards go under it)."""
     turns, stack = state.turns, state.stack
     top = type(stack[-1]) if stack else None
-    at = turns.order.index(turns.current)
+    played = had_a_turn(turns)
     problems = []
     for s, cart in enumerate(state.carts):
         if turns.round > 1 or top is None:
@@ -132,8 +133,7 @@ def carts(game: Clonk, state: ClonkState) -> list[str]:
         elif top is ChooseTask:
             started = False
         else:
-            before = turns.order.index(s) < at
-            started = before or (s == turns.current and top is not FirstCart)
+            started = s in played or (s == turns.current and top is not FirstCart)
         if bool(cart.cards) != started:
             want = "a card since its first turn" if started else "no card before its first turn"
             problems.append(f"$.carts[{s}]: holds {len(cart.cards)} cards; a cart holds {want}")
