@@ -70,7 +70,7 @@ def speed(registry: Registry, games: list[str], iterations: int, samples: int, r
             for i, state in enumerate(states):
                 seat = state.stack[-1].seat
                 bot = player.make(game, seat, i)
-                bot.choose(Prompt(game, state, seat, game.legal_actions(state)))
+                bot.choose(Prompt.of(game, state, seat, game.legal_actions(state)))
             best = min(best, time.perf_counter() - started)
         rate = len(states) / best
         print(f"{game_id:<16} {seats:>5} {rate:>12.2f} {rate * iterations:>13.0f}")

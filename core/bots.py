@@ -10,7 +10,10 @@ the full state (architecture contract 4).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, Protocol
+
+import msgspec
 
 from meeple.core.game import Game
 from meeple.core.plugins import hookimpl
@@ -21,26 +24,31 @@ HUMAN = "human"
 """The seat name of a person at the terminal; every other seat name in a file is a bot's."""
 
 
-class Prompt:
+class Prompt(msgspec.Struct, gc=False):
     """One decision put to a player: which seat, the legal answers, and its view.
 
-    The view is computed on first use, so a bot that only needs the legal
-    actions costs the game nothing more. The full state is held only by
-    the closure that builds the view, and dropped once the view is built:
-    no attribute of a prompt leads to it, so a bot cannot read hidden cards
-    by accident.
+    ``Prompt(game, seat, legal, build)``: the view is built by ``build()`` on
+    first use, so a bot that only needs the legal actions costs the game
+    nothing more. :meth:`of` makes the builder :meth:`Game.view` of a state.
+    The full state is held only inside the builder, and dropped once the
+    view is built: no attribute of a prompt is the state, so a bot cannot
+    read hidden cards by accident.
+
+    A struct, made without running Python code, as random self-play makes one
+    at every decision; untracked by the garbage collector, since nothing a
+    prompt holds refers back to it.
     """
 
-    __slots__ = ("_build", "_view", "game", "legal", "seat")
+    game: Game[Any, Any]
+    seat: int
+    legal: Sequence[Action]
+    _build: Callable[[], State] | None
+    _view: State | None = None
 
-    def __init__(
-        self, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]
-    ) -> None:
-        self.game = game
-        self.seat = seat
-        self.legal = legal
-        self._build: Callable[[], State] | None = lambda: game.view(state, seat)
-        self._view: State | None = None
+    @classmethod
+    def of(cls, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]) -> Prompt:
+        """The prompt of ``seat`` to move in ``state``, its view ``game.view(state, seat)``."""
+        return cls(game, seat, legal, partial(game.view, state, seat))
 
     @property
     def view(self) -> Any:
@@ -48,6 +56,9 @@ class Prompt:
         if self._build is not None:
             self._view, self._build = self._build(), None
         return self._view
+
+    def __repr__(self) -> str:
+        return f"Prompt(seat={self.seat}, legal={self.legal!r})"
 
 
 class Bot(Protocol):

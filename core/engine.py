@@ -10,6 +10,7 @@ is never called.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import pluggy
@@ -187,15 +188,18 @@ class Match:
         legal_actions, resolve, log = game.legal_actions, game.resolve, self.actions.append
         after_action = self.hooks.after_action
         legal, self._legal = self._legal, None
+        # One view builder per seat, made once: the state changes in place.
+        views = [partial(game.view, state, s) for s in range(len(players))]
         steps = 0
         while state.stack:
             seat = state.stack[-1].seat
             if legal is None:
                 legal = legal_actions(state)
             try:
-                action = players[seat].choose(Prompt(game, state, seat, legal))
+                action = players[seat].choose(Prompt(game, seat, legal, views[seat]))
             except Rewound:
                 state, legal = self.state, None
+                views = [partial(game.view, state, s) for s in range(len(players))]
                 continue
             # ``in`` tries identity first, so checking a bot's pick is cheap.
             if action not in legal:

@@ -215,7 +215,7 @@ class Ismcts:
             if guide is not None and node.hint not in legal:
                 # Asked again only in a deal where its answer is not legal (or not yet asked);
                 # the guide sees the deal as any bot sees a game.
-                node.hint = guide[seat].choose(Prompt(game, state, seat, legal))
+                node.hint = guide[seat].choose(Prompt.of(game, state, seat, legal))
             hint, children = node.hint, node.children
             node.seat = seat
             untried: list[Action] = []
@@ -263,7 +263,7 @@ class Ismcts:
                 action = legal[below(len(legal))]
             else:
                 seat = stack[-1].seat
-                action = policy[seat].choose(Prompt(game, state, seat, legal))
+                action = policy[seat].choose(Prompt.of(game, state, seat, legal))
             resolve(state, action)
             steps += 1
         return dict(enumerate(rewards(game.scores(state), self.options.reward)))

@@ -159,9 +159,10 @@ def playthrough(
             raise ConformanceError(f"{at}: the game did not end within {max_steps} decisions")
         seat = state.stack[-1].seat
         bot = bots.get(seat)
-        action = (
-            chooser.choice(legal) if bot is None else bot.choose(Prompt(game, state, seat, legal))
-        )
+        if bot is None:
+            action = chooser.choice(legal)
+        else:
+            action = bot.choose(Prompt.of(game, state, seat, legal))
         if action not in legal:
             raise ConformanceError(f"{at}: seat {seat}'s bot chose an action that is not legal")
         match.step(action)

@@ -37,7 +37,7 @@ from meeple.plugins.clank.state import (
 def decide(g: Clank, state: ClankState, seat: int = 0) -> object:
     """The bot's answer to the decision pending in ``state``."""
     bot = HeuristicBot(g, seat, Stream("test"))
-    return bot.choose(Prompt(g, state, seat, g.legal_actions(state)))
+    return bot.choose(Prompt.of(g, state, seat, g.legal_actions(state)))
 
 
 def boots_to(g: Clank, room: int, target: int) -> int:

@@ -27,6 +27,6 @@ def test_caches_hold_what_is_worked_out_afresh(seats: int, seed: int) -> None:
             fresh = game.pending(game.cat.card[card].play, card)
             assert list(game._plays(card)) == fresh
         seat = state.stack[-1].seat
-        match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
+        match.step(bots[seat].choose(Prompt.of(game, state, seat, match.legal())))
     assert 0 < game._offer.cache_info().currsize <= OFFERS_KEPT
     assert 0 < game._plays.cache_info().currsize <= len(game.cat.card)

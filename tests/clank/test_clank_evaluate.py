@@ -25,7 +25,7 @@ def test_chances_lie_in_0_1_and_add_up_to_1(registry: Registry, which: str) -> N
         assert all(0 <= c <= 1 for c in chances)
         assert sum(chances) == pytest.approx(1)
         seat = match.state.stack[-1].seat
-        match.step(bots[seat].choose(Prompt(g, match.state, seat, match.legal())))
+        match.step(bots[seat].choose(Prompt.of(g, match.state, seat, match.legal())))
 
 
 def chances(fields: dict[str, Any]) -> list[float]:

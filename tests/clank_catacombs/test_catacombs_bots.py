@@ -25,7 +25,7 @@ from meeple.plugins.clank_catacombs.state import CatacombsState, Explore, Rotate
 def decide(g: CatacombsGame, state: CatacombsState, seat: int = 0) -> object:
     """The bot's answer to the decision pending in ``state`` (checked legal)."""
     legal = g.legal_actions(state)
-    action = CatacombsBot(g, seat, Stream("test")).choose(Prompt(g, state, seat, legal))
+    action = CatacombsBot(g, seat, Stream("test")).choose(Prompt.of(g, state, seat, legal))
     assert action in legal
     return action
 

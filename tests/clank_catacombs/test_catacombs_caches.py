@@ -53,7 +53,7 @@ def decisions(game: Any, seats: int, seed: int) -> Iterator[Any]:
     while state.stack:
         yield state
         seat = state.stack[-1].seat
-        match.step(bots[seat].choose(Prompt(game, state, seat, match.legal())))
+        match.step(bots[seat].choose(Prompt.of(game, state, seat, match.legal())))
 
 
 def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:

@@ -47,7 +47,7 @@ def decide(table: Table, action: Action) -> None:
     table.players[0].action = action
     seat = match.state.to_move
     assert seat is not None
-    match.step(table.choose(Prompt(match.game, match.state, seat, match.legal())))
+    match.step(table.choose(Prompt.of(match.game, match.state, seat, match.legal())))
 
 
 def play_of(table: Table, name: str) -> Play:

@@ -22,7 +22,7 @@ def test_chances_lie_in_0_1_and_add_up_to_1(seats: int) -> None:
             assert all(0 <= c <= 1 for c in chances)
             assert sum(chances) == pytest.approx(1)
             seat = match.state.stack[-1].seat
-            match.step(bots[seat].choose(Prompt(game, match.state, seat, match.legal())))
+            match.step(bots[seat].choose(Prompt.of(game, match.state, seat, match.legal())))
 
 
 def test_a_lead_counts_for_more_the_nearer_the_end() -> None:

@@ -109,7 +109,7 @@ def test_prompt_view_is_lazy_and_for_the_seat(tiny: Any) -> None:
             calls.append(seat)
             return super().view(state, seat)
 
-    prompt = Prompt(Spy(), state, 1, tiny.legal_actions(state))
+    prompt = Prompt.of(Spy(), state, 1, tiny.legal_actions(state))
     assert calls == []
     assert prompt.view.hands[1].cards == state.hands[1].cards
     assert prompt.view is prompt.view
@@ -137,7 +137,7 @@ def test_a_prompt_leads_to_the_view_but_never_to_the_state(tiny: Any) -> None:
     for game in [tiny, *(game_class() for game_class in builtin)]:
         state = game.setup(game.min_seats, 3)
         seat = state.to_move
-        prompt = Prompt(game, state, seat, game.legal_actions(state))
+        prompt = Prompt.of(game, state, seat, game.legal_actions(state))
         for built in (False, True):  # before and after the view is built
             found = [o for o in reachable(prompt) if isinstance(o, State) and o is not prompt.view]
             assert found == [], (game.id, built)
@@ -150,6 +150,7 @@ def test_a_bot_never_reaches_the_state_of_the_match(tiny: Any) -> None:
     class Snoop(RandomBot):
         def choose(self, prompt: Prompt) -> Any:
             assert all(o is not match.state for o in reachable(prompt))
+            assert prompt.view == tiny.view(match.state, prompt.seat)
             return super().choose(prompt)
 
     match.run([Snoop(tiny, s, bot_stream(7, s, "snoop")) for s in range(2)])

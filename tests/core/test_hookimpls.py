@@ -55,7 +55,7 @@ def test_hook_meeple_bots(tiny: Any) -> None:
     assert made[0][:2] == (tiny, 1)
     state = tiny.setup(2, 3)
     legal = tiny.legal_actions(state)
-    assert bot.choose(Prompt(tiny, state, 0, legal)) in legal
+    assert bot.choose(Prompt.of(tiny, state, 0, legal)) in legal
 
 
 def test_hook_meeple_commands() -> None:

@@ -125,7 +125,7 @@ def test_a_turn_cut_off_scores_each_rollout_as_the_turn_ends(registry: Registry)
     seat = state.to_move
     bot = registry.player("ismcts:iterations=20:turn=true", "clank").make(game, seat, 2)
     legal = game.legal_actions(state)
-    assert bot.choose(Prompt(game, state, seat, legal)) in legal
+    assert bot.choose(Prompt.of(game, state, seat, legal)) in legal
     assert scored == {state.turns.turn + 1}
 
 
@@ -174,9 +174,9 @@ def test_a_strong_guide_has_its_choice_played(registry: Registry, which: str) ->
         seat, legal = state.to_move, game.legal_actions(state)
         assert 1 < len(legal) < 30
         bot = registry.player(search, which).make(game, seat, seed)
-        chosen = bot.choose(Prompt(game, state, seat, legal))
+        chosen = bot.choose(Prompt.of(game, state, seat, legal))
         alone = registry.player(guide, which).make(game, seat, seed)
-        assert chosen == alone.choose(Prompt(game, state, seat, legal))
+        assert chosen == alone.choose(Prompt.of(game, state, seat, legal))
         root = bot.search(game.view(state, seat))
         assert root.hint == chosen and len(root.children) == len(legal)
 
@@ -187,7 +187,7 @@ def test_one_legal_action_is_played_at_once(registry: Registry) -> None:
     bot = registry.player("ismcts", "tiny").make(game, 0, 1)
     bot.search = None  # searching would fail
     only = game.legal_actions(state)[:1]
-    assert bot.choose(Prompt(game, state, 0, only)) == only[0]
+    assert bot.choose(Prompt.of(game, state, 0, only)) == only[0]
 
 
 def test_the_game_bot_as_rollout_policy(registry: Registry) -> None:
@@ -195,7 +195,7 @@ def test_the_game_bot_as_rollout_policy(registry: Registry) -> None:
     state = game.setup(3, 3)
     legal = game.legal_actions(state)
     bot = registry.player("ismcts:iterations=2:rollout=greedy", "clonk").make(game, 0, 3)
-    assert bot.choose(Prompt(game, state, state.to_move, legal)) in legal
+    assert bot.choose(Prompt.of(game, state, state.to_move, legal)) in legal
 
 
 @pytest.mark.parametrize("which", ["clonk", "clank", "clank-catacombs"])
@@ -205,7 +205,7 @@ def test_every_built_in_game_evaluates_a_cut_off_rollout(registry: Registry, whi
     seat = state.to_move
     legal = game.legal_actions(state)
     bot = registry.player("ismcts:iterations=6:depth=4", which).make(game, seat, 2)
-    assert bot.choose(Prompt(game, state, seat, legal)) in legal
+    assert bot.choose(Prompt.of(game, state, seat, legal)) in legal
 
 
 def test_reuse_grows_the_next_choice_of_the_turn_from_the_kept_subtree(registry: Registry) -> None:
@@ -217,13 +217,13 @@ def test_reuse_grows_the_next_choice_of_the_turn_from_the_kept_subtree(registry:
         match.step(match.legal()[0])
     seat = match.state.stack[-1].seat
     bot = registry.player("ismcts:iterations=30:reuse=true", "clonk").make(game, seat, 4)
-    action = bot.choose(Prompt(game, match.state, seat, match.legal()))
+    action = bot.choose(Prompt.of(game, match.state, seat, match.legal()))
     turn, kept = bot._kept
     assert turn == match.state.turns.turn and kept.visits > 0
     match.step(action)
     assert match.state.to_move == seat and kept.seat == seat  # a dig: Phase II goes on
     before = sum(child.visits for child in kept.children.values())
-    bot.choose(Prompt(game, match.state, seat, match.legal()))
+    bot.choose(Prompt.of(game, match.state, seat, match.legal()))
     assert sum(child.visits for child in kept.children.values()) == before + 30
     assert bot._kept[1] in kept.children.values()
     seats = ["ismcts:iterations=8:reuse=true", "random"]
@@ -252,7 +252,7 @@ def test_finds_the_winning_move_that_random_usually_misses(registry: Registry) -
     assert len(legal) == 4  # random finds the win once in four
     for seed in range(5):
         bot = registry.player("ismcts:iterations=12", "tiny").make(game, 1, seed)
-        assert bot.choose(Prompt(game, state, 1, legal)).card == "c6a"
+        assert bot.choose(Prompt.of(game, state, 1, legal)).card == "c6a"
 
 
 # -- it sees only its view -----------------------------------------------------------------
@@ -288,7 +288,7 @@ def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str, sea
     while not match.over and steps < 20:
         seat, legal = match.state.to_move, match.legal()
         seen.clear()
-        action = bot.choose(Prompt(game, match.state, seat, legal))
+        action = bot.choose(Prompt.of(game, match.state, seat, legal))
         if len(legal) > 1:
             view = game.view(match.state, seat)
             assert seen and all(v == view for v in seen)
@@ -329,7 +329,7 @@ def midgame_states(game: Any, seats: int) -> list[Any]:
             if match.over:
                 break
             s = match.state.to_move
-            match.step(players[s].choose(Prompt(game, match.state, s, match.legal())))
+            match.step(players[s].choose(Prompt.of(game, match.state, s, match.legal())))
         while len(match.legal()) == 1:
             match.step(match.legal()[0])
         states.append(match.state)

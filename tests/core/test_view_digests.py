@@ -73,7 +73,7 @@ def test_views_encode_as_the_card_by_card_algorithm(
                         slow.update(encode(reference_view(game, match.state, seat)))
                         views += 1
                 seat = match.state.to_move
-                match.step(bots[seat].choose(Prompt(game, match.state, seat, match.legal())))
+                match.step(bots[seat].choose(Prompt.of(game, match.state, seat, match.legal())))
                 step += 1
     print(f"{views} views")
     assert fast.hexdigest() == slow.hexdigest()
