@@ -45,8 +45,6 @@ def teleport_through(tunnel: int, to: int) -> Teleport:
 
 
 class Movement(Part[S]):
-    _take: dict[str, Take]
-
     def build_moves(self) -> None:
         """The caches of Move and Teleport values, filled as moves come up, and bounded: a map
         that grows numbers its tunnels anew in each game, so new keys keep coming over many
@@ -241,7 +239,7 @@ class Movement(Part[S]):
         faces = dict.fromkeys(self.face(zone, i) for i, t in enumerate(zone.cards) if t in wanted)
         if named:
             return [Take(token=face, room=room) for face in faces]
-        take = self._take
+        take = self.acts.take
         return [take[face] for face in faces]
 
     @frame(TakeToken)

@@ -20,18 +20,31 @@ method (under the same name, or registering another for the same key).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeVar
 
 from meeple.core.game import Game
 from meeple.core.state import Event
+from meeple.core.zones import HIDDEN
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.state import (
+    Acquire,
+    Buy,
+    DiscardCard,
     EngineOptions,
     EngineState,
+    Fight,
     Pending,
+    Pick,
+    Play,
     Player,
+    Replace,
     Status,
+    Take,
     TakeToken,
+    TrashCard,
+    UseDevice,
+    UseToken,
 )
 
 S = TypeVar("S", bound=EngineState[Any, Any])
@@ -83,11 +96,65 @@ def points(*names: str) -> Callable[[C], C]:
     return _register("points", names)
 
 
+A = TypeVar("A")
+
+
+@lru_cache(maxsize=64)
+def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[str, A]:
+    """One action value ``kind(field=key)`` per key, built once per table and shared by
+    every game on it: a game per saved record or simulated game then costs nothing here."""
+    return {k: kind(**{field: k}) for k in keys}
+
+
+class Actions:
+    """The action values of one catalog that name a card, a token, a market item or an
+    option (:func:`actions_of`): a listing hands these out rather than building its own.
+
+    One attribute of the game holds them all: CPython looks up the attributes and methods of
+    an object with fewer than 30 attributes faster (its keys are shared by the class)."""
+
+    __slots__ = (
+        "acquire",
+        "buy",
+        "discard",
+        "fight",
+        "pick",
+        "play",
+        "replace",
+        "take",
+        "trash",
+        "use",
+        "use_token",
+    )
+
+    def __init__(self, cat: Catalog) -> None:
+        cards, tokens = tuple(cat.card), tuple(cat.token)
+        self.play = shared(Play, "card", cards)
+        self.acquire = shared(Acquire, "card", cards)
+        self.use = shared(UseDevice, "card", cards)
+        self.fight = shared(Fight, "card", cards)
+        self.trash = shared(TrashCard, "card", cards)
+        self.discard = shared(DiscardCard, "card", cards)
+        self.replace = shared(Replace, "card", cards)
+        blind = dict.fromkeys(HIDDEN + cat.back[t] for t in tokens)  # face-down ones, by back
+        self.take = shared(Take, "token", (*tokens, *blind))
+        self.use_token = shared(UseToken, "token", tokens)
+        self.buy = shared(Buy, "item", tuple(cat.market_items))
+        self.pick = [Pick(option=i) for i in range(10)]
+
+
+@lru_cache(maxsize=16)
+def actions_of(cat: Catalog) -> Actions:
+    """The action values of ``cat``, built once per catalog and shared by every game on it."""
+    return Actions(cat)
+
+
 class Part(Game[S, Any]):
     """What the parts of the engine share, and what they ask of one another."""
 
     cat: Catalog
     options: EngineOptions
+    acts: Actions
     rules: ClassVar[dict[Kind, dict[Any, str]]] = {}
     """Per kind of rule, the method name registered for each key (collected by class)."""
 

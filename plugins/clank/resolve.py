@@ -24,17 +24,13 @@ from meeple.plugins.clank.state import (
     Acquired,
     ChooseOne,
     Clanked,
-    DiscardCard,
     DiscardOne,
     Drew,
     Pending,
-    Pick,
     Player,
     Pool,
-    Replace,
     ReplaceOne,
     TakeToken,
-    TrashCard,
     TrashOne,
     Turn,
 )
@@ -55,10 +51,6 @@ class Effects(Part[S]):
     _handlers: dict[type, Handler[S]]
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
-    _pick: list[Pick]
-    _trash: dict[str, TrashCard]
-    _discard: dict[str, DiscardCard]
-    _replace: dict[str, Replace]
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
@@ -386,11 +378,11 @@ class Effects(Part[S]):
     def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
         """rules.md#choices: each option the seat can carry out, or none."""
         ok = self.feasible(state, frame.seat, frame.options, frame.card)
-        return [self._pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
+        return [self.acts.pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
 
     @frame(TrashOne)
     def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
-        trash = self._trash
+        trash = self.acts.trash
         p = state.players[frame.seat]
         out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
         return [*out, SKIP] if frame.optional or not out else out
@@ -398,8 +390,8 @@ class Effects(Part[S]):
     @frame(DiscardOne)
     def discard_choices(self, state: S, frame: DiscardOne) -> list[Any]:
         hand = state.players[frame.seat].hand.cards
-        return [*(self._discard[c] for c in self.cat.distinct(hand)), SKIP]
+        return [*(self.acts.discard[c] for c in self.cat.distinct(hand)), SKIP]
 
     @frame(ReplaceOne)
     def replace_choices(self, state: S, frame: ReplaceOne) -> list[Any]:
-        return [self._replace[c] for c in state.row.cards] or [SKIP]
+        return [self.acts.replace[c] for c in state.row.cards] or [SKIP]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar, TypedDict, TypeVar
+from typing import Any, ClassVar, TypedDict
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
@@ -27,7 +27,7 @@ from meeple.plugins.clank import checks, content, drawing, present
 from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
-from meeple.plugins.clank.part import S, action, points
+from meeple.plugins.clank.part import S, action, actions_of, points, shared
 from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT, Effects
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -59,7 +59,6 @@ from meeple.plugins.clank.state import (
     Refilled,
     Replace,
     Skip,
-    Take,
     Teleport,
     TrashCard,
     Trashed,
@@ -94,21 +93,11 @@ class Common(TypedDict):
     spent: Zone
 
 
-A = TypeVar("A")
-
-
 Offered = tuple[str, content.Card, Any, bool, int]
 """A card of the row or a Reserve top as :meth:`~ClankEngine.card_actions` reads it: its id,
 its definition, the action taking it (fight, use or acquire), whether swords pay for it, and
 the least Skill (or swords) that can: its cost, 0 for a gem (rules.md#gem-discount). A plain
 tuple: unpacking it in the loop is faster than a named one's."""
-
-
-@lru_cache(maxsize=64)
-def shared(kind: Callable[..., A], field: str, keys: tuple[str, ...]) -> dict[str, A]:
-    """One action value ``kind(field=key)`` per key, built once per table and shared by
-    every game on it: a game per saved record or simulated game then costs nothing here."""
-    return {k: kind(**{field: k}) for k in keys}
 
 
 @lru_cache(maxsize=16)
@@ -177,19 +166,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         cat = self.cat
         self._handlers = {k: getattr(self, name) for k, name in self.effect_rules().items()}
         self.build_moves()
-        cards, tokens = tuple(cat.card), tuple(cat.token)
-        self._play = shared(Play, "card", cards)
-        self._acquire = shared(Acquire, "card", cards)
-        self._use = shared(UseDevice, "card", cards)
-        self._fight = shared(Fight, "card", cards)
-        self._trash = shared(TrashCard, "card", cards)
-        self._discard = shared(DiscardCard, "card", cards)
-        self._replace = shared(Replace, "card", cards)
-        blind = dict.fromkeys(HIDDEN + cat.back[t] for t in tokens)  # face-down ones, by back
-        self._take = shared(Take, "token", (*tokens, *blind))
-        self._use_token = shared(UseToken, "token", tokens)
-        self._buy = shared(Buy, "item", tuple(cat.market_items))
-        self._pick = [Pick(option=i) for i in range(10)]
+        self.acts = actions_of(cat)
         self._on_offer = on_offer(cat)
         self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
         self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
@@ -314,7 +291,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         is found from the state (:meth:`~.map.Movement.graph`), at a price."""
         p = state.players[seat]
         pool = state.pool
-        play = self._play
+        play = self.acts.play
         hand = p.hand.cards
         out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
         graph = self.graph(state)
@@ -326,7 +303,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.move_actions(state, p, graph, out)
         if p.held.cards:
             token = self.cat.token
-            use = self._use_token
+            use = self.acts.use_token
             out += [use[t] for t in p.held.cards if token[t].use]
         if not hand:
             out.append(END_TURN)
@@ -379,7 +356,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def market_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
-        buy = self._buy
+        buy = self.acts.buy
         out.extend(buy[kind] for kind in self.market_kinds(state, p, None))
 
     def market_kinds(self, state: S, p: Player, price: int | None) -> list[str]:
@@ -751,9 +728,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             "to": rooms,
             "room": rooms,
             "swords": range(max(t.monsters for t in graph.tunnels) + 1),
-            "option": range(len(self._pick)),
+            "option": range(len(self.acts.pick)),
             "card": tuple(cat.card),
-            "token": tuple(self._take),  # the Takes': every token and face-down back
+            "token": tuple(self.acts.take),  # the Takes': every token and face-down back
             "item": tuple(cat.market_items),
             ("token", "room"): self.takes_named(rooms),
         }
@@ -765,7 +742,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         token, back = self.cat.token, self.cat.back
         secrets = [t for t in token if token[t].kind in SECRET_KINDS]
         faces = dict.fromkeys([*secrets, *(HIDDEN + back[t] for t in secrets)])
-        return [*((t, None) for t in self._take), *((f, r) for r in rooms for f in faces)]
+        return [*((t, None) for t in self.acts.take), *((f, r) for r in rooms for f in faces)]
 
     def action_key(self, seats: int) -> Mapping[type, Sequence[str]]:
         """A move leads through its tunnel out of the seat's room, so the tunnel tells where

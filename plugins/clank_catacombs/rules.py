@@ -189,10 +189,10 @@ class CatacombsGame(
     )
     options: CatacombsOptions
     cat: TileCatalog
+    turn_frames = (Turn, Discover)
 
     def __init__(self, options: CatacombsOptions | None = None, cat: TileCatalog | None = None):
         super().__init__(options, cat)
-        self.turn_frames = (Turn, Discover)
         self._graphs: OrderedDict[tuple[Placed, ...], TileGraph] = OrderedDict()
         """Graphs by their placements, the last :data:`GRAPHS_KEPT` asked for last."""
         self._last_tiles: list[Placed] = []

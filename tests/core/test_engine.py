@@ -144,6 +144,13 @@ def test_a_prompt_leads_to_the_view_but_never_to_the_state(tiny: Any) -> None:
         assert prompt.view == game.view(state, seat)
 
 
+def test_every_builtin_game_object_keeps_fewer_than_30_attributes() -> None:
+    # CPython shares a class's attribute keys only up to 30; past that, attribute and method
+    # lookups on the game object slow the hot loop (docs/architecture.md).
+    for game_class in Registry(plugin_manager(entry_points=False)).games.values():
+        assert len(vars(game_class())) < 30, game_class.id
+
+
 def test_a_bot_never_reaches_the_state_of_the_match(tiny: Any) -> None:
     match = Match.new(tiny, 2, 7, Hooks(None))
 

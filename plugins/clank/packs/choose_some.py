@@ -55,7 +55,7 @@ class ChooseSomePack(ClankEngine[S]):
     def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
         left = [(i, o) for i, o in enumerate(frame.options) if i not in frame.picked]
         ok = self.feasible(state, frame.seat, [o for _, o in left], frame.card)
-        return [self._pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
+        return [self.acts.pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
 
     def pick(self, state: S, action: Pick) -> list[Event]:
         frame = state.stack[-1]

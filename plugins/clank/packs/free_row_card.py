@@ -48,9 +48,9 @@ class FreeRowCardPack(ClankEngine[S]):
             if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
             if card.kind == "device" and self.can_use(p, c):
-                out.append(self._use[c])
+                out.append(self.acts.use[c])
             elif card.kind == "item":
-                out.append(self._acquire[c])
+                out.append(self.acts.acquire[c])
         return out
 
     def acquire(self, state: S, action: Acquire) -> list[Event]:
