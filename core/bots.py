@@ -72,11 +72,10 @@ class RandomBot:
     """Picks uniformly among the legal actions."""
 
     def __init__(self, game: Game[Any, Any], seat: int, stream: Stream) -> None:
-        self._below = stream.below
+        self._choice = stream.choice
 
     def choose(self, prompt: Prompt) -> Action:
-        legal = prompt.legal
-        return legal[self._below(len(legal))]
+        return self._choice(prompt.legal)
 
 
 @hookimpl

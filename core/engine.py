@@ -190,8 +190,9 @@ class Match:
         legal, self._legal = self._legal, None
         # One view builder per seat, made once: the state changes in place.
         views = [partial(game.view, state, s) for s in range(len(players))]
-        steps = 0
-        while state.stack:
+        for _ in range(max_steps):
+            if not state.stack:
+                break
             seat = state.stack[-1].seat
             if legal is None:
                 legal = legal_actions(state)
@@ -214,8 +215,8 @@ class Match:
                 after_action(game=game, state=state, seat=seat, action=action, events=events)
             if on_events is not None:
                 on_events(seat, action, events)
-            steps += 1
-            if steps >= max_steps:
+        else:
+            if state.stack:
                 raise TooLong(f"{game.title} did not end within {max_steps} decisions")
         scores = self.scores()
         if self.hooks.game_over is not None:

@@ -100,6 +100,14 @@ def test_run_stops_at_the_decision_limit(tiny: Any) -> None:
         match.run(bots(tiny, 2, 1), max_steps=3)
 
 
+def test_a_game_ending_on_the_last_allowed_decision_is_not_too_long(tiny: Any) -> None:
+    whole = Match.new(tiny, 2, 1, Hooks(None))
+    whole.run(bots(tiny, 2, 1))
+    match = Match.new(tiny, 2, 1, Hooks(None))
+    match.run(bots(tiny, 2, 1), max_steps=len(whole.actions))
+    assert match.over and match.actions == whole.actions
+
+
 def test_prompt_view_is_lazy_and_for_the_seat(tiny: Any) -> None:
     state = tiny.setup(2, 5)
     calls = []
