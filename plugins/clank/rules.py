@@ -304,7 +304,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if p.held.cards:
             token = self.cat.token
             use = self.acts.use_token
-            out += [use[t] for t in p.held.cards if token[t].use]
+            for t in p.held.cards:  # a loop: a comprehension costs a call, and few are held
+                if token[t].use:
+                    out.append(use[t])
         if not hand:
             out.append(END_TURN)
         self.room_actions(state, seat, p, graph, out)

@@ -462,7 +462,8 @@ class CatacombsGame(
             out.append(PICK_LOCK)
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
-        self.claim_actions(state, p, graph, out)
+        if state.pool.offer is not None:  # most turns hold no offer (rules.md#offers)
+            self.claim_actions(state, p, graph, out)
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
         """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit.
