@@ -38,7 +38,9 @@ class Bag(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     def draw(self, rng: Rng, n: int) -> list[str]:
         """Draw ``n`` cubes at random (all of them if fewer remain), in draw order."""
         # Sorted colours make the draw independent of the dict's insertion order.
-        pool = [c for c in sorted(self.cubes) for _ in range(self.cubes[c])]
+        pool: list[str] = []
+        for c in sorted(self.cubes):
+            pool += [c] * self.cubes[c]
         picks = stream(rng)
         drawn = []
         for _ in range(min(n, len(pool))):

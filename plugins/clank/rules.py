@@ -293,7 +293,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         pool = state.pool
         play = self.acts.play
         hand = p.hand.cards
-        out: list[Any] = [play[c] for c in self.cat.distinct(hand)] if hand else []
+        out: list[Any] = []
+        if hand:
+            for c in self.cat.distinct(hand):
+                out.append(play[c])
         graph = self.graph(state)
         skill, swords = pool.skill, pool.swords
         if skill or swords:
@@ -316,8 +319,11 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
     ) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
-        tops = [z.cards[-1] for z in state.reserve if z.cards]
-        for c, card, act, by_swords, least in self._offer((*state.row.cards, *tops)):
+        cards = list(state.row.cards)
+        for z in state.reserve:  # the tops of the Reserve's piles
+            if z.cards:
+                cards.append(z.cards[-1])
+        for c, card, act, by_swords, least in self._offer(tuple(cards)):
             if (swords if by_swords else skill) < least:
                 continue  # out of reach whatever else holds (the common case)
             where = card.where

@@ -268,12 +268,20 @@ class CatacombsGame(
         """rules.md#tokens: a token counts as the kinds it names (the Golden Monkey Bot as
         a Prisoner and a Monkey Idol, the Discount Coupon as nothing)."""
         counts_as = self.cat.counts_as
-        return sum(kind in counts_as[t] for t in p.held.cards)
+        n = 0
+        for t in p.held.cards:
+            if kind in counts_as[t]:
+                n += 1
+        return n
 
     def lockpicks(self, p: Player) -> list[str]:
         """The Lockpicks the seat holds."""
         token = self.cat.token
-        return [t for t in p.held.cards if token[t].kind == "lockpick"]
+        out = []
+        for t in p.held.cards:
+            if token[t].kind == "lockpick":
+                out.append(t)
+        return out
 
     # -- set-up ----------------------------------------------------------------
 
