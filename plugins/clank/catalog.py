@@ -132,6 +132,8 @@ class Catalog:
         """Token ids by token kind (``artifact``, ``major``, ``market``...), most valuable first."""
         self.market_items: list[str] = []
         """Token kind ids sold at the market, in table order."""
+        self.market_stock: list[str] = []
+        """The market's token ids, in table order (the market zone at set-up)."""
         for token in tokens.tokens:
             if token.kind == "market":
                 self.market_items.append(token.id)
@@ -139,6 +141,8 @@ class Catalog:
                 self.token[tid] = token
                 self.points[tid] = pts
                 self.by_kind.setdefault(token.kind, []).append(tid)
+                if token.kind == "market":
+                    self.market_stock.append(tid)
         self.back = {cid: "card" for cid in self.card}
         for tid, token in self.token.items():
             self.back[tid] = token.kind

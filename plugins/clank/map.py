@@ -72,7 +72,11 @@ class Movement(Part[S]):
     def power(self, p: Player, power: str) -> int:
         """How many held tokens grant ``power`` (``key``, ``backpack``)."""
         token = self.cat.token
-        return sum(token[t].power == power for t in p.held.cards)
+        n = 0
+        for t in p.held.cards:
+            if token[t].power == power:
+                n += 1
+        return n
 
     @staticmethod
     def can_walk(pool: Pool) -> bool:

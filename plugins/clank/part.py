@@ -174,7 +174,10 @@ class Part(Game[S, Any]):
     @staticmethod
     def pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
         """``effects`` waiting in the turn's queue, with the card they came from."""
-        return [Pending(e, card) for e in effects]
+        out = []
+        for e in effects:
+            out.append(Pending(e, card))
+        return out
 
     def holds(self, p: Player, kind: str) -> int:
         """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""

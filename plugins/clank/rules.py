@@ -232,9 +232,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             row=Zone(kind="row"),
             dungeon_discard=Zone(kind="dungeon-discard"),
             reserve=[Zone(kind="reserve", cards=list(pile)) for pile in cat.reserve],
-            market=Zone(
-                kind="market", cards=[x for k in cat.market_items for x in self.copies_of(k)]
-            ),
+            market=Zone(kind="market", cards=list(cat.market_stock)),
             mastery=Zone(kind="mastery", cards=list(mastery[:seats])),
             trash=Zone(kind="trash"),
             spent=Zone(kind="spent"),
@@ -256,10 +254,6 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         for card in list(state.row.cards):  # rules.md#arrive: the opening row, left to right
             self.arrive(state, card, events)
         state.stack.append(Turn(seat=turns.current))
-
-    def copies_of(self, kind: str) -> list[str]:
-        """The token ids of token kind id ``kind``, most valuable first."""
-        return [tid for tid, tok in self.cat.token.items() if tok.id == kind]
 
     def opening_row(self, state: S) -> None:
         """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
@@ -345,7 +339,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         :meth:`card_actions` reads it. They change only on an acquire, a fight or a refill,
         so :meth:`card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
         offered = self._on_offer
-        return tuple(offered[c] for c in self.cat.distinct(cards))
+        offer = []
+        for c in self.cat.distinct(cards):
+            offer.append(offered[c])
+        return tuple(offer)
 
     @staticmethod
     def skill_price(state: EngineState[Any, Any], card: Any) -> int:
