@@ -24,37 +24,37 @@ HUMAN = "human"
 """The seat name of a person at the terminal; every other seat name in a file is a bot's."""
 
 
-class Prompt(msgspec.Struct, gc=False):
+class Prompt(msgspec.Struct, kw_only=True, gc=False):
     """One decision put to a player: which seat, the legal answers, and its view.
 
-    ``Prompt(game, seat, legal, build)``: the view is built by ``build()`` on
-    first use, so a bot that only needs the legal actions costs the game
-    nothing more. :meth:`of` makes the builder :meth:`Game.view` of a state.
-    The full state is held only inside the builder, and dropped once the
-    view is built: no attribute of a prompt is the state, so a bot cannot
-    read hidden cards by accident.
+    ``Prompt(game=..., seat=..., legal=..., make_view=...)``: the view is built by
+    ``make_view()`` on first use, so a bot that only needs the legal actions costs the
+    game nothing more. :meth:`of` makes one whose view is :meth:`Game.view` of a state.
+    The full state is held only inside the builder, and dropped once the view is
+    built: no attribute of a prompt is the state, so a bot cannot read hidden cards by
+    accident.
 
-    A struct, made without running Python code, as random self-play makes one
-    at every decision; untracked by the garbage collector, since nothing a
-    prompt holds refers back to it.
+    A struct, made without running Python code, as random self-play makes one at every
+    decision; untracked by the garbage collector, since nothing a prompt holds refers
+    back to it.
     """
 
     game: Game[Any, Any]
     seat: int
     legal: Sequence[Action]
-    _build: Callable[[], State] | None
+    make_view: Callable[[], State] | None
     _view: State | None = None
 
     @classmethod
     def of(cls, game: Game[Any, Any], state: State, seat: int, legal: Sequence[Action]) -> Prompt:
         """The prompt of ``seat`` to move in ``state``, its view ``game.view(state, seat)``."""
-        return cls(game, seat, legal, partial(game.view, state, seat))
+        return cls(game=game, seat=seat, legal=legal, make_view=partial(game.view, state, seat))
 
     @property
     def view(self) -> Any:
         """What this seat may know of the game now (see :meth:`Game.view`)."""
-        if self._build is not None:
-            self._view, self._build = self._build(), None
+        if self.make_view is not None:
+            self._view, self.make_view = self.make_view(), None
         return self._view
 
     def __repr__(self) -> str:

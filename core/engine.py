@@ -197,7 +197,9 @@ class Match:
             if legal is None:
                 legal = legal_actions(state)
             try:
-                action = players[seat].choose(Prompt(game, seat, legal, views[seat]))
+                action = players[seat].choose(
+                    Prompt(game=game, seat=seat, legal=legal, make_view=views[seat])
+                )
             except Rewound:
                 state, legal = self.state, None
                 views = [partial(game.view, state, s) for s in range(len(players))]
