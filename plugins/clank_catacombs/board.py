@@ -181,9 +181,8 @@ class TileGraph(Graph):
         """The room ids of each placement's rooms, by their names on the tile."""
         self.locks = locks
         """The lock keys of each tunnel (``3/e2``; two for a lock on each half)."""
-        self.opens: dict[int, list[Open]] = {}
-        for o in growth.opens:
-            self.opens.setdefault(o.room, []).append(o)
+        self.opens = growth.opens
+        """The open edges of each room that has any."""
         self.cells = growth.cells
         """The placement covering each occupied cell."""
         self.haunted = growth.haunted
@@ -234,6 +233,7 @@ GROWN = (
     "tunnels",
     "locks",
     "opens",
+    "ends",
     "cells",
     "ids",
     "placed",
@@ -263,7 +263,13 @@ class Growth:
         self.tunnels: list[Tunnel] = []
         """The real tunnels, in placement order (a graph appends its portal trips)."""
         self.locks: list[tuple[str, ...]] = []
-        self.opens: list[Open] = []
+        self.opens: dict[int, list[Open]] = {}
+        """The open edges of each room that has any, in placement order then in the order of
+        each room's first open edge on its tile (a room's list is replaced, never changed, once
+        its placement is added: copies share it)."""
+        self.ends: dict[tuple[int, int], tuple[Open, ...]] = {}
+        """The open edges into each empty cell, so that covering a cell closes them without a
+        walk over every open edge."""
         self.cells: dict[tuple[int, int], int] = {}
         self.haunted: frozenset[int] = frozenset()
         self.ids: list[dict[str, int]] = []
@@ -341,15 +347,24 @@ class Growth:
                 one_way=t.one_way,
             )
             self.tunnel(inner, (f"{i}/i{k}",) if t.lock else ())
-        self.opens = [o for o in self.opens if o.cell not in covered]
+        ends = self.ends
+        for cell in covered:
+            closed = ends.pop(cell, None)
+            if closed is not None:
+                self.close(closed)
+        opens = self.opens
         for edge in self.layouts(at).edges:
             half = edge.half
             cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
             j = cells.get(cell)
             if j is None:
-                self.opens.append(
-                    Open(i, edge.k, ids[half.room], cell, edge.enters, edge.pos, half)
-                )
+                rid = ids[half.room]
+                o = Open(i, edge.k, rid, cell, edge.enters, edge.pos, half)
+                if rid in opens:  # a room of this placement: its list is not shared yet
+                    opens[rid].append(o)
+                else:
+                    opens[rid] = [o]
+                ends[cell] = (*ends.get(cell, ()), o)
                 continue
             if j == i:
                 continue
@@ -362,6 +377,39 @@ class Growth:
             )
             if tunnel is not None:
                 self.tunnel(*tunnel)
+
+    def close(self, closed: tuple[Open, ...]) -> None:
+        """Open edges into a cell just covered leave their rooms' lists. A room whose first one
+        went while others stay may now belong after another room of its tile: then the rooms
+        are put back in the order of their first edges."""
+        opens = self.opens
+        was: dict[int, int] = {}
+        """The first half of each room whose first open edge went and others stay."""
+        for o in closed:
+            mine = opens[o.room]
+            if len(mine) == 1:
+                del opens[o.room]
+                continue
+            if mine[0] is o:
+                was.setdefault(o.room, o.half)
+            opens[o.room] = [x for x in mine if x is not o]
+        if was and self.moved(was):
+            self.opens = dict(sorted(opens.items(), key=lambda item: item[1][0][:2]))
+
+    def moved(self, was: dict[int, int]) -> bool:
+        """Whether a room of ``was`` (first halves before :meth:`close`) changed places with
+        another room of its tile: rooms list in the order of their first halves."""
+        opens = self.opens
+        for room, before in was.items():
+            if room not in opens:
+                continue
+            now = opens[room][0].half
+            for other in self.ids[self.tile_of[room]].values():
+                if other != room and other in opens:
+                    then = opens[other][0].half
+                    if (before < was.get(other, then)) != (now < then):
+                        return True
+        return False
 
     def read(self, rid: int, room: Room, features: TileRoom) -> None:
         """A new room into what :meth:`Graph.read_rooms` and Catacombs read off the rooms."""

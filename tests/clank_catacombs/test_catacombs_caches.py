@@ -24,15 +24,17 @@ from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank_catacombs.board import (
     CLOCKWISE,
     Leg,
+    Open,
     TileGraph,
     build,
     grow,
     join,
     lay,
 )
+from meeple.plugins.clank_catacombs.content import START_SIDES
 from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
-from meeple.plugins.clank_catacombs.tiles import Half
+from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 
 HOOKS = Hooks(plugin_manager())
 Cell = tuple[int, int]
@@ -60,6 +62,7 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     for name in GRAPH_FIELDS:
         assert getattr(got, name) == getattr(fresh, name), name
     assert list(got.opens.items()) == list(fresh.opens.items())
+    assert list(got.opens.items()) == list(opens(got.growth.placed, got).items())
     portals = set(got.portals)
     assert got.growth.legs == [
         Leg(t.b, t.a, k, True, not t.one_way)
@@ -77,6 +80,23 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     assert [list(ids.values()) for ids in got.ids] == [
         [r for r, i in enumerate(got.tile_of) if i == place] for place in range(len(got.ids))
     ]
+
+
+def opens(placements: list[Placed], graph: TileGraph) -> dict[int, list[Open]]:
+    """The open edges the long way: every half-tunnel of every placement into an empty cell,
+    in placement then tile order, gathered by room in the order of their first."""
+    cells = graph.cells
+    flat = []
+    for i, at in enumerate(placements):
+        for edge in lay(graph.growth.tiles[at.tile], at.turn).edges:
+            cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
+            if cell not in cells:
+                room = graph.ids[i][edge.half.room]
+                flat.append(Open(i, edge.k, room, cell, edge.enters, edge.pos, edge.half))
+    by_room: dict[int, list[Open]] = {}
+    for o in flat:
+        by_room.setdefault(o.room, []).append(o)
+    return by_room
 
 
 def linked(placements: list[Placed], i: int, game: CatacombsGame) -> bool:
@@ -197,3 +217,26 @@ def test_catacombs_join_reads_arrows_as_the_long_way(
     want = Tunnel(a=a, b=b, boots=2, monsters=1, locked=bool(keys), one_way=bool(ways))
     got = join(0, ha, "0/e0", 1, hb, "1/e0")
     assert got == (None if len(ways) > 1 else (want, keys))
+
+
+def test_catacombs_open_edges_keep_their_order_as_cells_fill() -> None:
+    """A room whose first open edge is covered while another stays now lists after a room of
+    its tile whose edge lies between (a tile set may interleave them; the built-in one does
+    not), as the open edges gathered the long way."""
+    game = CatacombsGame()
+    tiles = {
+        **game.cat.tiles,
+        "x": Tile(
+            id="x",
+            back="lighter",
+            rooms=[TileRoom(id="a"), TileRoom(id="b")],
+            edges=[Half(room="a", side="n"), Half(room="b", side="e"), Half(room="a", side="s")],
+        ),
+        "y": Tile(id="y", back="lighter", rooms=[TileRoom(id="a")]),
+    }
+    placements = [Placed(START_SIDES[0], 0, 0), Placed("x", 1, 0), Placed("y", 1, -1)]
+    before = build(placements[:2], tiles)
+    graph = build(placements, tiles)
+    a, b = graph.ids[1]["a"], graph.ids[1]["b"]
+    assert list(before.opens)[-2:] == [a, b] and list(graph.opens)[-2:] == [b, a]
+    assert list(graph.opens.items()) == list(opens(placements, graph).items())
