@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
 
+import msgspec
+
 from meeple.plugins.clank.catalog import Graph, Ways, link
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
@@ -44,8 +46,13 @@ def across(pos: int | None) -> int | None:
     return None if pos is None else 1 - pos
 
 
-class Edge(NamedTuple):
-    """Half-tunnel ``k`` of a tile as a placement turns it, from the placement's top cell."""
+class Edge(msgspec.Struct, frozen=True, gc=False):
+    """Half-tunnel ``k`` of a tile as a placement turns it, from the placement's top cell.
+
+    This and the other records a graph grows by the dozen are structs, not named tuples: a
+    named tuple is built through a ``__new__`` written in Python and its fields are read
+    without the interpreter's fast paths. None refers back to a graph, so none needs the
+    garbage collector's tracking."""
 
     k: int
     half: Half
@@ -57,7 +64,7 @@ class Edge(NamedTuple):
     """The opening of that side it enters by (:func:`across` its own)."""
 
 
-class Laid(NamedTuple):
+class Laid(msgspec.Struct, frozen=True):
     """A tile at one turn: its half-tunnels in the tile's order, and by the cell (as
     :func:`cells_of` numbers them), turned side and opening each lies on."""
 
@@ -132,7 +139,7 @@ def opposed(a: Half, b: Half) -> bool:
     return a.arrow is not None and a.arrow == b.arrow
 
 
-class Open(NamedTuple):
+class Open(msgspec.Struct, frozen=True, gc=False):
     """A half-tunnel at the dungeon's edge: from ``room`` into the empty cell ``cell``."""
 
     place: int
@@ -147,7 +154,7 @@ class Open(NamedTuple):
     """The half-tunnel itself (placement ``place``'s tile's ``edges[half]``)."""
 
 
-class Leg(NamedTuple):
+class Leg(msgspec.Struct, frozen=True, gc=False):
     """A real tunnel between a portal and a room that is not one."""
 
     portal: int
@@ -394,7 +401,7 @@ class Growth:
                 was.setdefault(o.room, o.half)
             opens[o.room] = [x for x in mine if x is not o]
         if was and self.moved(was):
-            self.opens = dict(sorted(opens.items(), key=lambda item: item[1][0][:2]))
+            self.opens = dict(sorted(opens.items(), key=lambda item: first(item[1])))
 
     def moved(self, was: dict[int, int]) -> bool:
         """Whether a room of ``was`` (first halves before :meth:`close`) changed places with
@@ -472,6 +479,11 @@ def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:
     for at in placements:
         growth.add(at)
     return TileGraph(growth)
+
+
+def first(opens: list[Open]) -> tuple[int, int]:
+    """Where the first of a room's open edges lies: its placement, its half-tunnel there."""
+    return opens[0].place, opens[0].half
 
 
 def portal_trips(
