@@ -169,16 +169,32 @@ class TileGraph(Graph):
     """The graph of the placed tiles, with Catacombs' room features and open edges."""
 
     def __init__(self, growth: Growth) -> None:
+        """What :class:`Graph` reads off a board, taken from ``growth`` as it grew: the rooms
+        and real tunnels' ways as they are (a graph grows from a copy, :func:`extend`), the
+        portal trips' after them. The board itself is made only if asked for."""
+        assert growth.start is not None, "the starting tile holds the Crypt"
         self.growth = growth
         """What :func:`extend` grows the graph from."""
+        self.rooms = growth.by_id
+        self.order = growth.order
+        self.index = growth.index
+        self.start = growth.start
+        self.depths = growth.depths
+        self.caves = growth.caves
+        self.markets = growth.markets
+        self.heal = growth.heal
         tunnels, locks = growth.tunnels, growth.locks
+        exits, near = growth.exits, growth.near
         trips: frozenset[int] = frozenset()
         if len(growth.portals) > 1:  # the portal trips come after the growth's own tunnels
             tunnels, locks = list(tunnels), list(locks)
             trips = portal_trips(tunnels, locks, growth.legs)
-        super().__init__(
-            Board(name="catacombs", source=[], confidence="", rooms=growth.rooms, tunnels=tunnels)
-        )
+            exits, near = exits.copy(), near.copy()
+            for i in range(len(growth.tunnels), len(tunnels)):
+                link(exits, near, i, tunnels[i])
+        self.tunnels = tunnels
+        self.exits = exits
+        self.near = near
         self.names = growth.names
         """``<tile>:<room>`` of each room id."""
         self.features = growth.features
@@ -201,39 +217,24 @@ class TileGraph(Graph):
         portal -> portal -> room."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
-            beside = {e.to for rid in portals for e in self.near[rid]}
-            for table in (self.exits, self.near):
+            beside = {e.to for rid in portals for e in near[rid]}
+            for table in (exits, near):
                 for rid in beside:
                     table[rid] = tuple(e for e in table[rid] if e.to not in portals)
 
-    def read_rooms(self, rooms: Sequence[Room]) -> None:
-        """What the rooms say, grown with the tiles: a new tile adds only its own rooms."""
-        growth = self.growth
-        assert growth.start is not None, "the starting tile holds the Crypt"
-        self.rooms = growth.by_id
-        self.order = growth.order
-        self.index = growth.index
-        self.start = growth.start
-        self.depths = growth.depths
-        self.caves = growth.caves
-        self.markets = growth.markets
-        self.heal = growth.heal
-
-    def ways(self, tunnels: Sequence[Tunnel]) -> tuple[Ways, Ways]:
-        """The real tunnels' ways, grown with the tiles, and the portal trips' after them.
-        Without trips they are the growth's own, which stay as they are: a graph grows from a
-        copy (:func:`extend`)."""
-        growth = self.growth
-        if len(tunnels) == len(growth.tunnels):
-            return growth.exits, growth.near
-        exits, near = growth.exits.copy(), growth.near.copy()
-        for i in range(len(growth.tunnels), len(tunnels)):
-            link(exits, near, i, tunnels[i])
-        return exits, near
+    @property
+    def board(self) -> Board:  # type: ignore[override]  # read-only: a graph never sets it
+        """The rooms and tunnels (the portal trips' too) as a board."""
+        return Board(
+            name="catacombs",
+            source=[],
+            confidence="",
+            rooms=list(self.rooms.values()),
+            tunnels=self.tunnels,
+        )
 
 
 GROWN = (
-    "rooms",
     "names",
     "features",
     "tile_of",
@@ -263,7 +264,6 @@ class Growth:
 
     def __init__(self, tiles: Mapping[str, Tile], layouts: Layouts | None = None) -> None:
         self.tiles = tiles
-        self.rooms: list[Room] = []
         self.names: list[str] = []
         self.features: list[TileRoom] = []
         self.tile_of: list[int] = []
@@ -327,18 +327,19 @@ class Growth:
             self.haunted |= {i}
         ids = {}
         for room in tile.rooms:
-            rid = ids[room.id] = len(self.rooms)
+            rid = ids[room.id] = len(self.by_id)
             depths = room.depths if room.depths is not None else tile.back == "darker"
-            self.rooms.append(
+            self.read(
+                rid,
                 Room(
                     id=rid,
                     start=room.crypt,
                     depths=depths,
                     crystal_cave=room.crystal_cave,
                     market=room.market,
-                )
+                ),
+                room,
             )
-            self.read(rid, self.rooms[-1], room)
             self.names.append(f"{tile.id}:{room.id}")
             self.features.append(room)
             self.tile_of.append(i)
