@@ -250,12 +250,9 @@ GROWN = (
     "by_id",
     "order",
     "index",
-    "heal",
-    "portals",
-    "wayshrines",
-    "legs",
 )
-"""The fields of a :class:`Growth` that each placement adds to."""
+"""The fields of a :class:`Growth` that most placements add to; those few add to (the healing
+rooms, portals, Wayshrines, legs) are replaced instead when one does, not copied for all."""
 
 
 class Growth:
@@ -433,11 +430,11 @@ class Growth:
         if room.market:
             self.markets |= {rid}
         if room.heal:
-            self.heal[rid] = room.heal
+            self.heal = {**self.heal, rid: room.heal}
         if features.portal:
-            self.portals.append(rid)
+            self.portals = [*self.portals, rid]
         if features.wayshrine:
-            self.wayshrines.append(rid)
+            self.wayshrines = [*self.wayshrines, rid]
 
     def tunnel(self, t: Tunnel, keys: tuple[str, ...]) -> None:
         """A real tunnel, its lock keys, its rooms' ways; a leg if it leads into a portal (its
@@ -446,9 +443,9 @@ class Growth:
         portals = self.portals
         if portals:
             if t.b in portals and t.a not in portals:
-                self.legs.append(Leg(t.b, t.a, k, True, not t.one_way))
+                self.legs = [*self.legs, Leg(t.b, t.a, k, True, not t.one_way)]
             elif t.a in portals and t.b not in portals:
-                self.legs.append(Leg(t.a, t.b, k, not t.one_way, True))
+                self.legs = [*self.legs, Leg(t.a, t.b, k, not t.one_way, True)]
         link(self.exits, self.near, k, t)
         self.tunnels.append(t)
         self.locks.append(keys)
