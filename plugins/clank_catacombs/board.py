@@ -15,7 +15,7 @@ the placements after its own to a copy of it instead of building the whole dunge
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -215,6 +215,9 @@ class TileGraph(Graph):
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
+        self.fitted: tuple[tuple[Any, ...], int, tuple[Any, ...]] | None = None
+        """The rotations of a discovered tile found last on this map, after what they were
+        found for and the number of rooms then (kept by ``CatacombsGame.fits``)."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on
             portals = set(self.portals)
             beside = {e.to for rid in portals for e in near[rid]}

@@ -666,19 +666,33 @@ class CatacombsGame(
         self, state: CatacombsState, frame: Discover, turn: int | None = None
     ) -> list[tuple[int, Any, tuple[str, ...], int]]:
         """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room);
-        those at ``turn`` alone if given (the others' tunnels are not joined)."""
+        those at ``turn`` alone if given.
+
+        The map keeps the last ones found (:attr:`TileGraph.fitted`): a discovery's rotations
+        are listed, then the chosen one is placed, on the same map and for the same question.
+        """
+        graph = self.graph(state)
+        against = self.against_arrows(state.players[frame.seat])
+        asked = (frame.tile, frame.room, frame.place, frame.half, frame.teleport, against)
+        fitted = graph.fitted
+        if fitted is not None and fitted[0] == asked and fitted[1] == len(state.rooms):
+            every = fitted[2]
+        else:
+            every = self.fitting(state, frame, graph, against)
+            graph.fitted = (asked, len(state.rooms), every)
+        return list(every) if turn is None else [f for f in every if f[0] == turn]
+
+    def fitting(
+        self, state: CatacombsState, frame: Discover, graph: TileGraph, against: bool
+    ) -> tuple[tuple[int, Any, tuple[str, ...], int], ...]:
+        """:meth:`fits` found afresh on ``graph``, the map of ``state``."""
         o = next(
-            o
-            for o in self.graph(state).opens[frame.room]
-            if (o.place, o.half) == (frame.place, frame.half)
+            o for o in graph.opens[frame.room] if (o.place, o.half) == (frame.place, frame.half)
         )
         mine = o.edge
         first = len(state.rooms)
-        against = self.against_arrows(state.players[frame.seat])
         out = []
         for t, k, half, r in self.cat.layouts.entries(frame.tile, o.side, o.pos):
-            if turn is not None and t != turn:
-                continue
             room = first + r
             joined = join(
                 frame.room,
@@ -694,7 +708,7 @@ class CatacombsGame(
             if tunnel.one_way and tunnel.a != frame.room and not (frame.teleport or against):
                 continue
             out.append((t, tunnel, keys, room))
-        return out
+        return tuple(out)
 
     @frame(Discover)
     def rotations(self, state: CatacombsState, frame: Discover) -> list[Any]:

@@ -164,6 +164,10 @@ def test_catacombs_graph_is_the_graph_built_afresh(
         if isinstance(frame, Discover):
             every = game.fits(state, frame)
             assert [f[:2] for f in every] == fits(game, state, frame)
+            graph = game.graph(state)
+            assert graph.fitted is not None
+            graph.fitted = None  # the rotations found afresh are those kept
+            assert game.fits(state, frame) == every
             for turn in range(4):
                 assert game.fits(state, frame, turn) == [f for f in every if f[0] == turn]
             discovered += 1
