@@ -237,27 +237,6 @@ class TileGraph(Graph):
         )
 
 
-GROWN = (
-    "names",
-    "features",
-    "tile_of",
-    "tunnels",
-    "locks",
-    "opens",
-    "ends",
-    "cells",
-    "ids",
-    "placed",
-    "exits",
-    "near",
-    "by_id",
-    "order",
-    "index",
-)
-"""The fields of a :class:`Growth` that most placements add to; those few add to (the healing
-rooms, portals, Wayshrines, legs) are replaced instead when one does, not copied for all."""
-
-
 class Growth:
     """The placements so far as rooms, real tunnels and open edges, each placement added
     after the others (:meth:`add`), so that a graph of one more tile starts from a copy."""
@@ -297,6 +276,7 @@ class Growth:
         self.caves: frozenset[int] = frozenset()
         self.markets: frozenset[int] = frozenset()
         self.heal: dict[int, int] = {}
+        """Few tiles add to this and the three after it: they are replaced, not copied."""
         self.portals: list[int] = []
         self.wayshrines: list[int] = []
         self.legs: list[Leg] = []
@@ -304,13 +284,38 @@ class Growth:
         portal trips' halves (:func:`portal_trips`)."""
 
     def copy(self) -> Growth:
-        """A growth that adds to copies of these lists (their items are never changed) and
-        shares the rest, which it replaces rather than changes."""
-        fields = self.__dict__.copy()
-        for name in GROWN:
-            fields[name] = fields[name].copy()
+        """A growth that adds to copies of the containers each placement adds to (their items
+        are never changed) and shares the rest, which it replaces rather than changes.
+
+        Field by field: an object given a whole ``__dict__`` reads its attributes and methods
+        the slow way, and a growth reads its own a few dozen times per placement."""
         new = object.__new__(Growth)
-        new.__dict__ = fields
+        new.tiles = self.tiles
+        new.names = self.names.copy()
+        new.features = self.features.copy()
+        new.tile_of = self.tile_of.copy()
+        new.tunnels = self.tunnels.copy()
+        new.locks = self.locks.copy()
+        new.opens = self.opens.copy()
+        new.ends = self.ends.copy()
+        new.cells = self.cells.copy()
+        new.haunted = self.haunted
+        new.ids = self.ids.copy()
+        new.placed = self.placed.copy()
+        new.layouts = self.layouts
+        new.exits = self.exits.copy()
+        new.near = self.near.copy()
+        new.by_id = self.by_id.copy()
+        new.order = self.order.copy()
+        new.index = self.index.copy()
+        new.start = self.start
+        new.depths = self.depths
+        new.caves = self.caves
+        new.markets = self.markets
+        new.heal = self.heal
+        new.portals = self.portals
+        new.wayshrines = self.wayshrines
+        new.legs = self.legs
         return new
 
     def add(self, at: Placed) -> None:

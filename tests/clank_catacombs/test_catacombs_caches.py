@@ -62,6 +62,7 @@ def assert_same_graph(got: TileGraph, fresh: TileGraph) -> None:
     for name in GRAPH_FIELDS:
         assert getattr(got, name) == getattr(fresh, name), name
     assert list(got.opens.items()) == list(fresh.opens.items())
+    assert vars(got.growth.copy()) == vars(got.growth)  # a copy takes every field
     assert list(got.opens.items()) == list(opens(got.growth.placed, got).items())
     portals = set(got.portals)
     assert got.growth.legs == [
