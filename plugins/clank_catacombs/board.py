@@ -104,7 +104,9 @@ class Layouts:
         self._laid: dict[tuple[str, int], Laid] = {}
         self._entries: dict[tuple[str, str, int | None], tuple[Entry, ...]] = {}
 
-    def __call__(self, at: Placed) -> Laid:
+    def laid(self, at: Placed) -> Laid:
+        """Placement ``at``'s tile at its turn (a method: CPython 3.11 calls an instance's
+        ``__call__`` the slow way)."""
         key = (at.tile, at.turn % 4)
         laid = self._laid.get(key)
         if laid is None:
@@ -114,7 +116,7 @@ class Layouts:
     def met(self, there: Placed, cell: tuple[int, int], edge: Edge) -> Edge | None:
         """The half-tunnel of placement ``there`` that ``edge`` meets in ``there``'s cell
         ``cell``; ``None`` if a side without one faces it (rules.md#walls)."""
-        return self(there).on.get((cell[1] - there.y, edge.enters, edge.pos))
+        return self.laid(there).on.get((cell[1] - there.y, edge.enters, edge.pos))
 
     def entries(self, tile: str, side: str, pos: int | None) -> tuple[Entry, ...]:
         """The half-tunnels of ``tile``'s top cell at opening ``pos`` of a side, each with the
@@ -366,7 +368,7 @@ class Growth:
             if closed is not None:
                 self.close(closed)
         opens = self.opens
-        for edge in self.layouts(at).edges:
+        for edge in self.layouts.laid(at).edges:
             half = edge.half
             cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
             j = cells.get(cell)

@@ -431,7 +431,7 @@ class CatacombsGame(
         ``owner``: :meth:`owners` of ``placements``, or of the same tiles at other turns."""
         layouts = self.cat.layouts
         at = placements[i]
-        for edge in layouts(at).edges:
+        for edge in layouts.laid(at).edges:
             cell = (at.x + edge.ahead[0], at.y + edge.ahead[1])
             j = owner.get(cell, i)
             if j != i:

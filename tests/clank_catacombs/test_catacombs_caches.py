@@ -160,7 +160,7 @@ def test_catacombs_graph_is_the_graph_built_afresh(
     for state in decisions(game, seats, seed):
         assert_same_graph(game.graph(state), build(state.tiles, game.cat.tiles))
         for at in state.tiles:
-            assert game.cat.layouts(at) == lay(game.cat.tiles[at.tile], at.turn)
+            assert game.cat.layouts.laid(at) == lay(game.cat.tiles[at.tile], at.turn)
         frame = state.stack[-1]
         if isinstance(frame, Discover):
             every = game.fits(state, frame)
