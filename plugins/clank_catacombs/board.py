@@ -103,6 +103,7 @@ class Layouts:
         self.tiles = tiles
         self._laid: dict[tuple[str, int], Laid] = {}
         self._entries: dict[tuple[str, str, int | None], tuple[Entry, ...]] = {}
+        self._interleaved: dict[str, bool] = {}
 
     def laid(self, at: Placed) -> Laid:
         """Placement ``at``'s tile at its turn (a method: CPython 3.11 calls an instance's
@@ -112,6 +113,19 @@ class Layouts:
         if laid is None:
             laid = self._laid[key] = lay(self.tiles[at.tile], at.turn)
         return laid
+
+    def interleaved(self, tile: str) -> bool:
+        """Whether a room of ``tile`` has half-tunnels both before and after one of another
+        room, in the tile's order (the built-in tiles have none)."""
+        found = self._interleaved.get(tile)
+        if found is None:
+            rooms = [half.room for half in self.tiles[tile].edges]
+            found = self._interleaved[tile] = any(
+                rooms[i] != rooms[j] and rooms[i] in rooms[j + 1 :]
+                for i in range(len(rooms))
+                for j in range(i + 1, len(rooms))
+            )
+        return found
 
     def met(self, there: Placed, cell: tuple[int, int], edge: Edge) -> Edge | None:
         """The half-tunnel of placement ``there`` that ``edge`` meets in ``there``'s cell
@@ -395,8 +409,8 @@ class Growth:
 
     def close(self, closed: tuple[Open, ...]) -> None:
         """Open edges into a cell just covered leave their rooms' lists. A room whose first one
-        went while others stay may now belong after another room of its tile: then the rooms
-        are put back in the order of their first edges."""
+        went while others stay may now belong after another room of its tile, if their edges
+        interleave on it: then the rooms are put back in the order of their first edges."""
         opens = self.opens
         was: dict[int, int] = {}
         """The first half of each room whose first open edge went and others stay."""
@@ -405,9 +419,13 @@ class Growth:
             if len(mine) == 1:
                 del opens[o.room]
                 continue
-            if mine[0] is o:
+            if mine[0] is o and self.layouts.interleaved(self.placed[o.place].tile):
                 was.setdefault(o.room, o.half)
-            opens[o.room] = [x for x in mine if x is not o]
+            rest = []
+            for x in mine:
+                if x is not o:
+                    rest.append(x)
+            opens[o.room] = rest
         if was and self.moved(was):
             self.opens = dict(sorted(opens.items(), key=lambda item: first(item[1])))
 

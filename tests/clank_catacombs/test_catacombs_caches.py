@@ -23,6 +23,7 @@ from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank_catacombs.board import (
     CLOCKWISE,
+    Layouts,
     Leg,
     Open,
     TileGraph,
@@ -248,3 +249,5 @@ def test_catacombs_open_edges_keep_their_order_as_cells_fill() -> None:
     a, b = graph.ids[1]["a"], graph.ids[1]["b"]
     assert list(before.opens)[-2:] == [a, b] and list(graph.opens)[-2:] == [b, a]
     assert list(graph.opens.items()) == list(opens(placements, graph).items())
+    layouts = Layouts(tiles)
+    assert layouts.interleaved("x") and not any(map(layouts.interleaved, game.cat.tiles))
