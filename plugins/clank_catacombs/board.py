@@ -38,6 +38,8 @@ def turned(side: str, turn: int) -> str:
 
 def cells_of(tile: Tile, at: Placed) -> list[tuple[int, int]]:
     """The grid cells a placed tile covers, by cell number (the starting tile never turns)."""
+    if tile.cells == 1:  # every tile but the first: no comprehension to call
+        return [(at.x, at.y)]
     return [(at.x, at.y + c) for c in range(tile.cells)]
 
 
