@@ -51,10 +51,10 @@ def across(pos: int | None) -> int | None:
 class Edge(msgspec.Struct, frozen=True, gc=False):
     """Half-tunnel ``k`` of a tile as a placement turns it, from the placement's top cell.
 
-    This and the other records a graph grows by the dozen are structs, not named tuples: a
-    named tuple is built through a ``__new__`` written in Python and its fields are read
-    without the interpreter's fast paths. None refers back to a graph, so none needs the
-    garbage collector's tracking."""
+    This, :class:`Open` and :class:`Leg` are structs, not named tuples: a named tuple is built
+    through a ``__new__`` written in Python and its fields are read without the interpreter's
+    fast paths, and a graph grows these by the dozen. None refers back to a graph, so none
+    needs the garbage collector's tracking."""
 
     k: int
     half: Half

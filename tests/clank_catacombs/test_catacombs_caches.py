@@ -1,11 +1,13 @@
 """Catacombs' graph cache is invisible: at every decision of seeded games, the graph kept
 (grown from the graph of the tiles before the last one, or before a turned one) equals the
 graph built afresh, the legs of its portal trips are those of its tunnels, what it grew room
-by room equals what the engine reads off the same rooms at once, each tile's layout kept
+by room (and its exits, tunnel by tunnel) equals what the engine reads off the same board at
+once, its open edges kept by room are those gathered the long way, each tile's layout kept
 equals one laid afresh, ``link_ok`` (which meets the halves of a tile's neighbours, found once
 for every turn tried) answers as growing every tile, and ``fits`` (which reads a tile's ways
-in from its layout) answers as turning each half, at one turn as among all; the graphs kept
-stay within their bound. The shortcuts the rules take answer as the long way."""
+in from its layout) answers as turning each half, at one turn as among all, kept by the map as
+found afresh; the graphs kept stay within their bound. The shortcuts the rules take answer as
+the long way."""
 
 from __future__ import annotations
 
