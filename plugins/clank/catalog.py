@@ -49,9 +49,12 @@ Ways = dict[int, tuple[Exit, ...]]
 
 
 def link(exits: Ways, near: Ways, i: int, t: Tunnel) -> None:
-    """Tunnel ``t``, number ``i``, joins the exits and teleport targets of its rooms."""
-    forward = Exit(t.b, i, t.boots, t.monsters, t.locked)
-    back = Exit(t.a, i, t.boots, t.monsters, t.locked)
+    """Tunnel ``t``, number ``i``, joins the exits and teleport targets of its rooms.
+
+    Each :class:`Exit` is built as a tuple of its fields in order: a named tuple's own
+    ``__new__`` is Python code, and a growing map links two for every tunnel it adds."""
+    forward = tuple.__new__(Exit, (t.b, i, t.boots, t.monsters, t.locked))
+    back = tuple.__new__(Exit, (t.a, i, t.boots, t.monsters, t.locked))
     exits[t.a] += (forward,)
     near[t.a] += (forward,)
     near[t.b] += (back,)

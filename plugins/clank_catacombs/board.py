@@ -19,7 +19,7 @@ from typing import Any, NamedTuple
 
 import msgspec
 
-from meeple.plugins.clank.catalog import Exit, Graph, Ways
+from meeple.plugins.clank.catalog import Graph, Ways, link
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
@@ -512,19 +512,6 @@ def extend(graph: TileGraph, placements: Iterable[Placed]) -> TileGraph:
 def first(opens: list[Open]) -> tuple[int, int]:
     """Where the first of a room's open edges lies: its placement, its half-tunnel there."""
     return opens[0].place, opens[0].half
-
-
-def link(ways: Ways, near: Ways, k: int, t: Tunnel) -> None:
-    """:func:`meeple.plugins.clank.catalog.link`, building each :class:`Exit` as a tuple of
-    its fields in order: a named tuple's own ``__new__`` is Python code, called twice for
-    every tunnel a graph grows."""
-    forward = tuple.__new__(Exit, (t.b, k, t.boots, t.monsters, t.locked))
-    back = tuple.__new__(Exit, (t.a, k, t.boots, t.monsters, t.locked))
-    ways[t.a] += (forward,)
-    near[t.a] += (forward,)
-    near[t.b] += (back,)
-    if not t.one_way:
-        ways[t.b] += (back,)
 
 
 def portal_trips(
