@@ -36,7 +36,9 @@ class Dragon(Part[S]):
     def cubes_drawn(self, state: S, extra: int) -> int:
         """rules.md#dragon-attack: the rage number, one per danger card in the row, the extra."""
         card = self.cat.card
-        danger = sum(card[c].danger for c in state.row.cards)
+        danger = 0
+        for c in state.row.cards:
+            danger += card[c].danger
         return self.cat.tables.rage_track[state.rage] + danger + extra
 
     def attack(self, state: S, events: list[Event], extra: int = 0) -> None:

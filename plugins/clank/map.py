@@ -124,7 +124,8 @@ class Movement(Part[S]):
                 if not m:
                     out.append(moves[0])
                     continue
-                out.extend([moves[s] for s in self.swords_to_spend(p, m, swords)])
+                for s in self.swords_to_spend(p, m, swords):
+                    out.append(moves[s])
         if pool.teleports:
             for e in graph.near[p.room]:
                 if e.to == start and not self.holds(p, "artifact"):
@@ -190,10 +191,11 @@ class Movement(Part[S]):
         :meth:`takeable` is asked."""
         if p.status != "in":
             return
-        here = state.rooms[graph.index[p.room]].cards
-        if here and any(self.taken_as_action(t) for t in here):
-            tokens = [t for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]
-            out += self.takes(state, p.room, tokens)
+        for tid in state.rooms[graph.index[p.room]].cards:
+            if self.taken_as_action(tid):
+                tokens = [t for t in self.takeable(state, p, p.room) if self.taken_as_action(t)]
+                out += self.takes(state, p.room, tokens)
+                return
 
     def escape(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#escape: out of the dungeon with an artifact, and a Mastery token."""

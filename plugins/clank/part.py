@@ -182,7 +182,11 @@ class Part(Game[S, Any]):
     def holds(self, p: Player, kind: str) -> int:
         """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""
         token = self.cat.token
-        return sum(token[t].kind == kind for t in p.held.cards)
+        n = 0
+        for t in p.held.cards:
+            if token[t].kind == kind:
+                n += 1
+        return n
 
     # -- the turn (rules) ----------------------------------------------------
 
