@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import builtins
+import keyword
 import re
+import secrets
 import shlex
+import shutil
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -18,6 +22,9 @@ app = typer.Typer()
 
 NAME = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 """A game id: lowercase letters, digits and single dashes, starting with a letter."""
+
+LONGEST = 40
+"""The longest game id: it names a folder, a module, a class and a command-line argument."""
 
 FILES = {
     "pyproject.toml.tmpl": "pyproject.toml",
@@ -36,12 +43,19 @@ TAKEN = frozenset(
 """Names the game module already holds: the game ``draw`` gets the class ``DrawGame``."""
 
 
+def free(cls: str) -> bool:
+    """Whether the game module may name its class ``cls``: not a name it holds, nor one Python
+    keeps (``None``, ``True``: the game ``none`` would not compile) or has built in
+    (``Exception``: the game ``exception`` would hide it)."""
+    return not (cls in TAKEN or keyword.iskeyword(cls) or hasattr(builtins, cls))
+
+
 def names(game_id: str) -> dict[str, str]:
     """What the templates say for game ``game_id`` (``card-race``): distribution, module, class,
     and the names the tests import from the module, in the order isort (and ruff) keeps them."""
     words = game_id.split("-")
     cls = "".join(w.capitalize() for w in words)
-    cls += "Game" if cls in TAKEN else ""
+    cls += "" if free(cls) else "Game"
     return {
         "id": game_id,
         "dist": f"meeple-{game_id}",
@@ -60,7 +74,15 @@ def isort_order(name: str) -> tuple[int, str]:
 
 
 def write_package(game_id: str, parent: Path) -> Path:
-    """Write the package of a new game ``game_id`` into a new folder in ``parent``; return it."""
+    """Write the package of a new game ``game_id`` into a new folder in ``parent``; return it.
+
+    The files are written into a hidden folder beside it, renamed into place once all are
+    written: a failure part-way leaves nothing that would block trying again.
+    """
+    if len(game_id) > LONGEST:
+        raise MeepleError(
+            f"the game id is {len(game_id)} characters long: use at most {LONGEST} (card-race)"
+        )
     if not NAME.fullmatch(game_id):
         raise MeepleError(
             f"{game_id!r} is not a valid game id: use lowercase letters, digits and dashes, "
@@ -68,16 +90,32 @@ def write_package(game_id: str, parent: Path) -> Path:
         )
     subs = names(game_id)
     folder = parent / subs["dist"]
-    if folder.exists() or folder.is_symlink():
-        raise MeepleError(f"{folder} already exists; remove it or choose another --dir")
     template = resources.files("meeple.cli") / "template"
+    work = parent / f".{folder.name}-{secrets.token_hex(4)}"
+    made: list[Path] = []  # the folders --dir names that are not there yet, innermost first
+    done = False
     try:
+        made = [p for p in (parent, *parent.parents) if not p.exists()]
+        if folder.exists() or folder.is_symlink():
+            raise MeepleError(f"{folder} already exists; remove it or choose another --dir")
+        work.mkdir(parents=True)
         for source, target in FILES.items():
-            path = folder / target.format(**subs)
+            path = work / target.format(**subs)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(Template(template.joinpath(source).read_text()).substitute(subs))
+        # A folder made there meanwhile fails the rename unless it is empty, when it is replaced.
+        work.rename(folder)
+        done = True
     except OSError as exc:
         raise MeepleError(f"cannot write {folder}: {exc.strerror or exc}") from None
+    finally:
+        if not done:  # leave nothing, not even the folders --dir named
+            shutil.rmtree(work, ignore_errors=True)
+            for empty in made:
+                try:
+                    empty.rmdir()
+                except OSError:
+                    break
     return folder
 
 
@@ -87,7 +125,8 @@ def new(
     name: Annotated[
         str,
         typer.Argument(
-            help="The game's id: lowercase letters, digits and dashes, starting with a letter."
+            help="The game's id: up to 40 lowercase letters, digits and dashes, starting with a "
+            "letter."
         ),
     ],
     parent: Annotated[

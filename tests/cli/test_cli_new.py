@@ -113,6 +113,48 @@ def test_a_game_named_like_a_test_class_passes_its_tests_without_a_warning(tmp_p
     assert "warning" not in done.stdout
 
 
+@pytest.mark.parametrize("name", ["none", "true", "false", "exception", "not-implemented"])
+def test_a_game_named_like_a_python_keyword_or_builtin_compiles(tmp_path, name):
+    """The class of ``none`` would be ``None``, a keyword: it gets ``Game`` added, as a name
+    the module holds does, and so does a built-in name it would hide."""
+    folder = write_package(name, tmp_path)
+    cls = names(name)["cls"]
+    assert cls.endswith("Game") and cls.isidentifier()
+    for path in folder.rglob("*.py"):
+        compile(path.read_text(), str(path), "exec")
+
+
+def test_a_long_id_is_refused_in_a_short_line(cli, tmp_path):
+    result = cli("new", "--dir", str(tmp_path), "a" * 10_000)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "error: the game id is 10000 characters long: use at most 40 (card-race)\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
+def test_a_failure_part_way_leaves_nothing_and_a_retry_succeeds(cli, tmp_path, monkeypatch):
+    parent = tmp_path / "new" / "games"
+    real, calls = Path.write_text, []
+
+    def failing(self, *args, **kwargs):
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device")
+        return real(self, *args, **kwargs)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Path, "write_text", failing)
+        result = cli("new", "race", "--dir", str(parent))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: cannot write {parent / 'meeple-race'}: No space left on device\n"
+    )
+    assert not list(tmp_path.iterdir())
+    assert cli("new", "race", "--dir", str(parent)).exit_code == 0
+    assert [p.name for p in parent.iterdir()] == ["meeple-race"]
+
+
 @pytest.fixture
 def race(tmp_path, monkeypatch):
     """The game class of a package ``meeple new race`` wrote, imported from its folder."""
