@@ -14,9 +14,10 @@ Each playthrough is a seeded game of uniformly random legal actions. After
 every action the state passes :meth:`~meeple.core.game.Game.check_state`
 (and the ``meeple_validate_state`` hooks), round-trips through a snapshot
 file, and has clones that are independent of it; at the end the game's
-record replays to the same digest. Every action taken, and one more legal action
-sampled at each step, must change the state beyond closing the decision it
-answers, unless its type is among the game's declared passes and ends
+record replays to the same digest. The legal actions offered are distinct
+(and hashable). Every action taken, and one more legal action sampled at
+each step, must change the state beyond closing the decision it answers,
+unless its type is among the game's declared passes and ends
 (:attr:`~meeple.core.game.Game.passes`): an option that does nothing is one a
 player should never be offered. On the games a case marks with
 ``views``, every seat's view is checked at every step: its JSON holds no
@@ -114,12 +115,14 @@ def playthrough(
     hooks: Hooks | None = None,
     max_steps: int = MAX_STEPS,
     bots: Mapping[int, Bot] | None = None,
+    each_step: Callable[[int], object] | None = None,
 ) -> Match:
     """Play ``case`` with random legal actions, checking every contract; returns the match.
 
     A seat in ``bots`` is played by that bot instead, through a :class:`Prompt` of its
     seat as in a real game: its choices must be legal, and the checks cover the states
-    it leads to.
+    it leads to. ``each_step`` is called with the step number before each step's checks
+    (``meeple check`` restarts a watchdog there).
     """
     bots = bots or {}
     hooks = hooks if hooks is not None else Hooks(None)
@@ -136,6 +139,8 @@ def playthrough(
     state = match.state
     while True:
         step = len(match.actions)
+        if each_step is not None:
+            each_step(step)
         at = f"{where}, after step {step}"
         check_state(game, state, hooks, at)
         digest = game.digest(state)
@@ -157,6 +162,7 @@ def playthrough(
             raise ConformanceError(f"{at}: seat {state.to_move} is to move but has no legal action")
         if step >= max_steps:
             raise ConformanceError(f"{at}: the game did not end within {max_steps} decisions")
+        check_legal(game, state, legal, at)
         seat = state.stack[-1].seat
         bot = bots.get(seat)
         if bot is None:
@@ -223,6 +229,25 @@ def check_changes(game: Game[Any, Any], before: State, after: State, action: Any
         f"{at}: {game.describe_action(before, action)!r} is offered but changes nothing "
         "beyond closing the decision (an empty option); list its type in the game's "
         "passes if it is a pass or an end"
+    )
+
+
+def check_legal(game: Game[Any, Any], state: State, legal: Sequence[Any], at: str) -> None:
+    """The legal actions are hashable (search bots key their trees by action) and distinct:
+    an action offered twice is one choice that random play and bots take twice as often."""
+    try:
+        distinct = len(set(legal))
+    except TypeError as exc:
+        raise ConformanceError(
+            f"{at}: the legal actions cannot be told apart by hash ({exc}); give actions "
+            "fields that hash: tuples, not lists"
+        ) from None
+    if distinct == len(legal):
+        return
+    action, n = Counter(legal).most_common(1)[0]
+    raise ConformanceError(
+        f"{at}: {len(legal) - distinct} of the {len(legal)} legal actions repeat others, "
+        f"{game.describe_action(state, action)!r} among them ({n} times); offer each once"
     )
 
 

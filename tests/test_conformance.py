@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from meeple.core import testing
+from meeple.core import Action, testing
 from meeple.core.game import Game
 from meeple.core.zones import Zone
 
@@ -242,6 +242,33 @@ def test_no_legal_action(tiny):
 
     with pytest.raises(testing.ConformanceError, match="has no legal action"):
         testing.check_game(Stuck(), 4)
+
+
+def test_repeated_legal_actions(tiny):
+    class Echo(tiny):
+        def legal_actions(self, state):
+            legal = super().legal_actions(state)
+            return [*legal, *[legal[-1]] * 1000] if legal else legal
+
+    fails(
+        Echo(),
+        r"after step 0: 1000 of the 1003 legal actions repeat others, "
+        r"'Draw\(\)' among them \(1001 times\); offer each once",
+    )
+
+
+def test_unhashable_legal_actions(tiny):
+    class Pick(Action, tag="pick"):
+        cards: list[str]
+
+    class Listy(tiny):
+        def legal_actions(self, state):
+            legal = super().legal_actions(state)
+            return [*legal, Pick(cards=[])] if legal else legal
+
+    fails(
+        Listy(), r"after step 0: the legal actions cannot be told apart by hash .*tuples, not lists"
+    )
 
 
 def test_leaks_reads_whole_strings_only(tiny):
