@@ -3,6 +3,8 @@
 Each declared variant (or the options given) gets ``-n`` seeded random
 playthroughs, every contract checked after every decision; the first
 ``--views`` of them also check every seat's view at every step (the slow check).
+Each step of a game is bounded in time (``--step-timeout``): a rule that never returns
+fails its game, naming the step and where it was stopped, instead of hanging the check.
 The same games are then played again in two fresh interpreters with
 different ``PYTHONHASHSEED`` values, which must agree on every event and
 final digest: a game that iterates a set or hashes a string into its
@@ -18,11 +20,13 @@ import hashlib
 import os
 import reprlib
 import shlex
+import signal
 import subprocess
 import sys
 import time
+import traceback
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Annotated, Any
 
@@ -45,8 +49,10 @@ CHECKS = {
     "check_state": "the state passes its checks after every decision",
     "check_round_trip": "a snapshot decodes to the same state",
     "check_clone": "a clone is independent of its state",
-    VIEWS: "views and the actions offered leak no hidden card; views determinize",
+    VIEWS: "views and the actions offered leak no hidden card; views determinize "
+    "(the first --views games)",
     "check_changes": "every offered action changes the state or is a declared pass",
+    "check_legal": "the legal actions offered are distinct",
     "check_scores": "one score per seat, each the sum of its parts",
     "check_replay": "the record replays to the same digest",
     PLAY: "the game ends, offers an action to the seat to move, and never raises",
@@ -54,6 +60,8 @@ CHECKS = {
 }
 """Each check, by the :mod:`~meeple.core.testing` function that makes it, and what it asks."""
 HASH_SEEDS = ("1", "2")
+STEP_TIMEOUT = 60.0
+"""Seconds one step of a checked game may take by default: ample for any real rule."""
 
 
 class Seeded(msgspec.Struct, array_like=True):
@@ -82,6 +90,8 @@ class Failure(msgspec.Struct, kw_only=True):
 class Row(msgspec.Struct, kw_only=True):
     check: str
     description: str
+    checked: int
+    """Games the check is made in: every game, but only the first ``--views`` for the views."""
     passed: int
     """Games in which the check held throughout."""
     failed: int
@@ -103,11 +113,12 @@ class Report(msgspec.Struct, kw_only=True):
 
 class Played(msgspec.Struct, array_like=True):
     """A worker's answer for one game: a digest of its actions, events and final state, its
-    length, and the error that stopped it if any."""
+    length, the error that stopped it if any, and whether that was the step timeout."""
 
     digest: str
     decisions: int
     error: str | None
+    overran: bool = False
 
 
 class Step(msgspec.Struct, array_like=True):
@@ -146,6 +157,13 @@ def check(
             min=0, help="Games that also check every seat's view at every step (the slow check)."
         ),
     ] = 1,
+    step_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            help="Seconds a step of a game may take before that game fails (0: no bound).",
+        ),
+    ] = STEP_TIMEOUT,
     json: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
 ) -> None:
     """Run the conformance suite on a game: random playthroughs, determinism, speed.
@@ -153,9 +171,10 @@ def check(
     Each variant the game declares plays -n seeded games of random legal
     actions, every contract checked after every decision (and every seat's
     view, in the first --views games); the same games must then play
-    identically in two interpreters with different PYTHONHASHSEED. Exit code 1
-    when any check fails: each failure names its variant, seats, seed and
-    step, and the command that reruns it.
+    identically in two interpreters with different PYTHONHASHSEED. A step that
+    takes longer than --step-timeout fails its game. Exit code 1 when any check
+    fails: each failure names its variant, seats, seed and step, and the
+    command that reruns it.
 
     Example: meeple check clank -n 5 --seed 100
     """
@@ -183,7 +202,7 @@ def check(
         for i in range(n)
     ]
     with common.Terminable():  # SIGTERM ends it as Ctrl-C does, with its own line and code
-        report = run(game_cls, env.hooks, games)
+        report = run(game_cls, env.hooks, games, step_timeout)
     if json:
         common.echo_json(msgspec.json.encode(report))
     else:
@@ -192,42 +211,50 @@ def check(
         raise typer.Exit(1)
 
 
-def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report:
-    """Play ``games`` with every check, then again in two interpreters, and sum it all up."""
+def run(
+    game_cls: common.GameClass, hooks: Hooks, games: list[Seeded], step_timeout: float
+) -> Report:
+    """Play ``games`` with every check, then again in two interpreters, and sum it all up;
+    each step of a game may take ``step_timeout`` seconds (0: no bound)."""
     passed: Counter[str] = Counter()
     failures: list[Failure] = []
     decisions = 0
+    finished = []  # the games that did not overrun: the others would hang the interpreters too
     for game in games:
         case = testing.Case(game.seats, game.seed, views=game.views)
         try:
             rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
-            decisions += len(testing.playthrough(rules, case, hooks=hooks).actions)
+            with watchdog(step_timeout) as restart:
+                played = testing.playthrough(rules, case, hooks=hooks, each_step=restart)
+            decisions += len(played.actions)
+        except Overran as exc:
+            name, step = where(exc)
+            failures.append(
+                failure(game_cls.id, game, name, step, overran(step, step_timeout, exc))
+            )
         except Exception as exc:  # a game may fail in any way; each is reported
             name, step = where(exc)
             message = common.message_of(exc)
             if not isinstance(exc, testing.ConformanceError):
                 message = f"{type(exc).__name__}: {message}"
             failures.append(failure(game_cls.id, game, name, step, message))
+            finished.append(game)
         else:
+            finished.append(game)
             passed.update(c for c in CHECKS if c != DETERMINISM and (c != VIEWS or game.views))
     rate = None
     try:
-        (one, elapsed), (other, _) = apart(game_cls.id, games)
+        (one, elapsed), (other, _) = apart(game_cls.id, finished, step_timeout)
     except RuntimeError as exc:
         failures.append(failure(game_cls.id, games[0], DETERMINISM, None, str(exc)))
     else:
-        rate = sum(p.decisions for p in one) / elapsed if elapsed > 0 else None
-        for game, a, b in zip(games, one, other, strict=True):
-            if a == b:
+        rate = sum(p.decisions for p in one) / elapsed if finished and elapsed > 0 else None
+        for game, a, b in zip(finished, one, other, strict=True):
+            if a == b and not a.overran:  # a step that overran in both is not a game played
                 passed[DETERMINISM] += 1
-                continue
-            step, what = diverge(game_cls.id, game) or (
-                None,
-                "play it differently: "
-                f"digest {a.digest} after {a.decisions} decisions, {b.digest} after {b.decisions}",
-            )
-            message = f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} {what}"
-            failures.append(failure(game_cls.id, game, DETERMINISM, step, message))
+            else:
+                step, what = parted(game_cls.id, game, a, b)
+                failures.append(failure(game_cls.id, game, DETERMINISM, step, what))
     failed = Counter(f.check for f in failures)
     return Report(
         game=game_cls.id,
@@ -236,11 +263,76 @@ def run(game_cls: common.GameClass, hooks: Hooks, games: list[Seeded]) -> Report
         decisions=decisions,
         decisions_per_second=rate,
         checks=[
-            Row(check=c, description=d, passed=passed[c], failed=failed[c])
+            Row(
+                check=c,
+                description=d,
+                checked=sum(g.views for g in games) if c == VIEWS else len(games),
+                passed=passed[c],
+                failed=failed[c],
+            )
             for c, d in CHECKS.items()
         ],
         failures=failures,
     )
+
+
+class Overran(BaseException):
+    """A step of a game took longer than its bound (see :func:`watchdog`). Not an
+    :class:`Exception`, so that a rule's ``except Exception`` does not swallow it."""
+
+
+@contextlib.contextmanager
+def watchdog(seconds: float) -> Iterator[Callable[[int], object]]:
+    """A function that (re)starts a bound of ``seconds`` (0: none) on the main thread's work:
+    once it runs out, :class:`Overran` is raised wherever that work is. Off when the ``with``
+    ends.
+
+    SIGALRM interrupts Python code: a rule that loops forever, not a call stuck in C. Where
+    there is no SIGALRM (Windows), there is no bound.
+    """
+    if not hasattr(signal, "setitimer"):
+        yield lambda step: None
+        return
+
+    def ring(signum: int, frame: object) -> None:
+        raise Overran
+
+    def restart(step: int) -> None:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    before = signal.signal(signal.SIGALRM, ring)
+    try:
+        restart(0)
+        yield restart
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+
+
+def overran(step: int | None, seconds: float, exc: Overran) -> str:
+    """What a failure says of a step that took longer than ``seconds``, and where it was."""
+    what = "setting the game up" if step is None else f"step {step}"
+    # The last frame is the signal handler's; the one before it is where the game was.
+    frames = traceback.extract_tb(exc.__traceback__)[:-1]
+    at = f", stopped in {frames[-1].name} ({frames[-1].filename}:{frames[-1].lineno})"
+    return (
+        f"{what} took longer than {seconds:g} s{at if frames else ''}: a loop that never ends? "
+        "If it is only slow, raise --step-timeout"
+    )
+
+
+def parted(game_id: str, game: Seeded, a: Played, b: Played) -> tuple[int | None, str]:
+    """Why the interpreters played ``game`` differently (``a``, ``b``): a step that overran in
+    one, or the first step where they part and what differs there."""
+    for seed, p in zip(HASH_SEEDS, (a, b), strict=True):
+        if p.overran:
+            return p.decisions, f"in the interpreter with PYTHONHASHSEED={seed}, {p.error}"
+    step, what = diverge(game_id, game) or (
+        None,
+        "play it differently: "
+        f"digest {a.digest} after {a.decisions} decisions, {b.digest} after {b.decisions}",
+    )
+    return step, f"PYTHONHASHSEED={HASH_SEEDS[0]} and {HASH_SEEDS[1]} {what}"
 
 
 def where(exc: BaseException) -> tuple[str, int | None]:
@@ -362,11 +454,15 @@ def difference(a: Any, b: Any, at: str = "$") -> str | None:
     return f"{at} ({reprlib.repr(a)} against {reprlib.repr(b)})"
 
 
-def apart(game_id: str, games: list[Seeded]) -> list[tuple[list[Played], float]]:
+def apart(
+    game_id: str, games: list[Seeded], step_timeout: float
+) -> list[tuple[list[Played], float]]:
     """``games`` played by :func:`worker` in a fresh interpreter per :data:`HASH_SEEDS`, side
-    by side: for each, one :class:`Played` per game and the seconds their play took."""
+    by side, each step bounded by ``step_timeout``: for each, one :class:`Played` per game and
+    the seconds their play took."""
+    asked = msgspec.json.encode([game_id, games, step_timeout])
     with interpreters([], stderr=subprocess.PIPE) as started:
-        results = [p.communicate(msgspec.json.encode([game_id, games])) for p in started]
+        results = [p.communicate(asked) for p in started]
     for seed, process, (_, err) in zip(HASH_SEEDS, started, results, strict=True):
         if process.returncode != 0:
             lines = err.decode(errors="replace").strip().splitlines() or ["no message"]
@@ -394,23 +490,30 @@ def random_play(match: Match, seed: int) -> Iterator[tuple[Action, list[Event]]]
 
 
 def worker() -> None:
-    """Play the games named on standard input (a game id and its :class:`Seeded` games)
-    with random legal actions; print one :class:`Played` per game and the time taken."""
-    game_id, games = msgspec.json.decode(sys.stdin.buffer.read(), type=tuple[str, list[Seeded]])
+    """Play the games named on standard input (a game id, its :class:`Seeded` games and the
+    step timeout) with random legal actions; print one :class:`Played` per game and the time
+    taken."""
+    game_id, games, seconds = msgspec.json.decode(
+        sys.stdin.buffer.read(), type=tuple[str, list[Seeded], float]
+    )
     game_cls = Registry(plugin_manager()).game(game_id)
     played = []
     started = time.perf_counter()
     for game in games:
         match = start(game_cls, game)
         so_far = hashlib.sha256()
-        error = None
+        error, over = None, False
         try:
-            for action, events in random_play(match, game.seed):
-                so_far.update(msgspec.json.encode([action, events]))
+            with watchdog(seconds) as restart:
+                for action, events in random_play(match, game.seed):
+                    so_far.update(msgspec.json.encode([action, events]))
+                    restart(len(match.actions))
+        except Overran as exc:
+            error, over = overran(len(match.actions), seconds, exc), True
         except Exception as exc:  # the same error in both interpreters is still determinism
             error = f"{type(exc).__name__}: {exc}"
         so_far.update(match.game.digest(match.state).encode())
-        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error))
+        played.append(Played(so_far.hexdigest()[:32], len(match.actions), error, over))
     elapsed = time.perf_counter() - started
     sys.stdout.buffer.write(b"\n" + msgspec.json.encode([played, elapsed]))
 
@@ -434,11 +537,11 @@ def steps() -> None:
 def show(report: Report) -> None:
     """The table of checks, the speed, then each failure and how to rerun it."""
     table = Table(title=common.plain(f"meeple check {report.game}: {report.games} games"))
-    for column in ("check", "passed", "failed", "what it asks"):
-        table.add_column(column, justify="right" if column in ("passed", "failed") else "left")
+    for column in ("check", "games", "passed", "failed", "what it asks"):
+        table.add_column(column, justify="left" if column in ("check", "what it asks") else "right")
     for row in report.checks:
         failed = f"[bold red]{row.failed}[/]" if row.failed else "0"
-        table.add_row(row.check, str(row.passed), failed, row.description)
+        table.add_row(row.check, str(row.checked), str(row.passed), failed, row.description)
     common.console.print(table)
     rate = report.decisions_per_second
     speed = f"{rate:,.0f} decisions/s in random play" if rate is not None else "speed not measured"

@@ -85,10 +85,10 @@ def test_json_report(cli: Invoke) -> None:
     report = msgspec.json.decode(result.stdout, type=Report)
     assert report.ok and report.game == "tiny" and report.games == 3 and not report.failures
     assert report.decisions > 0 and report.decisions_per_second
-    rows = {row.check: (row.passed, row.failed) for row in report.checks}
+    rows = {row.check: (row.checked, row.passed, row.failed) for row in report.checks}
     assert list(rows) == list(CHECKS)
-    assert rows["check_view"] == (2, 0)  # --views 2: the first two games check the views
-    assert all(rows[c] == (3, 0) for c in CHECKS if c != "check_view")
+    assert rows["check_view"] == (2, 2, 0)  # --views 2: the first two games check the views
+    assert all(rows[c] == (3, 3, 0) for c in CHECKS if c != "check_view")
 
 
 def failures(stdout: str) -> list[dict[str, Any]]:
@@ -151,6 +151,102 @@ def test_a_hash_seed_failure_shows_the_first_step_and_what_differs(install_plugi
     # The plugin guide shows this very failure, as a game named race would print it.
     (example,) = re.findall(r"^```text\n(.*?)^```$", GUIDE.read_text(), re.M | re.S)
     assert example.replace("race", "sorty") in result.stdout
+
+
+HANGING = '''
+import sys
+import time
+
+from meeple.core import hookimpl
+from meeple_tiny import Tiny
+
+
+class Hang(Tiny):
+    """Tiny whose legal_actions never returns at step 3 of the game of seed 1, however it is
+    interrupted by an Exception."""
+
+    id, title = "hang", "Hang"
+
+    def stuck(self, state):
+        return state.rng.seed == 1 and len(state.deck.cards) == 12 - 2 * state.seats - 3
+
+    def legal_actions(self, state):
+        while self.stuck(state):
+            try:
+                time.sleep(1)
+            except Exception:
+                pass
+        return super().legal_actions(state)
+
+
+class Lost(Hang):
+    """Hang, but only in the interpreters of `meeple check`, as a game whose rules depend
+    on the hash seed might."""
+
+    id, title = "lost", "Lost"
+
+    def stuck(self, state):
+        return sys.argv[0].endswith("check.py") and super().stuck(state)
+
+
+class Echo(Tiny):
+    """Tiny that offers its last legal action twice."""
+
+    id, title = "echo", "Echo"
+
+    def legal_actions(self, state):
+        legal = super().legal_actions(state)
+        return [*legal, legal[-1]] if legal else legal
+
+
+@hookimpl
+def meeple_games(register):
+    register(Hang)
+    register(Lost)
+    register(Echo)
+'''
+
+STOPPED = (
+    r"step 3 took longer than 0\.5 s, stopped in legal_actions \(\S+meeple_hanging\S*:\d+\): "
+    r"a loop that never ends\? If it is only slow, raise --step-timeout"
+)
+
+
+def test_a_step_that_never_returns_fails_its_game_naming_the_step_and_seed(
+    install_plugin, run
+) -> None:
+    """The game of seed 1 hangs: it fails, the game of seed 0 is checked in full, and the
+    interpreters that test determinism do not play the game that hangs."""
+    install_plugin("hanging", HANGING)
+    args = ["check", "hang", "-n", "2", "--seats", "2", "--step-timeout", "0.5"]
+    result = run(*args, "--json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    report = msgspec.json.decode(result.stdout, type=Report)
+    [found] = report.failures
+    assert (found.check, found.seed, found.step) == ("check_clone", 1, 3)
+    assert re.fullmatch(STOPPED, found.message), found.message
+    rows = {row.check: (row.checked, row.passed, row.failed) for row in report.checks}
+    assert rows["determinism"] == (2, 1, 0) and rows["check_clone"] == (2, 1, 1)
+    shown = run(*args).stdout
+    assert "FAILED check_clone: hang (default options), 2 seats, seed 1, step 3\n" in shown
+
+
+def test_a_step_that_never_returns_in_an_interpreter_fails_determinism(install_plugin, run) -> None:
+    install_plugin("hanging", HANGING)
+    result = run("check", "lost", "-n", "2", "--seats", "2", "--step-timeout", "0.5", "--json")
+    assert result.returncode == 1, result.stdout + result.stderr
+    [found] = msgspec.json.decode(result.stdout, type=Report).failures
+    assert (found.check, found.seed, found.step) == ("determinism", 1, 3)
+    assert re.fullmatch(r"in the interpreter with PYTHONHASHSEED=1, " + STOPPED, found.message)
+
+
+def test_repeated_legal_actions_fail_check_legal(install_plugin, run) -> None:
+    install_plugin("hanging", HANGING)
+    result = run("check", "echo", "-n", "1", "--json")
+    assert result.returncode == 1
+    [found] = msgspec.json.decode(result.stdout, type=Report).failures
+    assert (found.check, found.step) == ("check_legal", 0)
+    assert "1 of the 4 legal actions repeat others" in found.message
 
 
 def test_bad_input(cli: Invoke) -> None:
