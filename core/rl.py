@@ -25,7 +25,9 @@ from __future__ import annotations
 import enum
 import io
 import itertools
+import numbers
 import operator
+import reprlib
 import types
 import typing
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
@@ -56,6 +58,38 @@ OTHER = "?other"
 
 _SKIPPED = frozenset({"rng", "stack"})
 """State fields no counter is read from: the blanked seed and the pending decisions."""
+
+
+class WrongType(MeepleError, TypeError):
+    """An argument of a type the environment does not take (a float or an array for an
+    action, a string for seats): a ``TypeError``, as Python's own."""
+
+
+class WrongValue(MeepleError, ValueError):
+    """An argument the environment cannot use (an agent not at the table, a render mode it
+    does not offer, a seed out of range): a ``ValueError``, as Python's own."""
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an int if it is an integer as gymnasium's ``Discrete`` space takes one: a
+    Python or NumPy integer, or a 0-d integer array; else ``None``. A bool is no integer here:
+    ``True`` passed for an index or a seed is a mistake, not 1."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, numbers.Integral):  # int, and NumPy's integers (registered there)
+        return int(value)
+    dtype = getattr(value, "dtype", None)
+    if getattr(value, "shape", None) == () and getattr(dtype, "kind", None) in ("i", "u"):
+        return int(typing.cast(Any, value))
+    return None
+
+
+def _shown(value: object) -> str:
+    """``value`` as an error message names it: an array by its shape, anything else by a
+    short repr (which tells ``'3'`` from ``3`` and ``3.0``)."""
+    if getattr(value, "ndim", 0):
+        return f"an array of shape {getattr(value, 'shape', '?')}"
+    return reprlib.repr(value)
 
 
 def _import() -> tuple[Any, Any, Any]:
@@ -526,9 +560,19 @@ def _define() -> type:
             self, game: Game[Any, Any], seats: int, hooks: Hooks, render_mode: str | None
         ) -> None:
             super().__init__()
+            count = _integer(seats)
+            if count is None:
+                raise WrongType(f"seats takes an int, such as seats=2, not {_shown(seats)}")
+            seats = count
             if not game.min_seats <= seats <= game.max_seats:
-                raise MeepleError(
+                raise WrongValue(
                     f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}"
+                )
+            modes = self.metadata["render_modes"]
+            if render_mode is not None and render_mode not in modes:
+                raise WrongValue(
+                    f"render_mode takes {' or '.join(map(repr, modes))} (render() returns the "
+                    f"table as text) or None, not {_shown(render_mode)}"
                 )
             self.game, self.seats, self.hooks, self.render_mode = game, seats, hooks, render_mode
             self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
@@ -553,14 +597,32 @@ def _define() -> type:
             self.agents: list[str] = []
 
         def observation_space(self, agent: str) -> Any:
+            self._seat_of(agent, "observation_space")
             return self.observation_spaces[agent]
 
         def action_space(self, agent: str) -> Any:
+            self._seat_of(agent, "action_space")
             return self.action_spaces[agent]
 
+        def _seat_of(self, agent: str, call: str) -> int:
+            """The seat of ``agent``, refused in ``call`` unless it is one of the table's."""
+            seat = self._seat.get(agent) if isinstance(agent, str) else None
+            if seat is not None:
+                return seat
+            agents = self.possible_agents
+            raise WrongValue(
+                f"{call}() takes an agent at this table, {agents[0]} to {agents[-1]}, "
+                f"not {_shown(agent)}"
+            )
+
         def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-            if seed is not None and not (isinstance(seed, int) and 0 <= seed <= SEED_MAX):
-                raise MeepleError(f"reset(seed={seed!r}): a seed is an int from 0 to {SEED_MAX}")
+            if seed is not None:
+                given, seed = seed, _integer(seed)
+                if seed is None or not 0 <= seed <= SEED_MAX:
+                    error = WrongType if seed is None else WrongValue
+                    raise error(
+                        f"reset(): a seed is an int from 0 to {SEED_MAX}, not {_shown(given)}"
+                    )
             if seed is not None or self._np_random is None:
                 self._np_random, _ = seeding.np_random(seed)
             setup = seed if seed is not None else int(self._np_random.integers(0, SEED_MAX))
@@ -618,7 +680,7 @@ def _define() -> type:
             return self.match
 
         def observe(self, agent: str) -> dict[str, Any]:
-            match, seat = self._match, self._seat[agent]
+            match, seat = self._match, self._seat_of(agent, "observe")
             mask = numpy.zeros(len(self.catalogue), dtype=numpy.int8)
             if self._legal and match.state.to_move == seat:
                 mask[numpy.fromiter(self._legal, numpy.intp, len(self._legal))] = 1
@@ -636,6 +698,14 @@ def _define() -> type:
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
                 return
+            if type(action) is not int and action is not None:  # int: the usual, at once
+                index = _integer(action)
+                if index is None:
+                    raise WrongType(
+                        f"{agent}: step() takes an index into env.catalogue, an int or a NumPy "
+                        f"integer, not {_shown(action)}"
+                    )
+                action = index
             chosen = self._legal.get(action) if action is not None else None
             if chosen is None:
                 raise IllegalAction(

@@ -4,6 +4,7 @@ tests, observations that leak nothing, and an action catalogue that holds every 
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
 from typing import Any
 
@@ -129,6 +130,69 @@ def test_a_step_before_or_after_the_game_says_to_reset(make_env: Any) -> None:
         env.step(0)
     env.reset(seed=3)
     assert env.agents == ["seat_0", "seat_1"]
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "said"),
+    [
+        (lambda env, i: env.step(float(i)), TypeError, r"step\(\) takes an index .*, not \d+\.0$"),
+        (lambda env, i: env.step(np.array([i])), TypeError, r"not an array of shape \(1,\)$"),
+        (lambda env, i: env.step(True), TypeError, "not True$"),
+        (lambda env, i: env.step(str(i)), TypeError, r"not '\d+'$"),
+        (lambda env, i: env.observe("seat_9"), ValueError, "seat_0 to seat_1, not 'seat_9'$"),
+        (lambda env, i: env.observe(["seat_0"]), ValueError, r"not \['seat_0'\]$"),
+        (lambda env, i: env.action_space("seat_2"), ValueError, "seat_0 to seat_1, not 'seat_2'"),
+        (lambda env, i: env.reset(seed=True), TypeError, "a seed is an int .*, not True$"),
+        (lambda env, i: env.reset(seed=np.int64(-1)), ValueError, "a seed is an int .*, not"),
+    ],
+    ids=["float", "array", "bool", "str", "agent", "list", "space", "bool-seed", "np-seed"],
+)
+def test_a_call_the_environment_cannot_take_says_what_it_takes(
+    make_env: Any, call: Any, error: type, said: str
+) -> None:
+    """Each is a MeepleError and Python's own TypeError or ValueError, and changes nothing:
+    a float index was played as the int it equals, an array was an unhashable key."""
+    env = make_env("clonk", 2)
+    env.reset(seed=5)
+    legal = int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0])
+    before = env.game.digest(env.match.state)
+    with pytest.raises(error, match=said) as raised:
+        call(env, legal)
+    assert isinstance(raised.value, MeepleError)
+    assert env.game.digest(env.match.state) == before and env.match.seed == 5
+
+
+def test_seats_and_render_modes_the_environment_cannot_take(make_env: Any) -> None:
+    with pytest.raises(rl.WrongType, match="seats takes an int, such as seats=2, not '2'"):
+        make_env("clonk", "2")
+    with pytest.raises(
+        rl.WrongValue, match=r"render_mode takes 'ansi' \(.*\) or None, not 'human'"
+    ):
+        make_env("clonk", 2, render_mode="human")
+
+
+def test_numpy_integers_are_taken_where_python_ints_are(make_env: Any) -> None:
+    """RL code hands on what numpy gives: seats, seeds and actions as NumPy integers, and an
+    action as a 0-d array, as gymnasium's Discrete space takes them."""
+    env, same = make_env("clonk", np.int64(2)), make_env("clonk", 2)
+    env.reset(seed=np.int64(3))
+    same.reset(seed=3)
+    assert env.seats == 2 and env.match.seed == 3
+    for action in (np.int64, np.uint8, np.array, int):
+        legal = np.flatnonzero(env.observe(env.agent_selection)["action_mask"])
+        env.step(action(legal[-1]))
+        same.step(int(legal[-1]))
+    assert env.game.digest(env.match.state) == same.game.digest(same.match.state)
+
+
+def test_the_docs_example_prints_what_the_docs_show(capsys: pytest.CaptureFixture[str]) -> None:
+    """The first example of docs/rl.md, run as it stands, prints the line shown after it."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "rl.md").read_text()
+    shown = re.search(r"^```python\n(.*?)^```\n\n[^\n]*:\n\n```text\n(.*?)^```$", doc, re.M | re.S)
+    assert shown, "docs/rl.md no longer shows its example's output after it"
+    code, output = shown.groups()
+    exec(compile(code, "docs/rl.md", "exec"), {})
+    assert capsys.readouterr().out == output
 
 
 def test_reset_with_a_seed_sets_up_that_game(make_env: Any) -> None:
