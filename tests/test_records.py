@@ -7,6 +7,7 @@ import os
 import stat
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from meeple.core import records
@@ -179,6 +180,50 @@ def test_schema_of_both_kinds(cli):
     refs = [part["$ref"].rsplit("/", 1)[1] for part in schema["anyOf"]]
     assert [r.split("_")[0] for r in refs] == ["Record", "Snapshot"]
     assert {"TinyState", "Play", "Draw", "Zone"} <= set(schema["$defs"])
+
+
+def canonical(document: dict) -> list:
+    """``document``'s schemas with their definitions numbered in the order a walk from its
+    top meets them, titles left out: two documents that differ only in the names (and
+    titles) of their definitions give the same."""
+    defs, order, out = document["$defs"], {}, []
+
+    def walk(value):
+        if isinstance(value, dict):
+            return {k: walk(v) for k, v in value.items() if k != "title"}
+        if isinstance(value, list):
+            return [walk(v) for v in value]
+        if isinstance(value, str) and value.startswith("#/$defs/"):
+            name = value.removeprefix("#/$defs/")
+            if name not in order:
+                order[name] = len(order)
+                out.append(None)
+                out[order[name]] = walk(defs[name])
+            return order[name]
+        return value
+
+    top = walk({k: v for k, v in document.items() if k not in ("$defs", "title", "$schema")})
+    assert len(order) == len(defs)  # every definition is used
+    return [top, *out]
+
+
+@pytest.mark.parametrize("kind", [None, "record", "snapshot"])
+def test_schema_names_are_readable_and_the_schema_is_msgspecs(cli, registry, game_id, kind):
+    """msgspec names a generic struct after the full import path of each member of a union
+    it takes (hundreds of characters); the definitions are named as the types read."""
+    game = registry.game(game_id)
+    result = cli("schema", game_id, *(["--kind", kind] if kind else []))
+    assert result.exit_code == 0, result.output
+    schema = json.loads(result.stdout)
+    assert all(len(name) <= 64 for name in schema["$defs"]), list(schema["$defs"])
+    kinds = {"record": records.record_type(game), "snapshot": records.snapshot_type(game)}
+    chosen = [kinds[kind]] if kind else list(kinds.values())
+    parts, defs = msgspec.json.schema_components(chosen)
+    theirs = {**(parts[0] if kind else {"anyOf": list(parts)}), "$defs": defs}
+    assert canonical(schema) == canonical(theirs)
+    options = game.Options.__name__
+    if kind in (None, "record"):
+        assert schema["$defs"][f"Record_{options}_Action"]["title"] == f"Record[{options}, Action]"
 
 
 @pytest.mark.parametrize("kind", ["record", "snapshot"])
