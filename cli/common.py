@@ -475,7 +475,22 @@ def option_docs(options: type[Options]) -> dict[str, str]:
         described = [m.description for m in meta if isinstance(m, msgspec.Meta) and m.description]
         if described:
             docs[field.name] = described[0]
-    return {name: " ".join(doc.split()) for name, doc in docs.items()}
+    return {name: _REST.sub(_as_shown, " ".join(doc.split())) for name, doc in docs.items()}
+
+
+_REST = re.compile(r"``(?P<literal>.+?)``|:[\w:]+:`(?P<role>[^`]+)`")
+"""reST's inline literals (````all````) and roles (``:class:`~pkg.Name```), as docstrings
+write them."""
+
+
+def _as_shown(found: re.Match[str]) -> str:
+    """A reST literal or role as meeple's help text writes code: in single backquotes, a
+    role by its text (``~`` cuts a dotted name to its last part, as Sphinx does)."""
+    role = found["role"]
+    if role is None:
+        return f"`{found['literal']}`"
+    text = role.partition(" <")[0]  # `text <target>`
+    return f"`{text[1:].rpartition('.')[2] if text.startswith('~') else text}`"
 
 
 def describe_options(options: type[Options]) -> str:

@@ -29,6 +29,8 @@ class HouseOptions(Options, frozen=True):
     """How many rounds
     to play."""
     fast: bool = False
+    """``true`` to hurry, as :class:`~meeple.core.game.Options` and :ref:`the guide
+    <options>` say."""
     mode: Annotated[str, msgspec.Meta(description="Scoring mode.")] = "plain"
     tasks: list[int] = msgspec.field(default_factory=list)
     pace: Literal["slow", "fast"] | None = None
@@ -53,6 +55,21 @@ def test_an_unknown_option_lists_the_valid_ones_with_their_help() -> None:
     assert "House has no option 'round'" in message
     assert "rounds (default 3): How many rounds to play." in message
     assert "mode (default 'plain'): Scoring mode." in message
+
+
+def test_option_help_shows_code_as_the_help_texts_do() -> None:
+    """A docstring's reST markup (inline literals, roles) is shown as meeple's own help text
+    writes code: in single backquotes, never as raw double backquotes."""
+    assert common.option_docs(HouseOptions)["fast"] == (
+        "`true` to hurry, as `Options` and `the guide` say."
+    )
+
+
+def test_no_installed_game_shows_rest_markup_in_its_option_help(
+    registry: Registry, game_id: str
+) -> None:
+    for name, doc in common.option_docs(registry.game(game_id).Options).items():
+        assert "``" not in doc and ":`" not in doc, (name, doc)
 
 
 @pytest.mark.parametrize(
