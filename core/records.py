@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar
@@ -117,7 +118,8 @@ def header(data: bytes, path: str) -> tuple[str, str, str]:
         raise InvalidFile(path, ["this is a binary file, not a meeple JSON record or snapshot"])
     problem = _decode_problem(data, _Header)
     if isinstance(problem, str):
-        raise InvalidFile(path, [f"not a meeple record or snapshot: {problem}"])
+        said = f"not a meeple record or snapshot: {problem}"
+        raise InvalidFile(path, [_run_file(data, path) or said])
     head: _Header = problem
     if head.kind not in (RECORD, SNAPSHOT):
         raise InvalidFile(path, [f"$.kind: {head.kind!r} is neither {RECORD!r} nor {SNAPSHOT!r}"])
@@ -131,6 +133,21 @@ def header(data: bytes, path: str) -> tuple[str, str, str]:
             ],
         )
     return head.kind, head.setup.game, head.setup.version
+
+
+def _run_file(data: bytes, path: str) -> str | None:
+    """What to say of a file whose first line is the header of a run file (``meeple simulate
+    --jsonl``), a file often taken for a saved game; ``None`` for any other file."""
+    from meeple.core.runner import Header  # only for a file that is not a saved game
+
+    try:
+        msgspec.json.decode(data.partition(b"\n")[0], type=Header)
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    return (
+        "this is a run file of `meeple simulate --jsonl`, not a saved game: "
+        f"`meeple stats {shlex.quote(path)}` reads it"
+    )
 
 
 def decode(data: bytes, game: type[Game[Any, Any]], kind: str, path: str) -> Any:

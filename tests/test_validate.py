@@ -92,6 +92,23 @@ def test_damaged_files(save, registry, hooks, cli, damage, expected):
     assert_invalid(cli, path, expected)
 
 
+def test_a_run_file_is_named_as_one_for_meeple_stats(tmp_path, registry, hooks, cli):
+    """The JSONL of ``meeple simulate`` is no saved game: its header line says what it is
+    (``validate`` said ``Object missing required field `kind```)."""
+    run = tmp_path / "my run.jsonl"
+    assert cli("simulate", "tiny", "-n", "2", "--jsonl", str(run)).exit_code == 0
+    header = tmp_path / "header.jsonl"  # a run cut to its first line
+    header.write_bytes(run.read_bytes().split(b"\n")[0])
+    for path, named in ((run, f"'{run}'"), (header, str(header))):
+        said = (
+            "this is a run file of `meeple simulate --jsonl`, not a saved game: "
+            f"`meeple stats {named}` reads it"
+        )
+        assert problems(path, registry, hooks) == said
+        assert_invalid(cli, path, said)
+    assert cli("stats", str(run)).exit_code == 0
+
+
 def test_deeply_nested(save, registry, hooks, cli):
     path = save("record")
     nested = b"[" * 100_000 + b"]" * 100_000
