@@ -42,7 +42,7 @@ def games(
         return
     table = Table(title="Installed games")
     for column in ("id", "title", "seats", "version", "plugin"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")  # a long id or plugin name whole, not cut
     for i in infos:
         cells = (i.id, i.title, f"{i.min_seats}-{i.max_seats}", i.version, i.plugin)
         table.add_row(*map(common.plain, cells))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import msgspec
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from meeple.cli import common
 from meeple.cli.app import Meeple
@@ -72,17 +73,21 @@ def plugins(
         found = f"implement {hook}" if hook else "are installed"
         common.console.print(f"No {what} {found}." + ("" if all_ else " (--all: built-ins too)"))
     else:
+        # Built for 80 columns: a name is folded rather than cut (built-in ones share a long
+        # prefix, and MEEPLE_DISABLE_PLUGINS takes the whole name), a hook per line.
         table = Table(title="Plugins")
-        for column in ("name", "hooks", "distribution", "version", "built-in"):
-            table.add_column(column)
+        table.add_column("name", overflow="fold")
+        table.add_column("hooks", overflow="fold")
+        table.add_column("distribution", overflow="fold")
         for p in infos:  # names and versions come from plugins: text, never markup
-            cells = (p.name, ", ".join(p.hooks), p.distribution or "", p.version or "")
-            table.add_row(*map(common.plain, cells), "yes" if p.builtin else "")
+            source = "built-in" if p.builtin else f"{p.distribution or ''} {p.version or ''}"
+            hooks = Text("\n").join(map(common.plain, p.hooks))
+            table.add_row(common.plain(p.name), hooks, common.plain(source.strip()))
         common.console.print(table)
     if added:
         table = Table(title="Commands added by plugins")
         for column in ("command", "plugin", "help"):
-            table.add_column(column)
+            table.add_column(column, overflow="fold")
         for c in added:
             table.add_row(*map(common.plain, (c.name, c.plugin, c.help)))
         common.console.print(table)

@@ -10,9 +10,16 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
+from meeple.cli import common
 from meeple.cli.app import make_app
 from meeple.core import hookimpl
-from meeple.core.plugins import BUILTIN_PLUGINS, BrokenPlugin, PluginManager, plugin_manager
+from meeple.core.plugins import (
+    BUILTIN_PLUGINS,
+    BrokenPlugin,
+    PluginManager,
+    Registry,
+    plugin_manager,
+)
 
 Invoke = Callable[..., Result]
 
@@ -103,6 +110,32 @@ def test_plugins_all_and_hook_filter(cli: Invoke) -> None:
     result = cli("plugins", "--hook", "meeple_bots")
     assert result.exit_code == 0
     assert "No third-party plugins implement meeple_bots" in result.stdout
+
+
+def test_plugins_all_shows_every_name_whole_at_80_columns(
+    cli: Invoke, pm: PluginManager, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The built-in plugins' names share a long prefix: cut to the width, two read
+    ``meeple.plugins.cla…``. Each shows whole, with its hooks and where it comes from."""
+    monkeypatch.setattr(common.console, "width", 80)
+    result = cli("plugins", "--all")
+    assert result.exit_code == 0
+    assert "…" not in result.stdout
+    rows = [line.split("│")[1:-1] for line in result.stdout.splitlines() if "│" in line]
+    names = [name.strip() for name, _, _ in rows if name.strip()]
+    assert sorted(names) == sorted([*BUILTIN_PLUGINS, "tiny"])
+    sources = [source.strip() for _, _, source in rows if source.strip()]
+    assert sorted(sources) == ["built-in"] * len(BUILTIN_PLUGINS) + ["meeple-tiny 1.0"]
+
+
+def test_games_cuts_nothing_at_80_columns(
+    cli: Invoke, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(common.console, "width", 80)
+    result = cli("games")
+    assert result.exit_code == 0 and "…" not in result.stdout
+    cells = "".join(line.split("│")[-2].strip() for line in result.stdout.splitlines()[4:-1])
+    assert cells == "".join(registry.game_plugin(g) for g in sorted(registry.games))
 
 
 def test_plugins_unknown_hook(cli: Invoke) -> None:
