@@ -16,7 +16,9 @@ import venv
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+from meeple.cli.app import make_app
 from meeple.cli.common import best_bot, parse_options
 from meeple.cli.new import names, write_package
 from meeple.core import testing
@@ -310,6 +312,28 @@ def test_the_code_the_guide_adds_plays_in_the_package(race):
             for s, n in enumerate(names)
         ]
         assert len(Match.new(game, 2, seed, Hooks(None)).run(bots)) == 2
+
+
+def test_the_guides_simulations_of_several_bots_rotate_the_seats(race):
+    """Without ``--rotate`` the first seat's edge is counted as its bot's, and ``simulate``
+    warns that the run mixes seat and bot: the guide's commands must not earn that warning."""
+    module = sys.modules[race.__module__]
+    for language, path, code in guide_blocks():
+        if language == "python" and not path:
+            exec(compile(code, str(GUIDE), "exec"), vars(module))
+    app = make_app(plugin_manager(entry_points=False, extra=[module]))
+    shown = [
+        shlex.split(command)[1:]
+        for language, _, code in guide_blocks()
+        if language == "console"
+        for command, _ in commands(code)
+        if command.startswith("meeple simulate")
+    ]
+    assert any("--seats" in args for args in shown)
+    for args in shown:
+        result = CliRunner().invoke(app, [*args, "--workers", "1"])
+        assert result.exit_code == 0, result.output
+        assert "mixes seat and bot" not in " ".join(result.output.split()), args
 
 
 @pytest.mark.soak  # a new venv and a package built in it: with the long runs
