@@ -41,6 +41,10 @@ ERASE_SCROLLBACK = "\x1b[3J"
 """Clears what a terminal keeps scrolled off the screen (xterm and its kin; ignored elsewhere)."""
 
 
+YES = ("y", "yes")
+NO = ("n", "no")
+
+
 class Quit(Exception):
     """A human typed ``q``."""
 
@@ -65,6 +69,11 @@ class Front(Protocol):
         """Why the game stops now: ``interrupted``, ``terminated``, ``input ended``."""
         ...
 
+    def deliver(self, name: str, data: bytes) -> bool:
+        """Hand the people the file ``name`` holding ``data`` (a download, in the browser of
+        a ``meeple serve`` page); whether it was taken."""
+        ...
+
 
 class Lines:
     """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
@@ -80,6 +89,9 @@ class Lines:
 
     def stopped(self, why: str) -> None:
         common.err_console.print(f"\n{why}")
+
+    def deliver(self, name: str, data: bytes) -> bool:
+        return False  # a terminal has no browser to take a download
 
 
 def check_save(path: Path, game_id: str, force: bool) -> None:
@@ -130,6 +142,8 @@ class Table:
         self.shown: int | None = None
         """The human seat whose view was shown last (see :class:`Human`)."""
         self.front: Front = Lines()
+        self.page = False
+        """A served page's table (``--page``): its visitor names no file on the server."""
 
     def choose(self, prompt: Prompt) -> Action:
         self.chosen = None
@@ -202,33 +216,67 @@ class Table:
         self.front.say(f"saved to {path}")
         return True
 
-    def save_as(self, name: str) -> None:
-        """Save to the file a person typed, if the game may go there."""
-        path = Path(name)
+    def save_as(self, path: Path) -> bool:
+        """Save to a file a person named: a new one, as nothing is overwritten on a word typed
+        at the table (another game may be saved there); whether it was saved."""
+        if "\0" in str(path):  # typed (Ctrl-@); no file name holds one
+            self.front.complain(f"cannot save to {str(path)!r}: a NUL character in its name")
+            return False
         try:
-            check_save(path, self.match.game.id, force=False)
+            common.check_output(path, "cannot save to")
         except MeepleError as exc:
             self.front.complain(str(exc))
-            return
-        self.save(path)
+            return False
+        if path.exists():
+            self.front.complain(f"{path} exists already; name a new file")
+            return False
+        return self.save(path)
 
     def save_now(self) -> None:
-        """Save where the game saves, asking for a file the first time."""
+        """Save where the game saves, asking for a file the first time (a served page
+        downloads it instead: a visitor names no file on the server)."""
         if self.save_path is not None:
             self.save(self.save_path)
-        elif name := self.front.ask("Save to which file? (Enter: cancel) ").strip():
-            self.save_as(name)
+        elif self.page:
+            self.download()
+        else:
+            self.ask_file("Save to which file? (Enter or n: cancel) ")
 
     def offer_save(self) -> None:
         """Ask whether (and where) to save before leaving."""
         if self.save_path is not None:
-            answer = (
-                self.front.ask(f"Save to {self.save_path} before leaving? [Y/n] ").strip().lower()
-            )
-            if answer in ("", "y", "yes"):
+            if self.agrees(f"Save to {self.save_path} before leaving?"):
                 self.save(self.save_path)
-        elif name := self.front.ask("Save to which file? (Enter: leave without saving) ").strip():
-            self.save_as(name)
+        elif self.page:
+            if self.agrees("Download the game before leaving?"):
+                self.download()
+        else:
+            self.ask_file("Save to which file? (Enter or n: leave without saving) ")
+
+    def agrees(self, question: str) -> bool:
+        """Ask ``question`` until answered yes (y, yes or Enter) or no (n or no)."""
+        while (answer := self.front.ask(f"{question} [Y/n] ").strip().lower()) not in NO:
+            if answer in ("", *YES):
+                return True
+            self.front.complain("answer y (or Enter) to say yes, n to say no")
+        return False
+
+    def ask_file(self, prompt: str) -> None:
+        """Ask for a file until the game is saved there or the person declines (Enter, n or
+        no: a file named ``n`` is far likelier a no than a wish)."""
+        while (name := self.front.ask(prompt).strip()).lower() not in ("", *NO):
+            if name.lower() in YES:
+                prompt = "Type the file's name (Enter: none) "
+            elif self.save_as(Path(name)):
+                return
+
+    def download(self) -> None:
+        """Hand the game to the browser of a served page, as a file named after it."""
+        name = f"{self.match.game.id}-{self.setup.seed}.json"
+        if self.front.deliver(name, self.encoded()):
+            self.front.say(f"downloaded as {name}")
+        else:
+            self.front.complain("the download did not start: let this page open pop-ups")
 
     def stop(self, stop: KeyboardInterrupt | EOFError) -> NoReturn:
         """Leave after Ctrl-C, SIGTERM or the end of the input: save if the game has a file,
@@ -476,6 +524,14 @@ def play(
             "--table", help="The full-screen table even for a game of bots (at a terminal)."
         ),
     ] = False,
+    page: Annotated[
+        bool,
+        typer.Option(
+            "--page",
+            hidden=True,  # meeple serve's: its pages' visitors may not name files on the server
+            help="A served page's game: s downloads it, unless --save names the file.",
+        ),
+    ] = False,
 ) -> None:
     """Play a game at the terminal: humans pick from numbered legal actions.
 
@@ -504,6 +560,7 @@ def play(
                 "play line by line without --table, or in a browser with `meeple serve`"
             )
         table = start(env, game_id, seats, seed, options, save, resume, force)
+        table.page = page
         run(env, table, quiet, full_screen or (not plain and at_terminal(table)))
 
 

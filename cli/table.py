@@ -18,6 +18,8 @@ while a person decides; the state is only read in the thread, between actions.
 from __future__ import annotations
 
 import asyncio
+import io
+import itertools
 import queue
 import sys
 import threading
@@ -57,6 +59,9 @@ from meeple.core.state import Action, Event
 
 MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
+
+DELIVERY_WAIT = 10.0
+"""Seconds a download is waited for (a browser fetches it at once, unless it blocks it)."""
 
 Stop = Literal["interrupt", "terminate"]
 Request = int | Stop | Literal["save", "quit", "undo"]
@@ -173,6 +178,9 @@ class Front:
         self.why: str | None = None
         self.answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.closed = False
+        self.deliveries: dict[str, queue.SimpleQueue[bool]] = {}
+        """Whether each download under way (by its key) was taken, once it is known."""
+        self.keys = itertools.count()
 
     def ask(self, prompt: str) -> str:
         answer = self.answers.put
@@ -185,9 +193,11 @@ class Front:
         return reply
 
     def hang_up(self) -> None:
-        """The app is closing: no question is answered any more."""
+        """The app is closing: no question is answered any more, nor a download taken."""
         self.closed = True
         self.answers.put(None)
+        for taken in list(self.deliveries.values()):
+            taken.put(False)
 
     def say(self, text: str) -> None:
         self.app.post(self.app.tell, text, "information")
@@ -198,6 +208,28 @@ class Front:
 
     def stopped(self, why: str) -> None:
         self.why = why
+
+    def deliver(self, name: str, data: bytes) -> bool:
+        """Textual's delivery (a download, in a served page's browser), waited for: the game
+        may end right after, and the browser fetches the file from this process."""
+        key = str(next(self.keys))
+        taken = self.deliveries[key] = queue.SimpleQueue()
+        try:
+            delivered = self.app.post(
+                # As text: Textual's terminal drivers write a BytesIO as if it were text.
+                lambda: self.app.deliver_text(
+                    io.StringIO(data.decode()), save_filename=name, name=key
+                )
+            )
+            return delivered and not self.closed and taken.get(timeout=DELIVERY_WAIT)
+        except queue.Empty:  # the browser never asked for it (a pop-up blocked)
+            return False
+        finally:
+            del self.deliveries[key]
+
+    def delivered(self, key: str | None, taken: bool) -> None:
+        if key in self.deliveries:
+            self.deliveries[key].put(taken)
 
 
 class TableApp(App[None]):
@@ -486,6 +518,12 @@ class TableApp(App[None]):
             self.requests.put("terminate")
         else:
             self.loop.call_soon_threadsafe(self.stop_game, "terminate")
+
+    def on_delivery_complete(self, event: events.DeliveryComplete) -> None:
+        self.front.delivered(event.name, True)
+
+    def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
+        self.front.delivered(event.name, False)
 
     def action_help(self) -> None:
         self.push_screen(Note("keys", KEYS))

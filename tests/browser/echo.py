@@ -8,7 +8,6 @@ does when the page closes (textual-serve asks the app to quit).
 
 from __future__ import annotations
 
-import shlex
 import sys
 from pathlib import Path
 
@@ -33,7 +32,7 @@ class Echo(App[None]):
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--port"]:
-        command = shlex.join([sys.executable, __file__])
+        command = [sys.executable, __file__]
         TableServer(lambda: command, "127.0.0.1", int(sys.argv[2]), title="echo").serve()
     else:
         Echo().run()

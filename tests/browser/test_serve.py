@@ -8,6 +8,7 @@ import subprocess
 import sys
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 from webpage import Open, Serve, Terminal, until
@@ -85,3 +86,48 @@ def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
         [sys.executable, "-m", "meeple.cli", "validate", str(save)], capture_output=True, text=True
     )
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_s_on_a_page_without_a_save_file_downloads_its_game(
+    serve: Serve, open_page: Open, tmp_path: Path
+) -> None:
+    """A visitor names no file on the server: s hands the game to the browser instead."""
+    server = serve("clonk", "--seats", "human,random", "--seed", "2")
+    terminal = open_page(server.url)
+    downloads: list[Any] = []
+    # The page opens the file in a new tab, which Chromium closes, downloading it for the page.
+    terminal.page.on("download", lambda download: downloads.append(download))
+    terminal.wait_for(r"1\. ")
+    terminal.press("Enter", "s")
+    terminal.wait_for("downloaded as clonk-2.json")
+    [download] = terminal.until(lambda: downloads, "the download in the browser")
+    assert download.suggested_filename == "clonk-2.json"
+    check = subprocess.run(
+        [sys.executable, "-m", "meeple.cli", "validate", download.path()],
+        capture_output=True,
+        text=True,
+    )
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # nothing written on the server
+
+
+def test_a_page_beyond_the_most_says_why_on_the_page(serve: Serve, open_page: Open) -> None:
+    server = serve("clonk", "--seats", "human,random", "--max-pages", "1")
+    open_page(server.url).wait_for(r"1\. ")
+    refused = open_page(server.url)
+    refused.wait_for("this server is full: its one table is in use; reload this page")
+
+
+def test_a_reloaded_page_continues_its_game(serve: Serve, open_page: Open, tmp_path: Path) -> None:
+    """With --save one page plays at a time; the page reloaded is that page (its old
+    websocket closes as its new one opens), and continues the game saved as it closed."""
+    save = tmp_path / "game.json"
+    server = serve("clonk", "--seats", "human,random", "--seed", "2", "--save", save.name)
+    terminal = open_page(server.url)
+    terminal.wait_for(r"1\. ")
+    terminal.press("Enter")
+    terminal.until(partial(saved_after, terminal, save, 0), "a save")
+    terminal.page.reload()
+    terminal.wait_for(r"1\. ")
+    assert "refused" not in server.stop()
+    assert (saved_actions(save) or 0) >= 1

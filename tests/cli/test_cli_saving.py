@@ -115,9 +115,9 @@ def test_a_file_typed_at_the_prompt_is_checked_too(cli: Invoke, tmp_path: Path) 
     notes = tmp_path / "notes.txt"
     notes.write_text("my notes\n")
     args = ("play", "tiny", "--seats", "human,bot", "--seed", "5")
-    result = cli(*args, input=f"s\n{notes}\nq\n\n")
+    result = cli(*args, input=f"s\n{notes}\n\nq\n\n")  # refused, asked again: Enter cancels
     assert result.exit_code == 0
-    assert "not a meeple record" in result.stderr
+    assert f"{notes} exists already; name a new file" in result.stderr
     assert notes.read_text() == "my notes\n"
 
 
@@ -494,3 +494,81 @@ def test_a_finished_game_that_cannot_be_saved_exits_1(
     assert result.exit_code == 1
     assert "final scores" in result.stdout
     assert f"could not save to {save}: No space left on device" in result.stderr
+
+
+# -- what s and q ask -------------------------------------------------------------
+
+HUMAN = ("play", "tiny", "--seats", "human,bot", "--seed", "5", "--plain")
+
+
+@pytest.mark.parametrize("answer", ["n", "no", "N", ""])
+def test_no_to_the_question_of_a_file_saves_nothing(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answer: str
+) -> None:
+    """Answering n (as to a yes-or-no question) is a no, not a file named ``n``."""
+    monkeypatch.chdir(tmp_path)
+    result = cli(*HUMAN, input=f"s\n{answer}\n1\nq\n{answer}\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("Save to which file? (Enter or n: ") == 2
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_yes_to_the_question_of_a_file_asks_for_its_name(
+    cli: Invoke, tmp_path: Path, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = cli(*HUMAN, input="q\ny\nlater.json\n")
+    assert result.exit_code == 0, result.output
+    assert "Type the file's name (Enter: none)" in result.stdout
+    assert [p.name for p in tmp_path.iterdir()] == ["later.json"]
+    saved_ok(tmp_path / "later.json", registry)
+
+
+def test_a_file_typed_at_the_table_overwrites_no_saved_game(
+    cli: Invoke, tmp_path: Path, registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another game saved there stays (even one of the same game, which --save would take):
+    the question is asked again."""
+    monkeypatch.chdir(tmp_path)
+    assert cli(*BOTS, "--save", "other.json").exit_code == 0
+    other = (tmp_path / "other.json").read_bytes()
+    result = cli(*HUMAN, input="q\nother.json\nnew.json\n")
+    assert result.exit_code == 0, result.output
+    assert "error: other.json exists already; name a new file" in result.stderr
+    assert (tmp_path / "other.json").read_bytes() == other
+    assert saved_ok(tmp_path / "new.json", registry).setup.seed == 5
+
+
+@pytest.mark.parametrize(
+    ("typed", "why"),
+    [
+        ("nowhere/g.json", "cannot save to nowhere/g.json: the folder nowhere does not exist"),
+        ("g\0.json", "cannot save to 'g\\x00.json': a NUL character in its name"),
+    ],
+)
+def test_a_file_that_cannot_be_is_asked_again(
+    cli: Invoke,
+    tmp_path: Path,
+    registry: Registry,
+    monkeypatch: pytest.MonkeyPatch,
+    typed: str,
+    why: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = cli(*HUMAN, input=f"q\n{typed}\ng.json\n")
+    assert result.exit_code == 0, result.output
+    assert why in result.stderr
+    saved_ok(tmp_path / "g.json", registry)
+
+
+@pytest.mark.parametrize(("answers", "saved"), [("n", False), ("no", False), ("", True)])
+def test_leaving_a_game_with_a_file_asks_yes_or_no(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, answers: str, saved: bool
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    save = Path("g.json")
+    result = cli(*HUMAN, "--save", str(save), input=f"q\nmaybe\n{answers}\n")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count(f"Save to {save} before leaving? [Y/n]") == 2
+    assert "error: answer y (or Enter) to say yes, n to say no" in result.stderr
+    assert save.exists() is saved

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import shlex
 import socket
 import subprocess
 import sys
@@ -39,11 +38,21 @@ class FakeServer:
 
     served: list[FakeServer] = []
 
-    def __init__(self, command: Callable[[], str], host: str, port: int, title: str) -> None:
+    def __init__(
+        self,
+        command: Callable[[], list[str]],
+        host: str,
+        port: int,
+        title: str,
+        *,
+        max_pages: int,
+        one_game: bool,
+    ) -> None:
         self.page_command, self.host, self.port, self.title = command, host, port, title
+        self.max_pages, self.one_game = max_pages, one_game
 
     @property
-    def command(self) -> str:
+    def command(self) -> list[str]:
         """The command a page opened now would run."""
         return self.page_command()
 
@@ -76,12 +85,13 @@ def test_each_page_runs_play_at_the_table_with_the_options_given(
     assert result.exit_code == 0, result.output
     [server] = served
     assert (server.host, server.port, server.title) == ("127.0.0.1", port, "Clank!")
-    assert shlex.split(server.command) == [
+    assert server.command == [
         sys.executable,
         *("-m", "meeple.cli", "play", "clank", "--seats", "human,bot", "--seed", "7"),
         *("--save", str(save), "-o", "variant=majority", "-o", "board=back"),
-        *("--quiet", "--table"),
+        *("--quiet", "--table", "--page"),
     ]
+    assert server.one_game  # the file holds one game: one page plays it at a time
     assert result.output.splitlines()[-1] == "stopped"
     assert not save.exists()  # checked, not written: each page's game saves there
 
@@ -97,7 +107,8 @@ def test_a_resumed_game_is_every_pages_game(
     result = cli("serve", "--resume", str(saved), "--port", str(free_port()))
     assert result.exit_code == 0, result.output
     assert "resumed" not in result.output  # play's greeting is each page's, not the server's
-    assert shlex.split(served[0].command)[3:] == ["play", "--resume", str(saved), "--table"]
+    assert served[0].command[3:] == ["play", "--resume", str(saved), "--table", "--page"]
+    assert served[0].one_game
 
 
 def test_a_page_opened_after_one_closed_mid_game_continues_its_game(
@@ -115,8 +126,8 @@ def test_a_page_opened_after_one_closed_mid_game_continues_its_game(
         match.step(game.legal_actions(match.state)[0])
     setup = common.setup_of(game, ["human", "random"], 7)
     records.write_atomic(save, records.encode(common.record_of(match, setup)))
-    assert shlex.split(server.command)[3:] == [
-        *("play", "tiny", "--seats", "human,random", "--resume", str(save), "--table")
+    assert server.command[3:] == [
+        *("play", "tiny", "--seats", "human,random", "--resume", str(save), "--table", "--page")
     ]
     while not game.is_over(match.state):  # played to the end: the next page starts anew
         match.step(game.legal_actions(match.state)[0])
@@ -124,9 +135,35 @@ def test_a_page_opened_after_one_closed_mid_game_continues_its_game(
     assert "--resume" not in server.command
 
 
+def test_pages_play_up_to_max_pages_at_once(cli: Invoke, served: list[FakeServer]) -> None:
+    assert cli("serve", "tiny", "--port", str(free_port())).exit_code == 0
+    assert cli("serve", "tiny", "--port", str(free_port()), "--max-pages", "2").exit_code == 0
+    assert [(server.max_pages, server.one_game) for server in served] == [(4, False), (2, False)]
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "127.0.0.2"])
+def test_a_loopback_host_is_served_without_a_warning(
+    cli: Invoke, served: list[FakeServer], host: str
+) -> None:
+    result = cli("serve", "tiny", "--host", host, "--port", str(free_port()))
+    assert result.exit_code == 0, result.output
+    assert "warning" not in result.output
+
+
+def test_another_host_is_served_with_a_warning(cli: Invoke, served: list[FakeServer]) -> None:
+    port = free_port()
+    result = cli("serve", "tiny", "--host", "0.0.0.0", "--port", str(port))
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[0] == (
+        f"warning: 0.0.0.0 is not this machine's loopback address: anyone who can reach its "
+        f"port {port} can open a page and play, and every page's game runs on this machine"
+    )
+
+
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
+        (["tiny", "--max-pages", "0"], 2, "--max-pages"),
         (["nosuch"], 1, "no game 'nosuch'"),
         (["tiny", "--seats", "human,nobody"], 1, "no bot 'nobody'"),
         (["tiny", "--save", "/no/such/folder/game.json"], 1, "does not exist"),
