@@ -149,7 +149,7 @@ def compare(
         stopped, unwritten, term = False, None, common.Terminable()
         try:  # outside the workers' ``with``: leaving it on Ctrl-C stops them at once
             with term, contextlib.ExitStack() as stack:
-                sinks = [stack.enter_context(lines_to(path)) for path in paths]
+                sinks = stack.enter_context(lines_to(paths))
                 for spec, sink, where in zip(specs, sinks, paths, strict=True):
                     if sink is not None:
                         append(sink, header_line(spec), str(where))

@@ -25,8 +25,9 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any
 
@@ -67,6 +68,9 @@ from meeple.core.runner import (
     results,
 )
 from meeple.core.stats import Tally
+
+if sys.platform != "win32":
+    import fcntl
 
 app = typer.Typer()
 
@@ -178,7 +182,7 @@ def simulate(
         out = common.err_console
         # Markup is escaped, not avoided: the bar's description column reads markup.
         title = escape(common.escaped(f"{game.title} games"))
-        with on as remote, lines_to(jsonl, resume) as sink:
+        with on as remote, lines_to([jsonl], resume) as [sink]:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
                 for number, result in enumerate(earlier, 2):
@@ -320,20 +324,46 @@ MAX_HEADER_BYTES = 1024 * 1024
 
 
 @contextlib.contextmanager
-def lines_to(path: Path | None, resume: bool = False) -> Iterator[IO[bytes] | None]:
-    """The ``--jsonl`` file, open for one line per finished game (``None``: none).
+def lines_to(
+    paths: Sequence[Path | None], resume: bool = False
+) -> Iterator[list[IO[bytes] | None]]:
+    """The run files ``paths``, each open for one line per finished game (``None``: no file).
 
-    It is emptied, unless ``resume`` keeps what an existing file holds (it is
-    read first, then written on); resuming a file that does not exist starts it.
+    Each is locked for this run (see :func:`run_file`) before any is emptied, so a run that
+    finds one of them in use by another stops with every file as it was. They are emptied,
+    unless ``resume`` keeps what they hold (read first, then written on); a file that does
+    not exist is started.
     """
-    if path is None:
-        yield None
-        return
+    with contextlib.ExitStack() as stack:
+        sinks = [None if path is None else stack.enter_context(run_file(path)) for path in paths]
+        if not resume:
+            for sink in filter(None, sinks):
+                sink.truncate()
+        yield sinks
+
+
+@contextlib.contextmanager
+def run_file(path: Path) -> Iterator[IO[bytes]]:
+    """The run file ``path``, created if missing, open to read and write from its start and
+    locked: two runs writing one file would interleave their lines and lose games.
+
+    The lock (``flock``, which the system drops when the process ends, however it ends) is
+    taken without waiting: a file another run holds is refused at once, untouched. On
+    Windows there is no ``flock``, and the file is not locked.
+    """
     try:
-        sink = path.open("r+b" if resume and path.exists() else "wb")
+        sink = open(os.open(path, os.O_RDWR | os.O_CREAT, 0o666), "r+b")  # noqa: SIM115
     except OSError as exc:
         raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
     try:
+        if sys.platform != "win32":
+            try:
+                fcntl.flock(sink.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise MeepleError(
+                    f"--jsonl {path}: another run is writing this file; let it finish "
+                    "(or stop it), or write to another file"
+                ) from None
         yield sink
     finally:
         # Every line is flushed as it is written: a close could only write a line that failed.

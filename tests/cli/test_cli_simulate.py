@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -251,3 +254,49 @@ def test_each_game_is_written_as_it_finishes(
     args = ["simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet", "--workers", "1"]
     assert cli(*args).exit_code == 0
     assert seen == [1, 2, 3, 4]  # the header, then the games that finished
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_second_run_on_a_file_in_use_is_refused_and_loses_nothing(
+    cli: Invoke, tmp_path: Path, tiny_path: Path
+) -> None:
+    """Two writers on one file would interleave their lines: the second is refused at once."""
+    out = tmp_path / "g.jsonl"
+    args = ["simulate", "tiny", "--seats", "random,random", "-q", "-w", "1", "--jsonl", str(out)]
+    first = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while (
+            not out.exists() or out.read_bytes().count(b"\n") < 6
+        ) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for more in ([], ["--resume"], ["--force"]):
+            second = cli(*args, "-n", "5", *more)
+            assert second.exit_code == 1, second.output
+            [said] = second.stderr.splitlines()
+            assert said == f"error: --jsonl {out}: another run is writing this file; let it " + (
+                "finish (or stop it), or write to another file"
+            )
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=30)
+    assert first.returncode == 130
+    written = out.read_bytes()
+    games = written.count(b"\n") - 1
+    assert games >= 5 and written.endswith(b"\n")
+    alone = tmp_path / "alone.jsonl"
+    assert cli(*args[:-1], str(alone), "-n", str(games)).exit_code == 0
+    assert written == alone.read_bytes()  # the first run's file, whole
+
+
+def test_resume_starts_a_file_that_does_not_exist(cli: Invoke, tmp_path: Path) -> None:
+    fresh, started = tmp_path / "fresh.jsonl", tmp_path / "started.jsonl"
+    args = ["simulate", "tiny", "-n", "7", "--seed", "3", "-q", "--jsonl"]
+    assert cli(*args, fresh).exit_code == 0
+    result = cli(*args, started, "--resume")
+    assert result.exit_code == 0, result.output
+    assert started.read_bytes() == fresh.read_bytes()

@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 import signal
 import subprocess
+import sys
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
+
+if sys.platform != "win32":
+    import fcntl
 from typer.testing import Result
 
 from meeple.cli.compare import Comparison, variant_items
@@ -152,6 +156,22 @@ def test_compare_bad_input(cli: Invoke, tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.output
     assert (tmp_path / "variant-2.jsonl").read_text() == "the only copy\n"
     assert cli("compare", "tiny").exit_code == 2  # --variant is required
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_compare_refuses_a_folder_another_run_writes_in_and_empties_nothing(
+    cli: Invoke, tmp_path: Path
+) -> None:
+    args = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "3", "--jsonl", tmp_path]
+    assert cli(*args).exit_code == 0
+    before = {path: path.read_bytes() for path in tmp_path.iterdir()}
+    with (tmp_path / "variant-2.jsonl").open("rb") as held:  # as another run holds its file
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        result = cli(*args, "--seed", "5")
+    assert result.exit_code == 1
+    where = tmp_path / "variant-2.jsonl"
+    assert f"error: --jsonl {where}: another run is writing this file" in result.stderr
+    assert {path: path.read_bytes() for path in tmp_path.iterdir()} == before
 
 
 @pytest.mark.parametrize(("bots", "seats"), [(2, 2), (3, 2), (4, 3), (5, 4)])
