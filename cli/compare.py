@@ -28,6 +28,7 @@ from meeple.cli.simulate import (
     append,
     check_jsonl,
     lines_to,
+    local_workers,
     players,
 )
 from meeple.core.errors import MeepleError
@@ -35,7 +36,6 @@ from meeple.core.runner import (
     GameResult,
     Games,
     RunSpec,
-    cpu_count,
     each,
     header_line,
     rest,
@@ -164,7 +164,7 @@ def compare(
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
 
-                played = stack.enter_context(players(env, workers or cpu_count()))
+                played = stack.enter_context(players(env, local_workers(workers)))
                 each(rows([played(spec, seeds) for spec in specs], seeds), keep)
         except KeyboardInterrupt:
             stopped = True

@@ -80,8 +80,8 @@ Workers = Annotated[
         "--workers",
         "-w",
         min=1,
-        help="Processes playing games (default: every core this process may use); "
-        "1 plays in this process.",
+        help="Processes playing games: at most, and by default, one per core this process may "
+        "use; 1 plays in this process.",
         show_default=False,
     ),
 ]
@@ -157,7 +157,6 @@ def simulate(
     if resume and jsonl is None:
         raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
     env = common.env(ctx)
-    asked, workers = workers, workers or cpu_count()
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
@@ -175,8 +174,10 @@ def simulate(
             check_jsonl(jsonl, game.id, force or resume)
         spec = RunSpec.of(game, names, rotate)
         seeds = common.seed_range(seed, n)
+        if dask is None or dask == cluster.LOCAL:  # a scheduler's workers are its own
+            workers = local_workers(workers)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
-        on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
+        on = joined(dask, workers) if dask is not None else contextlib.nullcontext()
         tally = Tally()
         stopped, failed, unwritten, term = False, None, None, common.Terminable()
         out = common.err_console
@@ -207,7 +208,7 @@ def simulate(
                     bar.advance(task)
 
                 try:
-                    with term, players(env, workers, remote) as played:
+                    with term, players(env, workers or 1, remote) as played:
                         each(played(spec, seeds[done:]), keep)
                 except KeyboardInterrupt:
                     stopped = True
@@ -240,6 +241,16 @@ def simulate(
         common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
     if stopped:
         raise typer.Exit(code)
+
+
+def local_workers(asked: int | None) -> int:
+    """The worker processes of a run on this machine: ``asked``, or by default one per core this
+    process may use, and never more. Games keep a core busy, so more workers would only share
+    the cores, each costing an interpreter's start and memory; a warning says so."""
+    cores = cpu_count()
+    if asked is not None and asked > cores:
+        common.warn(f"--workers {asked}: this process may use {cores} cores; playing on {cores}")
+    return min(asked or cores, cores)
 
 
 def joined(address: str, workers: int | None) -> cluster.Dask:

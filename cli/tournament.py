@@ -21,9 +21,9 @@ import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import FirstSeed, Workers, players
+from meeple.cli.simulate import FirstSeed, Workers, local_workers, players
 from meeple.core.errors import MeepleError
-from meeple.core.runner import GameResult, RunSpec, cpu_count
+from meeple.core.runner import GameResult, RunSpec
 from meeple.core.stats import Rating, Ratings, Summary, Tally
 
 app = typer.Typer()
@@ -122,7 +122,7 @@ def tournament(
         started = time.perf_counter()
         stopped, term = False, common.Terminable()
         try:
-            with term, players(env, workers or cpu_count()) as played:
+            with term, players(env, local_workers(workers)) as played:
                 streams = [
                     played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
                     for k, seating in enumerate(seatings)

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner, Result
 
+from meeple.cli import simulate
 from meeple.cli.app import make_app
-from meeple.core.plugins import plugin_manager
+from meeple.core.plugins import PluginManager, plugin_manager
+from meeple.core.runner import Processes
 
 Invoke = Callable[..., Result]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -70,6 +72,34 @@ def test_any_number_of_workers_writes_the_same_bytes(cli: Invoke, tmp_path: Path
     assert result.exit_code == 0, result.output
     assert one.read_bytes() == two.read_bytes()
     assert "Tiny: 40 games, by seat" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "tiny", "-n", "8"],
+        ["compare", "tiny", "--variant", "", "--variant", "", "-n", "8"],
+        ["tournament", "clonk", "--bots", "random,greedy", "-n", "4"],
+    ],
+    ids=["simulate", "compare", "tournament"],
+)
+def test_workers_are_at_most_one_per_core(
+    pm: PluginManager, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """Each worker is an interpreter: more than the cores would only share them."""
+    pools: list[int] = []
+
+    class Counted(Processes):
+        def __init__(self, workers: int) -> None:
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(simulate, "Processes", Counted)
+    monkeypatch.setattr(simulate, "cpu_count", lambda: 2)
+    result = CliRunner().invoke(make_app(pm), [*command, "--workers", "10000"])
+    assert result.exit_code == 0, result.output
+    warning = "warning: --workers 10000: this process may use 2 cores; playing on 2\n"
+    assert result.stderr == warning and pools == [2]
 
 
 def test_shards_hold_the_games_of_the_whole_run(cli: Invoke, tmp_path: Path) -> None:
