@@ -21,6 +21,7 @@ import itertools
 import multiprocessing
 import os
 import signal
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
@@ -544,7 +545,25 @@ def _start_worker() -> None:
         signal.signal(stop, _stop_playing)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held while it started
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     _installed()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """End this worker once ``parent``, the process that started it, has ended, however it
+    ended: killed (SIGKILL, out of memory), it could not stop its workers, which would play on
+    for no one, and keep its resource tracker alive.
+
+    ``join`` waits on a pipe from the parent (on Windows, its process handle), which the
+    system closes when the parent ends: nothing to poll, no race with a parent that ended
+    before this thread started, and the same on every platform -- unlike Linux's
+    ``PR_SET_PDEATHSIG``, which also fires when merely the parent's thread that started the
+    worker ends.
+    """
+    parent.join()
+    os._exit(1)
 
 
 class Processes:

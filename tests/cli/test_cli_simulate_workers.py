@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -245,3 +247,49 @@ def test_a_stop_keeps_the_games_a_worker_finished_in_its_chunk(
         result = CliRunner().invoke(with_stall, [*args[:-2], *more, "-w", "1", "-q"])
         assert result.exit_code == 0, result.output
     assert out.read_bytes() == full.read_bytes()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError):  # ended meanwhile
+            continue
+        if parent == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_with_a_killed_parent(
+    tiny_path: Path, tmp_path: Path, still_running: Callable[[int], bool]
+) -> None:
+    """SIGKILL (or the out-of-memory killer) gives the command no chance to stop its workers:
+    they notice it is gone and end, and the resource tracker with them."""
+    out = tmp_path / "g.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *TINY, "-n", "1000000", "-w", "2", "--jsonl", out],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        # Two workers, playing, and the resource tracker.
+        while len(started) < 3 or not out.exists() or out.read_bytes().count(b"\n") < 10:
+            assert proc.poll() is None and time.monotonic() < deadline, "never started"
+            time.sleep(0.02)
+            started = children(proc.pid)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while any(map(still_running, started)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(still_running, started))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # whatever it left behind
+        proc.wait()
