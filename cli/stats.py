@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from meeple.cli import common, report
 from meeple.core.errors import MeepleError, UnreadableFile
 from meeple.core.files import open_file
+from meeple.core.game import Game
 from meeple.core.runner import GameResult, RunSpec, read_run, run_lines
 from meeple.core.scoring import rank
 from meeple.core.stats import Tally
@@ -40,21 +41,23 @@ def stats(
     """
     with common.errors():
         tally = Tally()
-        spec = read_shards(files, tally)
+        installed = common.env(ctx).registry.games
+        spec = read_shards(files, tally, installed)
         if not tally.games:
             raise MeepleError(f"{', '.join(map(str, files))}: no games in the run")
-        try:
-            title = common.env(ctx).registry.game(spec.game).title
-        except MeepleError:  # a run of a game not installed here: its id will do
-            title = spec.game
+        # A run of a game not installed here: its id will do.
+        title = installed[spec.game].title if spec.game in installed else spec.game
         report.show(title, tally.summary(), as_json)
 
 
-def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
+def read_shards(
+    files: Sequence[Path], tally: Tally, installed: Mapping[str, type[Game[Any, Any]]]
+) -> RunSpec:
     """Add every game of ``files`` to ``tally``, checking they are one run; its spec.
 
     The files must share their header and hold each seed once; a file that
-    breaks either rule is named with the line at fault.
+    breaks either rule is named with the line at fault. The header's options
+    must be ones the game takes, if it is one of those ``installed``.
     """
     spec: RunSpec | None = None
     seen: dict[int, Path] = {}
@@ -68,6 +71,8 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
             if not this.bots:
                 raise MeepleError(f"{path}:1: a run of no bots; the header was edited")
             if spec is None:
+                if this.game in installed:
+                    this.check_options(installed[this.game], str(path))
                 spec, first = this, path
             elif this != spec:
                 raise MeepleError(

@@ -27,14 +27,15 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
-from typing import IO, Any, Protocol, TypeVar
+from typing import IO, Annotated, Any, Protocol, TypeVar
 
 import msgspec
 
-from meeple.core.engine import Hooks, Match
+from meeple.core.engine import MAX_DECISIONS, Hooks, Match
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.game import PLAY_ON_MAX, Game
 from meeple.core.plugins import Registry, plugin_error, plugin_manager
+from meeple.core.rng import Seed
 from meeple.core.scoring import Score, rank
 
 
@@ -71,16 +72,39 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         cls = registry.game(self.game)
         return cls(msgspec.convert(self.options, cls.Options))
 
+    def check_options(self, game: type[Game[Any, Any]], where: str) -> None:
+        """Raise :class:`MeepleError` unless ``game`` takes the spec's options, naming the
+        first that it does not (by its path in the header line of the run file ``where``)."""
+        try:
+            msgspec.convert(self.options, game.Options)
+        except msgspec.ValidationError as exc:
+            path = str(exc).rpartition(" - at `$")
+            problem = f"{path[0]} - at `$.run.options{path[2]}" if path[1] else f"{exc} in options"
+            raise MeepleError(
+                f"{where}:1: {problem}, not options {game.title} {game.version} takes; "
+                "the header was edited, or written for another version of the game"
+            ) from None
+
+
+Decisions = Annotated[int, msgspec.Meta(ge=0, le=MAX_DECISIONS)]
+"""The decisions of a finished game: no more than :meth:`Match.run` lets a game take."""
+Round = Annotated[int, msgspec.Meta(ge=1, le=PLAY_ON_MAX)]
+"""The round a finished game ended in: from 1, and no further than a state may count."""
+
 
 class GameResult(msgspec.Struct, kw_only=True):
-    """One finished game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes)."""
+    """One finished game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes).
 
-    seed: int
+    Read back from a file, each number must be one a game can have: a line that says otherwise
+    was edited, and would distort every mean it went into.
+    """
+
+    seed: Seed
     seats: list[str]
     scores: list[Score]
     places: list[int]
-    decisions: int
-    rounds: int
+    decisions: Decisions
+    rounds: Round
     digest: str
 
 

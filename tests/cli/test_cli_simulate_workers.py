@@ -165,6 +165,32 @@ def test_resume_refuses_another_run(cli: Invoke, tmp_path: Path) -> None:
     assert out.read_bytes() == before  # a finished run: nothing to add
 
 
+def test_resume_refuses_a_line_no_game_can_have(cli: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "clonk", "--seats", "random,random", "-n", "3", "-q", "--jsonl", str(out)]
+    assert cli(*args).exit_code == 0
+    header, first, *games = out.read_bytes().splitlines(keepends=True)
+    for line, found, edit, message in (
+        (1, rb'"decisions":\d+', b'"decisions":1' + b"0" * 30, "Expected `int` <= 1000000"),
+        (1, rb'"rounds":\d+', b'"rounds":-2', "Expected `int` >= 1 - at `$.rounds`"),
+        (1, rb'"seed":\d+', b'"seed":-1', "Expected `int` >= 0 - at `$.seed`"),
+        (0, rb'"hand_limit":5', b'"hand_limit":99', "its run has option hand_limit 99, this one 5"),
+        (
+            0,
+            rb'"options":\{',
+            b'"options":{"colour":1,',
+            "its run has option colour 1, this one null",
+        ),
+    ):
+        lines = [header, first]
+        lines[line] = re.sub(found, edit, lines[line])
+        out.write_bytes(b"".join([*lines, *games]))
+        result = cli(*args, "--resume")
+        assert result.exit_code == 1 and message in result.stderr, result.output
+        assert result.stderr.startswith(f"error: {out}:{line + 1}: " if line else f"error: {out}: ")
+        assert out.read_bytes() == b"".join([*lines, *games])  # left as it was
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_failing_game_names_its_seed_and_keeps_every_game_before_it(
     run: Run, install_plugin: Callable[[str, str], None], tmp_path: Path, workers: str

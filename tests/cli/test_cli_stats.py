@@ -74,6 +74,12 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         "places": first.replace(b'"places":[', b'"places":[9,', 1),
         "bots": header.replace(b'"bots":["random","random","random"]', b'"bots":[]', 1),
     }
+    edited |= {
+        "decisions": re.sub(rb'"decisions":\d+', b'"decisions":' + b"1" + b"0" * 30, first),
+        "rounds": re.sub(rb'"rounds":\d+', b'"rounds":-3', first),
+        "seed": re.sub(rb'"seed":\d+', b'"seed":-1', first),
+        "total": re.sub(rb'"total":\d+', b'"total":' + b"9" * 400, first, count=1),
+    }
     for name, line in edited.items():
         lines = [line, first] if name == "bots" else [header, line]
         (tmp_path / f"{name}.jsonl").write_bytes(b"".join([*lines, *games]))
@@ -93,6 +99,10 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         ([tmp_path / "scores.jsonl"], "scores.jsonl:2: scores for seats [7, 0, 1, 2], not one"),
         ([tmp_path / "places.jsonl"], "places.jsonl:2: places [9, "),
         ([tmp_path / "bots.jsonl"], "bots.jsonl:1: a run of no bots"),
+        ([tmp_path / "decisions.jsonl"], "decisions.jsonl:2: not a game result (Expected `int` <="),
+        ([tmp_path / "rounds.jsonl"], "rounds.jsonl:2: not a game result (Expected `int` >= 1 - "),
+        ([tmp_path / "seed.jsonl"], "seed.jsonl:2: not a game result (Expected `int` >= 0 - at `$"),
+        ([tmp_path / "total.jsonl"], "total.jsonl:2: not a game result (Expected `int` <= "),
     ]
     for files, message in cases:
         result = cli("stats", *map(str, files))
@@ -100,6 +110,27 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.output
         assert len(result.stderr.strip().splitlines()) == 1
     assert cli("stats").exit_code == 2
+
+
+def test_stats_checks_a_header_s_options_against_the_game(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    args = ["simulate", "clonk", "-n", "2", "--seats", "random,random", "--jsonl", str(run)]
+    assert cli(*args).exit_code == 0
+    header, *games = run.read_bytes().splitlines(keepends=True)
+    for edit, message in (
+        (
+            (b'"hand_limit":5', b'"hand_limit":99'),
+            "Expected `int` <= 20 - at `$.run.options.hand_limit`, not options Clonk! 2 takes",
+        ),
+        (
+            (b'"options":{', b'"options":{"colour":"red",'),
+            "Object contains unknown field `colour` in options, not options Clonk! 2 takes",
+        ),
+    ):
+        run.write_bytes(b"".join([header.replace(*edit), *games]))
+        result = cli("stats", str(run))
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: {run}:1: {message}; the header was edited")
 
 
 def test_variant_items_keep_json_commas() -> None:
