@@ -22,6 +22,7 @@ from meeple.cli.simulate import (
     Bots,
     FirstSeed,
     Force,
+    Quiet,
     Rotate,
     Unwritten,
     Workers,
@@ -30,6 +31,7 @@ from meeple.cli.simulate import (
     lines_to,
     local_workers,
     players,
+    progress,
 )
 from meeple.core.errors import MeepleError
 from meeple.core.runner import (
@@ -106,6 +108,7 @@ def compare(
     ] = None,
     force: Force = False,
     workers: Workers = None,
+    quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the comparison as JSON instead of tables.")
     ] = False,
@@ -154,6 +157,9 @@ def compare(
                     if sink is not None:
                         append(sink, header_line(spec), str(where))
 
+                games = n * len(specs)
+                advance = stack.enter_context(progress(f"{game_cls.title} games", games, 0, quiet))
+
                 def keep(results: list[GameResult]) -> None:
                     for result, sink, where, tally in zip(
                         results, sinks, paths, tallies, strict=True
@@ -161,6 +167,7 @@ def compare(
                         if sink is not None:
                             append(sink, result_line(result), str(where))
                         tally.add(result)
+                        advance()
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
 

@@ -143,9 +143,19 @@ def ratings(rows: Sequence[Rating]) -> Table:
     return t
 
 
+def pace(per_second: float) -> str:
+    """A speed in games, readable however slow: ``1,234 games/s``, ``2.5 games/s``, and below
+    one a second the time per game, ``1.7 s/game``."""
+    if per_second >= 10:
+        return f"{per_second:,.0f} games/s"
+    if per_second >= 1:
+        return f"{per_second:.1f} games/s"
+    return f"{1 / per_second:,.1f} s/game"
+
+
 def speed(games: int, elapsed: float) -> None:
     rate = games / elapsed if elapsed > 0 else float("inf")
-    common.console.print(f"{games} games in {elapsed:.2f} s ({rate:,.0f} games/s)")
+    common.console.print(f"{games} games in {elapsed:.2f} s ({pace(rate)})")
 
 
 def json(value: Any) -> None:

@@ -23,6 +23,7 @@ memory does not grow with the number of games.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
 import sys
@@ -101,6 +102,7 @@ Rotate = Annotated[
 Force = Annotated[
     bool, typer.Option(help="Let --jsonl overwrite a file that is not a run of this game.")
 ]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -136,7 +138,7 @@ def simulate(
             'on this machine\'s cores (--workers of them). Needs pip install "meeple[dask]".',
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
     ] = False,
@@ -180,9 +182,6 @@ def simulate(
         on = joined(dask, workers) if dask is not None else contextlib.nullcontext()
         tally = Tally()
         stopped, failed, unwritten, term = False, None, None, common.Terminable()
-        out = common.err_console
-        # Markup is escaped, not avoided: the bar's description column reads markup.
-        title = escape(common.escaped(f"{game.title} games"))
         with on as remote, lines_to([jsonl], resume) as [sink]:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
@@ -195,17 +194,14 @@ def simulate(
                 append(sink, header_line(spec), str(jsonl))
             done = tally.games
             started = time.perf_counter()
-            with Progress(
-                *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
-            ) as bar:
-                task = bar.add_task(title, total=n, completed=done)
+            with progress(f"{game.title} games", n, done, quiet) as advance:
 
                 def keep(result: GameResult) -> None:
                     # Written first: every game the summary counts is in the file.
                     if sink is not None:
                         append(sink, result_line(result), str(jsonl))
                     tally.add(result)
-                    bar.advance(task)
+                    advance()
 
                 try:
                     with term, players(env, workers or 1, remote) as played:
@@ -294,21 +290,38 @@ def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
     return "MEEPLE_DEBUG=1 " + shlex.join(args)
 
 
-class _GamesPerSecond(ProgressColumn):
-    """The speed Rich measures over the last seconds, in games."""
+class _Pace(ProgressColumn):
+    """The speed Rich measures over the last seconds, in games (see :func:`report.pace`)."""
 
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed or 0:,.0f} games/s", style="progress.data.speed")
+        return Text(report.pace(task.speed) if task.speed else "", style="progress.data.speed")
 
 
 COLUMNS = (
     TextColumn("[progress.description]{task.description}"),
     BarColumn(),
     MofNCompleteColumn(),
-    _GamesPerSecond(),
+    _Pace(),
     TimeRemainingColumn(),
 )
-"""The progress bar: games done of the run, games/s and the time left."""
+"""The progress bar: games done of the run, their pace and the time left."""
+
+
+@contextlib.contextmanager
+def progress(title: str, total: int, done: int = 0, quiet: bool = False) -> Iterator[Advance]:
+    """A progress bar of ``total`` games on standard error, ``done`` of them already; gives the
+    call that counts one more. Off with ``quiet``, and where standard error is no terminal."""
+    out = common.err_console
+    with Progress(
+        *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
+    ) as bar:
+        # Markup is escaped, not avoided: the bar's description column reads markup.
+        task = bar.add_task(escape(common.escaped(title)), total=total, completed=done)
+        yield functools.partial(bar.advance, task)
+
+
+Advance = Callable[[], None]
+"""Counts one more game on a :func:`progress` bar."""
 
 
 def check_jsonl(path: Path, game_id: str, force: bool) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import math
 import multiprocessing
 import os
 import signal
@@ -90,6 +91,48 @@ Decisions = Annotated[int, msgspec.Meta(ge=0, le=MAX_DECISIONS)]
 """The decisions of a finished game: no more than :meth:`Match.run` lets a game take."""
 Round = Annotated[int, msgspec.Meta(ge=1, le=PLAY_ON_MAX)]
 """The round a finished game ended in: from 1, and no further than a state may count."""
+
+
+class Schedule(RunSpec, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A tournament's run: ``bots`` are all its bots, and the game of seed ``first + i`` seats
+    the schedule's seating ``i`` mod its :attr:`size`.
+
+    The schedule takes every set of ``seats`` bots in ``itertools.combinations`` order and
+    rotates each through the seats. A seating is worked out from its number alone, so a
+    schedule of any size takes no memory, and a chunk of seeds plays on any worker.
+    """
+
+    seats: int
+    first: int
+
+    @property
+    def size(self) -> int:
+        """The games of one schedule: ``C(bots, seats) · seats``."""
+        return math.comb(len(self.bots), self.seats) * self.seats
+
+    def seating(self, seed: int) -> list[str]:
+        return self.at((seed - self.first) % self.size)
+
+    def at(self, k: int) -> list[str]:
+        """Seating ``k`` of the schedule: set ``k // seats``, rotated ``k % seats`` seats."""
+        group, turn = divmod(k, self.seats)
+        bots = _combination(self.bots, self.seats, group)
+        return bots[turn:] + bots[:turn]
+
+
+def _combination(pool: Sequence[str], r: int, index: int) -> list[str]:
+    """``list(itertools.combinations(pool, r))[index]``, without making the others (the
+    ``nth_combination`` recipe of the itertools documentation)."""
+    n = len(pool)
+    c = math.comb(n, r)
+    chosen = []
+    while r:
+        c, n, r = c * r // n, n - 1, r - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - r) // n, n - 1
+        chosen.append(pool[-1 - n])
+    return chosen
 
 
 class GameResult(msgspec.Struct, kw_only=True):

@@ -17,6 +17,7 @@ from typer.testing import CliRunner, Result
 
 from meeple.cli import simulate
 from meeple.cli.app import make_app
+from meeple.cli.report import pace
 from meeple.core.plugins import PluginManager, plugin_manager
 from meeple.core.runner import Processes
 
@@ -100,8 +101,9 @@ def test_workers_are_at_most_one_per_core(
     monkeypatch.setattr(simulate, "cpu_count", lambda: 2)
     result = CliRunner().invoke(make_app(pm), [*command, "--workers", "10000"])
     assert result.exit_code == 0, result.output
-    warning = "warning: --workers 10000: this process may use 2 cores; playing on 2\n"
-    assert result.stderr == warning and pools == [2]
+    warning = "warning: --workers 10000: this process may use 2 cores; playing on 2"
+    said = [line for line in result.stderr.splitlines() if " schedule (" not in line]
+    assert said == [warning] and pools == [2]  # what a tournament plans is said too
 
 
 def test_shards_hold_the_games_of_the_whole_run(cli: Invoke, tmp_path: Path) -> None:
@@ -245,6 +247,25 @@ def test_a_terminal_shows_progress_with_games_per_second(run: Run) -> None:
         "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1", "-q", env=terminal).stderr
     )
     assert "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1").stderr
+    tournament = ["tournament", "clonk", "--bots", "random,greedy", "-n", "20", "-w", "1"]
+    shown = run(*tournament, env=terminal)
+    assert shown.returncode == 0 and "Clonk! tournament games" in shown.stderr
+    assert "20/20" in shown.stderr and "games/s" in shown.stderr
+    assert "20/20" not in run(*tournament, "--quiet", env=terminal).stderr
+    compare = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "10", "-w", "1"]
+    shown = run(*compare, env=terminal)
+    assert shown.returncode == 0 and "Tiny games" in shown.stderr and "20/20" in shown.stderr
+
+
+def test_a_slow_run_s_pace_is_read_per_game() -> None:
+    assert [pace(rate) for rate in (1234.4, 12.0, 2.54, 1.0, 0.6, 0.01)] == [
+        "1,234 games/s",
+        "12 games/s",
+        "2.5 games/s",
+        "1.0 games/s",
+        "1.7 s/game",
+        "100.0 s/game",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 import signal
 import subprocess
 import sys
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
+from typer.testing import Result
+
+from meeple.cli import tournament
+from meeple.cli.compare import Comparison, variant_items
+from meeple.cli.tournament import Tournament, schedule
+from meeple.core.runner import Schedule
+from meeple.core.stats import Summary
 
 if sys.platform != "win32":
     import fcntl
-from typer.testing import Result
-
-from meeple.cli.compare import Comparison, variant_items
-from meeple.cli.tournament import Tournament, schedule
-from meeple.core.stats import Summary
 
 Invoke = Callable[..., Result]
 Stalled = Callable[..., tuple[int, str, str, list[int]]]
@@ -233,6 +237,69 @@ def test_tournament_rates_the_strong_bot_first(cli: Invoke) -> None:
     assert "4 games: 2 times the 2-game schedule" in tables.stdout and "ratings" in tables.stdout
 
 
+def test_a_tournament_says_how_many_games_it_plays_and_asks_before_many_more(
+    cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournament, "MAX_GAMES", 5)
+    args = ["tournament", "clonk", "--bots", "random,greedy,ismcts:iterations=2", "--per-game", "2"]
+    refused = cli(*args, "-n", "1")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: --bots: every set of 2 of the 3 bots, rotated through the seats, is a schedule "
+        "of 6 games, and -n 1 rounded up to whole schedules makes 6, more than 5; name fewer "
+        "bots, give --per-game fewer seats, or add --allow-large to play them all\n"
+    )
+    plan = "6 games: 1 times the 6-game schedule (every set of 2 of the 3 bots, rotated through"
+    for more in (["-n", "1", "--allow-large"], ["-n", "6"]):  # asked for: played
+        result = cli(*args, *more)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == plan + " the seats)\n"  # said before the first game
+        assert "6 games in" in result.stdout
+
+
+def test_a_large_schedule_is_planned_as_it_is_played(
+    cli: Invoke, interrupt_game: Callable[[int], None]
+) -> None:
+    """50 bots in 4 seats: a schedule of 921,200 games, each seating worked out when played."""
+    bots = ",".join(["random", "greedy", *(f"ismcts:iterations={i}" for i in range(1, 49))])
+    interrupt_game(4)
+    tracemalloc.start()
+    try:
+        result = cli("tournament", "clonk", "--bots", bots, "--allow-large", "-w", "1")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 130, result.output
+    assert result.stderr.startswith("921,200 games: 1 times the 921,200-game schedule")
+    assert "interrupted after 3 of 921200 games" in result.stderr
+    assert peak < 20_000_000  # a materialised schedule takes hundreds of megabytes
+
+
+def test_the_schedule_s_seatings_are_worked_out_from_their_number() -> None:
+    bots = [f"b{i}" for i in range(9)]
+    spec = Schedule(game="g", version="1", options={}, bots=bots, seats=4, first=10)
+    whole = [[*g[k:], *g[:k]] for g in itertools.combinations(bots, 4) for k in range(4)]
+    assert spec.size == len(whole) == 504
+    assert [spec.seating(10 + i) for i in range(2 * spec.size)] == whole * 2
+
+
+def test_a_bot_named_twice_is_refused_however_it_is_written(cli: Invoke) -> None:
+    """Rated twice, one bot would take two rows, and each game it plays in both seats."""
+    for bots, same in (
+        ("greedy,random,bot", "greedy twice"),
+        ("ismcts:time=0.5,ismcts:time=0.50", "ismcts:time=0.5 twice"),
+        ("ismcts:iterations=200,ismcts", "ismcts:iterations=200 and ismcts are one bot"),
+    ):
+        result = cli("tournament", "clonk", "--bots", bots, "-n", "2")
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"error: --bots {bots!r}: {same} (`bot` is greedy here); name each bot once, "
+            "or give them different options\n"
+        )
+    differ = cli("tournament", "clonk", "--bots", "ismcts:iterations=2,ismcts:iterations=3")
+    assert differ.exit_code == 0, differ.output
+
+
 def test_tournament_bad_input(cli: Invoke) -> None:
     cases = [
         (["--bots", "random"], "name two or more bots"),
@@ -345,7 +412,9 @@ def test_tournament_sigterm_rates_the_finished_games_and_exits_143(stalled: Stal
     args = ["tournament", "stall", "--bots", "random,first", "-n", "200", "-w", "2"]
     code, out, err, left = stalled(args, 1, signal.SIGTERM, False)
     assert (code, left) == (143, [])
-    said = re.fullmatch(r"terminated after (\d+) of 200 games\n", err)
+    plan = "200 games: 100 times the 2-game schedule (every set of 2 of the 2 bots, rotated "
+    plan += "through the seats)\n"
+    said = re.fullmatch(re.escape(plan) + r"terminated after (\d+) of 200 games\n", err)
     assert said is not None and int(said[1]) <= 40, err
     assert f"{said[1]} of 200 games: 100 times the 2-game schedule" in out and "ratings" in out
 
