@@ -33,7 +33,7 @@ from meeple.cli.simulate import (
     players,
     progress,
 )
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, echo
 from meeple.core.runner import (
     GameResult,
     Games,
@@ -138,7 +138,7 @@ def compare(
             try:
                 options = common.parse_options(game_cls, [*shared, *variant_items(text)])
             except MeepleError as exc:
-                raise MeepleError(f"--variant {text!r}: {exc}") from None
+                raise MeepleError(f"--variant {echo(text)}: {exc}") from None
             specs.append(RunSpec.of(game_cls(options), names, rotate))
         seeds = common.seed_range(seed, n)
         paths: list[Path | None] = [None] * len(specs)

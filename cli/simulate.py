@@ -49,7 +49,7 @@ from rich.text import Text
 from meeple.cli import common, report
 from meeple.cli.stats import check_game
 from meeple.core import cluster
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, cut, cut_in
 from meeple.core.files import open_file
 from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
@@ -254,7 +254,7 @@ def joined(address: str, workers: int | None) -> cluster.Dask:
     try:
         return cluster.Dask(address, workers)
     except MeepleError as exc:
-        raise MeepleError(f"--dask {address}: {exc}") from None
+        raise MeepleError(f"--dask {cut(address)}: {cut_in(str(exc), address)}") from None
 
 
 Player = Callable[[RunSpec, range], Games]

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from meeple.cli import common, report
-from meeple.core.errors import MeepleError, UnreadableFile
+from meeple.core.errors import MeepleError, UnreadableFile, cut
 from meeple.core.files import open_file
 from meeple.core.game import Game
 from meeple.core.runner import GameResult, RunSpec, read_run, run_lines
@@ -98,12 +98,18 @@ def check_game(spec: RunSpec, game: GameResult, where: str) -> None:
     A line of a run file is checked for what a summary counts by: the seating
     of its seed, one score per seat, and the places those scores give.
     """
-    if game.seats != spec.seating(game.seed):
-        problem = f"seats {game.seats}, but the run seats {spec.seating(game.seed)} at its seed"
-    elif sorted(score.seat for score in game.scores) != list(range(len(game.seats))):
-        problem = f"scores for seats {[score.seat for score in game.scores]}, not one a seat"
-    elif game.places != rank(game.scores):
-        problem = f"places {game.places}, but its scores rank {rank(game.scores)}"
+    # Each list is cut as it is shown: a line (up to a megabyte) may hold long ones.
+    seated, seats, ranked = (
+        spec.seating(game.seed),
+        [s.seat for s in game.scores],
+        rank(game.scores),
+    )
+    if game.seats != seated:
+        problem = f"seats {cut(str(game.seats))}, but the run seats {cut(str(seated))} at its seed"
+    elif sorted(seats) != list(range(len(game.seats))):
+        problem = f"scores for seats {cut(str(seats))}, not one a seat"
+    elif game.places != ranked:
+        problem = f"places {cut(str(game.places))}, but its scores rank {cut(str(ranked))}"
     else:
         return
     raise MeepleError(f"{where}: {problem}; the line was edited, or is of another run")
@@ -112,7 +118,7 @@ def check_game(spec: RunSpec, game: GameResult, where: str) -> None:
 def differences(a: RunSpec, b: RunSpec) -> str:
     """What differs between two specs, field by field."""
     return "; ".join(
-        f"{name} {getattr(b, name)!r}, not {getattr(a, name)!r}"
+        f"{name} {cut(repr(getattr(b, name)))}, not {cut(repr(getattr(a, name)))}"
         for name in a.__struct_fields__
         if getattr(a, name) != getattr(b, name)
     )

@@ -23,7 +23,7 @@ import typer
 
 from meeple.cli import common, report
 from meeple.cli.simulate import FirstSeed, Quiet, Workers, local_workers, players, progress
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, echo
 from meeple.core.plugins import Registry
 from meeple.core.runner import GameResult, RunSpec, Schedule, each
 from meeple.core.stats import Rating, Ratings, Summary, Tally
@@ -102,7 +102,7 @@ def tournament(
         game_cls = registry.game(game_id)
         names = common.player_names(registry, game_cls.id, bots, "--bots")
         if len(names) < 2 or "" in names:
-            raise MeepleError(f"--bots {bots!r}: name two or more bots, separated by commas")
+            raise MeepleError(f"--bots {echo(bots)}: name two or more bots, separated by commas")
         if common.HUMAN in names:
             raise MeepleError("--bots: a tournament plays bots only")
         names = distinct(registry, game_cls.id, names, bots)
@@ -180,7 +180,7 @@ def distinct(registry: Registry, game_id: str, names: Sequence[str], given: str)
             first, text = seen[key], player.text
             same = f"{text} twice" if first == text else f"{first} and {text} are one bot"
             raise MeepleError(
-                f"--bots {given!r}: {same} (`bot` is {common.best_bot(registry, game_id)} "
+                f"--bots {echo(given)}: {same} (`bot` is {common.best_bot(registry, game_id)} "
                 "here); name each bot once, or give them different options"
             )
         seen[key] = player.text

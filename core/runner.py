@@ -33,7 +33,7 @@ from typing import IO, Annotated, Any, Protocol, TypeVar
 import msgspec
 
 from meeple.core.engine import MAX_DECISIONS, Hooks, Match
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, cut
 from meeple.core.game import PLAY_ON_MAX, Game
 from meeple.core.plugins import Registry, plugin_error, plugin_manager
 from meeple.core.rng import Seed
@@ -288,7 +288,7 @@ class Resume:
         pairs.append(("rotate", theirs.rotate, ours.rotate))
         for field, there, here in pairs:
             if there != here:
-                shown = [msgspec.json.encode(v).decode() for v in (there, here)]
+                shown = [cut(msgspec.json.encode(v).decode()) for v in (there, here)]
                 raise MeepleError(
                     f"{self.where}: its run has {field} {shown[0]}, this one {shown[1]}; "
                     "resume with the setup the file was written with"

@@ -300,3 +300,53 @@ def test_resume_starts_a_file_that_does_not_exist(cli: Invoke, tmp_path: Path) -
     result = cli(*args, started, "--resume")
     assert result.exit_code == 0, result.output
     assert started.read_bytes() == fresh.read_bytes()
+
+
+LONG = "x" * 120_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", LONG],
+        ["simulate", "clonk", "-o", f"hand_limit={LONG}"],
+        ["simulate", "clonk", "-o", f"eye_tie={LONG}"],  # msgspec's message repeats it
+        ["simulate", "clonk", "--eye-tie", LONG],
+        ["simulate", "clonk", "-o", f"{LONG}=1"],
+        ["simulate", "clonk", "-o", f"cards=[{LONG}"],
+        ["simulate", "clonk", f"--{LONG}", "1"],
+        ["simulate", "clonk", "--seats", f"{LONG},random"],
+        ["simulate", "clonk", "--seats", "random," * 20_000],
+        ["simulate", "clonk", "--seats", f"ismcts:iterations={LONG},random"],
+        ["simulate", "clonk", "--seats", f"ismcts:{LONG}=1,random"],
+        ["simulate", "clonk", "--seats", f"greedy:{LONG},random"],
+        ["simulate", "clonk", "--seats", f"ismcts:rollout={LONG},random"],
+        ["simulate", "clonk", "--dask", LONG],
+        ["tournament", "clonk", "--bots", f"{LONG},random"],
+        ["tournament", "clonk", "--bots", "random," * 20_000],
+        ["compare", "clonk", "--variant", "", "--variant", f"eye_tie={LONG}"],
+    ],
+    ids=lambda args: " ".join(arg[:24] for arg in args),
+)
+def test_a_long_value_is_cut_in_its_error_line(cli: Invoke, args: list[str]) -> None:
+    result = cli(*args)
+    assert result.exit_code in (1, 2)
+    assert " characters)" in result.output and len(result.output) < 1500, result.output[:3000]
+
+
+def test_a_long_value_in_a_run_file_is_cut_in_its_error_line(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    args = ["simulate", "tiny", "-n", "2", "-q", "--seats", "random,random", "--jsonl", str(run)]
+    assert cli(*args).exit_code == 0
+    header, first, second = run.read_bytes().splitlines(keepends=True)
+    seats = b'"seats":["random","random"]'
+    run.write_bytes(header + first.replace(seats, b'"seats":["' + b"x" * 120_000 + b'"]') + second)
+    result = cli("stats", str(run))
+    assert result.exit_code == 1
+    assert " characters), but the run seats ['random', 'random']" in result.stderr
+    assert len(result.stderr) < 500
+    run.write_bytes(header.replace(b'"random","random"', b'"' + b"x" * 120_000 + b'"') + first)
+    result = cli(*args, "--resume")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f'error: {run}: its run has bots ["xxxxx')
+    assert len(result.stderr) < 500
