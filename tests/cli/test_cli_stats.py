@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 import re
 import signal
@@ -14,13 +15,14 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from rich.console import Console
 from typer.testing import Result
 
-from meeple.cli import tournament
+from meeple.cli import common, report, tournament
 from meeple.cli.compare import Comparison, variant_items
 from meeple.cli.tournament import Tournament, schedule
 from meeple.core.runner import Schedule
-from meeple.core.stats import Summary
+from meeple.core.stats import Difference, Estimate, Summary
 
 if sys.platform != "win32":
     import fcntl
@@ -432,3 +434,51 @@ def test_compare_and_tournament_are_the_same_on_any_number_of_workers(
     alone, spread = (cli(*command, "--json", "-w", str(w)) for w in (1, 2))
     assert alone.exit_code == 0 and spread.exit_code == 0, alone.output + spread.output
     assert alone.stdout == spread.stdout
+
+
+@pytest.fixture
+def at_80_columns(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    """What the tables print, on a console 80 columns wide."""
+    out = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=out, width=80, highlight=False))
+    return out
+
+
+def test_seat_tables_keep_a_seat_and_its_bot_on_one_line_at_80_columns(
+    cli: Invoke, at_80_columns: io.StringIO
+) -> None:
+    args = ["simulate", "clank", "-n", "4", "--seats", "heuristic,random,random,random", "--json"]
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+    report.summary("Clank!", msgspec.json.decode(result.stdout, type=Summary))
+    lines = at_80_columns.getvalue().splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("│ 0 (heuristic) │") for line in lines), "\n".join(lines)
+    assert any(line.startswith("│ 3 (random)    │") for line in lines)
+
+
+def test_an_interval_from_a_negative_end_reads_as_one_at_80_columns(
+    at_80_columns: io.StringIO,
+) -> None:
+    def estimate(value: float, low: float, high: float) -> Estimate:
+        return Estimate(value=value, low=low, high=high)
+
+    rows = [
+        Difference(
+            measure="seat 0 win rate",
+            base=estimate(0.3, 0.25, 0.35),
+            other=estimate(0.234, 0.19, 0.28),
+            difference=estimate(-0.066, -0.122, -0.010),
+        ),
+        Difference(
+            measure="rounds",
+            base=estimate(14.0, 13.0, 15.0),
+            other=estimate(14.3, 13.2, 15.4),
+            difference=estimate(0.3, -0.7, 1.3),
+        ),
+    ]
+    common.console.print(report.differences("a variant against the base", rows))
+    shown = at_80_columns.getvalue()
+    assert "-12.2 to -1.0% │ * │" in shown and "-0.7 to 1.3 │" in shown
+    assert "–-" not in shown and max(map(len, shown.splitlines())) <= 80
+    assert report.rate_interval(estimate(0.29, 0.252, 0.331)) == "25.2–33.1%"
