@@ -1,7 +1,7 @@
 """``meeple simulate``: many seeded bot games, summed up per seat and per bot with intervals.
 
-Games are played by ``--workers`` processes (default: every core this process
-may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
+Games are played by ``--workers`` processes (by default and at most, one per core
+this process may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
 a header line, then one line per game in seed order, each written as soon as
 every earlier seed's is: the file is the same bytes for any number of workers,
 and a run cut into seed ranges (``--seed``/``-n``) gives the same games.
@@ -18,6 +18,7 @@ memory does not grow with the number of games.
   seeds are checked, the games written are kept (a last line cut short is
   written again), and the rest are appended; the file ends up the same bytes
   as an uninterrupted run's.
+- A run locks its ``--jsonl`` file: a second run on it is refused before it is touched.
 """
 
 from __future__ import annotations
