@@ -389,6 +389,11 @@ def run_file(path: Path) -> Iterator[IO[bytes]]:
                     f"--jsonl {path}: another run is writing this file; let it finish "
                     "(or stop it), or write to another file"
                 ) from None
+            except OSError as exc:  # a file system without locks (some network ones)
+                raise MeepleError(
+                    f"--jsonl {path}: cannot lock it ({exc.strerror or exc}), so another run "
+                    "could write it at the same time; write to a file on a local disk"
+                ) from None
         yield sink
     finally:
         # Every line is flushed as it is written: a close could only write a line that failed.

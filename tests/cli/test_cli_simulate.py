@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import signal
 import subprocess
 import sys
@@ -14,6 +16,7 @@ import msgspec
 import pytest
 from typer.testing import Result
 
+from meeple.cli import simulate
 from meeple.core.engine import Match
 from meeple.core.rng import SEED_MAX
 from meeple.core.runner import GameResult, Header
@@ -291,6 +294,20 @@ def test_a_second_run_on_a_file_in_use_is_refused_and_loses_nothing(
     alone = tmp_path / "alone.jsonl"
     assert cli(*args[:-1], str(alone), "-n", str(games)).exit_code == 0
     assert written == alone.read_bytes()  # the first run's file, whole
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_file_that_cannot_be_locked_is_refused(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_locks(fd: int, operation: int) -> None:  # as on a network file system without them
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(simulate.fcntl, "flock", no_locks)
+    out = tmp_path / "g.jsonl"
+    result = cli("simulate", "tiny", "-n", "2", "--jsonl", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: --jsonl {out}: cannot lock it (No locks available)")
 
 
 def test_resume_starts_a_file_that_does_not_exist(cli: Invoke, tmp_path: Path) -> None:
