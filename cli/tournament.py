@@ -48,12 +48,6 @@ MAX_GAMES = 100_000
 ``C(b, s) · s``, and 50 bots in 4 seats already make 921,200 games."""
 
 
-def schedule(bots: Sequence[str], seats: int) -> list[list[str]]:
-    """Every set of ``seats`` bots, each rotated through the seats (see the module's docstring)."""
-    plan = Schedule(game="", version="", options={}, bots=list(bots), seats=seats, first=0)
-    return [plan.at(k) for k in range(plan.size)]
-
-
 @app.command(context_settings=common.GAME_FLAGS)
 def tournament(
     ctx: typer.Context,

@@ -20,7 +20,7 @@ from typer.testing import Result
 
 from meeple.cli import common, report, tournament
 from meeple.cli.compare import Comparison, variant_items
-from meeple.cli.tournament import Tournament, schedule
+from meeple.cli.tournament import Tournament
 from meeple.core.runner import Schedule
 from meeple.core.stats import Difference, Estimate, Summary
 
@@ -214,7 +214,8 @@ def test_compare_refuses_a_folder_another_run_writes_in_and_empties_nothing(
 @pytest.mark.parametrize(("bots", "seats"), [(2, 2), (3, 2), (4, 3), (5, 4)])
 def test_the_schedule_seats_every_bot_everywhere_equally(bots: int, seats: int) -> None:
     names = [f"b{i}" for i in range(bots)]
-    games = schedule(names, seats)
+    plan = Schedule(game="g", version="1", options={}, bots=names, seats=seats, first=0)
+    games = [plan.at(k) for k in range(plan.size)]
     assert all(len(set(g)) == seats for g in games)
     per_seat = [Counter(g[s] for g in games) for s in range(seats)]
     assert all(len(c) == bots and len(set(c.values())) == 1 for c in per_seat)
