@@ -37,7 +37,7 @@ from rich.text import Text
 
 from meeple.core.bots import HUMAN, Bot
 from meeple.core.engine import Hooks, Match
-from meeple.core.errors import MeepleError, one_of
+from meeple.core.errors import MeepleError, cut, cut_in, echo, one_of
 from meeple.core.files import digests
 from meeple.core.game import Game, Options
 from meeple.core.plugins import BrokenPlugin, PluginManager, Registry, plugin_manager
@@ -383,7 +383,7 @@ def utf8(text: str, option: str) -> None:
         text.encode()
     except UnicodeEncodeError:
         raise MeepleError(
-            f"{option} {text!r}: not UTF-8 text, which a saved game cannot hold "
+            f"{option} {echo(text)}: not UTF-8 text, which a saved game cannot hold "
             "(a file or folder name in another encoding? rename it)"
         ) from None
 
@@ -418,10 +418,10 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
     real bot and a bot's options checked and written canonically (see :meth:`Registry.player`)."""
     names = player_names(registry, game.id, text, "--seats")
     if "" in names:
-        raise MeepleError(f"--seats {text!r}: an empty seat; separate names with single commas")
+        raise MeepleError(f"--seats {echo(text)}: an empty seat; separate names with single commas")
     if not game.min_seats <= len(names) <= game.max_seats:
         raise MeepleError(
-            f"--seats {text!r}: {len(names)} seats, but {game.title} takes "
+            f"--seats {echo(text)}: {len(names)} seats, but {game.title} takes "
             f"{game.min_seats}-{game.max_seats}"
         )
     # Each bot's options are checked (raising if one is wrong) and written canonically.
@@ -536,10 +536,12 @@ def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
         key = flag.removeprefix("--").replace("-", "_")
         if not arg.startswith("--") or key not in names:
             hint = f"; {game.title}'s options are:\n{describe_options(game.Options)}"
-            raise typer.BadParameter(f"unexpected {arg!r}{hint if arg.startswith('--') else ''}")
+            raise typer.BadParameter(
+                f"unexpected {echo(arg)}{hint if arg.startswith('--') else ''}"
+            )
         if not sep:
             if not args:
-                raise typer.BadParameter(f"{arg} needs a value")
+                raise typer.BadParameter(f"{cut(arg)} needs a value")
             value = args.pop(0)
         items.append(Flag(key, value, flag))
     return items
@@ -555,14 +557,14 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
     for item in items:
         option, text = (item.flag, item.value) if isinstance(item, Flag) else ("--option", item)
         utf8(text, option)
-        given = f"{option} {text!r}"
+        given = f"{option} {echo(text)}"
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
             raise MeepleError(f"{given}: write it as key=value")
         if key not in names:
             raise MeepleError(
-                f"{given}: {game.title} has no option {key!r}; its options are:\n"
+                f"{given}: {game.title} has no option {echo(key)}; its options are:\n"
                 + describe_options(game.Options)
             )
         # Lists and tables are written as JSON (tasks=[1,2]); everything else as plain text.
@@ -570,7 +572,7 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
             try:
                 value = msgspec.json.decode(value)
             except msgspec.DecodeError:
-                raise MeepleError(f"{given}: {value!r} is not valid JSON") from None
+                raise MeepleError(f"{given}: {echo(value)} is not valid JSON") from None
             except RecursionError:
                 named = item.flag if isinstance(item, Flag) else f"--option {key}"
                 raise MeepleError(f"{named}: its JSON is nested too deeply") from None
@@ -580,7 +582,8 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
         except msgspec.ValidationError as exc:
             doc = option_docs(game.Options).get(key, "")
             hint = f" ({key}: {doc})" if doc else ""
-            raise MeepleError(f"{given}: {exc}{hint}{one_of(game.Options, key)}") from None
+            problem = cut_in(str(exc), value) if isinstance(value, str) else str(exc)
+            raise MeepleError(f"{given}: {problem}{hint}{one_of(game.Options, key)}") from None
         raw[key] = value
     try:
         return msgspec.convert(raw, game.Options, strict=False)

@@ -22,20 +22,22 @@ from meeple.cli.simulate import (
     Bots,
     FirstSeed,
     Force,
+    Quiet,
     Rotate,
     Unwritten,
     Workers,
     append,
     check_jsonl,
     lines_to,
+    local_workers,
     players,
+    progress,
 )
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, echo
 from meeple.core.runner import (
     GameResult,
     Games,
     RunSpec,
-    cpu_count,
     each,
     header_line,
     rest,
@@ -106,6 +108,7 @@ def compare(
     ] = None,
     force: Force = False,
     workers: Workers = None,
+    quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the comparison as JSON instead of tables.")
     ] = False,
@@ -135,7 +138,7 @@ def compare(
             try:
                 options = common.parse_options(game_cls, [*shared, *variant_items(text)])
             except MeepleError as exc:
-                raise MeepleError(f"--variant {text!r}: {exc}") from None
+                raise MeepleError(f"--variant {echo(text)}: {exc}") from None
             specs.append(RunSpec.of(game_cls(options), names, rotate))
         seeds = common.seed_range(seed, n)
         paths: list[Path | None] = [None] * len(specs)
@@ -149,10 +152,13 @@ def compare(
         stopped, unwritten, term = False, None, common.Terminable()
         try:  # outside the workers' ``with``: leaving it on Ctrl-C stops them at once
             with term, contextlib.ExitStack() as stack:
-                sinks = [stack.enter_context(lines_to(path)) for path in paths]
+                sinks = stack.enter_context(lines_to(paths))
                 for spec, sink, where in zip(specs, sinks, paths, strict=True):
                     if sink is not None:
                         append(sink, header_line(spec), str(where))
+
+                games = n * len(specs)
+                advance = stack.enter_context(progress(f"{game_cls.title} games", games, 0, quiet))
 
                 def keep(results: list[GameResult]) -> None:
                     for result, sink, where, tally in zip(
@@ -161,10 +167,11 @@ def compare(
                         if sink is not None:
                             append(sink, result_line(result), str(where))
                         tally.add(result)
+                        advance()
                     for pair, result in zip(pairs, results[1:], strict=True):
                         pair.add(results[0], result)
 
-                played = stack.enter_context(players(env, workers or cpu_count()))
+                played = stack.enter_context(players(env, local_workers(workers)))
                 each(rows([played(spec, seeds) for spec in specs], seeds), keep)
         except KeyboardInterrupt:
             stopped = True

@@ -1,8 +1,9 @@
 """The tables of ``simulate``, ``stats``, ``compare`` and ``tournament``, drawn from
 :mod:`meeple.core.stats` values, and their ``--json`` form.
 
-Every estimate is printed with its 95% interval beside it (``low–high``); the
-captions say which interval it is, so a table read alone is not misread.
+Every estimate is printed with its 95% interval beside it (``low–high``, or ``low to high``
+from a negative end); the captions say which interval it is, so a table read alone is not
+misread.
 """
 
 from __future__ import annotations
@@ -25,8 +26,14 @@ def rate(e: Estimate) -> str:
     return f"{e.value:.1%}"
 
 
+def interval(low: str, high: str) -> str:
+    """``25.2–33.1%``; from a negative end ``-12.2 to -1.0%``, as ``-12.2–-1.0%`` reads as a
+    range of two dashes."""
+    return f"{low} to {high}" if low.startswith("-") else f"{low}–{high}"
+
+
 def rate_interval(e: Estimate) -> str:
-    return f"{e.low:.1%}"[:-1] + f"–{e.high:.1%}"
+    return interval(f"{e.low * 100:.1f}", f"{e.high:.1%}")
 
 
 def mean(e: Estimate) -> str:
@@ -34,24 +41,28 @@ def mean(e: Estimate) -> str:
 
 
 def mean_interval(e: Estimate) -> str:
-    return f"{e.low:.1f}–{e.high:.1f}"
+    return interval(f"{e.low:.1f}", f"{e.high:.1f}")
 
 
 def wins(total: float) -> str:
     return f"{total:g}" if total.is_integer() else f"{total:.2f}"
 
 
-def players(heading: str, label: str, rows: Sequence[Player], shown: Sequence[str]) -> Table:
-    """Win rate and mean score of each seat or bot; ``shown`` is each row's label."""
+def players(
+    heading: str, label: str, rows: Sequence[Player], shown: Sequence[str], games: bool = True
+) -> Table:
+    """Win rate and mean score of each seat or bot; ``shown`` is each row's label. ``games``
+    adds the games each played (every seat plays every game: its table leaves them out)."""
     t = Table(title=common.plain(heading), caption=f"{WINS}\nrates: {RATES}; scores: {MEANS}")
     # A narrow terminal folds a long bot name (its options) rather than cut a number.
     t.add_column(label, overflow="fold")
-    for column in ("games", "wins", "win rate", "95% CI", "mean score", "95% CI"):
+    counted = ("games",) if games else ()
+    for column in (*counted, "wins", "win rate", "95% CI", "mean score", "95% CI"):
         t.add_column(column, justify="right", no_wrap=True)
     for row, name in zip(rows, shown, strict=True):
         t.add_row(
             common.plain(name),
-            str(row.games),
+            *([str(row.games)] if games else []),
             wins(row.wins),
             rate(row.win_rate),
             rate_interval(row.win_rate),
@@ -77,7 +88,9 @@ def outcomes(bots: Sequence[Player]) -> Table | None:
 def summary(title: str, s: Summary) -> None:
     """Print the per-seat, seat test, per-bot, outcome and game-length tables."""
     seats = [f"{p.name} ({p.bot})" if p.bot is not None else p.name for p in s.seats]
-    common.console.print(players(f"{title}: {s.games} games, by seat", "seat", s.seats, seats))
+    common.console.print(
+        players(f"{title}: {s.games} games, by seat", "seat", s.seats, seats, games=False)
+    )
     common.console.print(common.plain(s.seat_test.verdict), soft_wrap=True)
     common.console.print(players("by bot", "bot", s.bots, [b.name for b in s.bots]))
     table = outcomes(s.bots)
@@ -105,7 +118,7 @@ def differences(heading: str, rows: Sequence[Difference]) -> Table:
     """One variant against the base: each measure under both, and the paired difference."""
     t = Table(
         title=common.plain(heading),
-        caption="difference = variant - base, seed by seed; * its 95% interval excludes 0",
+        caption="difference = variant - base, seed by seed\n* its 95% interval excludes 0",
     )
     for column in ("measure", "base", "variant", "difference", "95% CI", ""):
         t.add_column(column, justify="left" if column == "measure" else "right")
@@ -137,15 +150,25 @@ def ratings(rows: Sequence[Rating]) -> Table:
             str(r.games),
             f"{r.mu:.2f}",
             f"{r.sigma:.2f}",
-            f"{r.low:.1f}–{r.high:.1f}",
+            interval(f"{r.low:.1f}", f"{r.high:.1f}"),
             f"{r.ordinal:.2f}",
         )
     return t
 
 
+def pace(per_second: float) -> str:
+    """A speed in games, readable however slow: ``1,234 games/s``, ``2.5 games/s``, and below
+    one a second the time per game, ``1.7 s/game``."""
+    if per_second >= 10:
+        return f"{per_second:,.0f} games/s"
+    if per_second >= 1:
+        return f"{per_second:.1f} games/s"
+    return f"{1 / per_second:,.1f} s/game"
+
+
 def speed(games: int, elapsed: float) -> None:
     rate = games / elapsed if elapsed > 0 else float("inf")
-    common.console.print(f"{games} games in {elapsed:.2f} s ({rate:,.0f} games/s)")
+    common.console.print(f"{games} games in {elapsed:.2f} s ({pace(rate)})")
 
 
 def json(value: Any) -> None:

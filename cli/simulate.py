@@ -1,7 +1,7 @@
 """``meeple simulate``: many seeded bot games, summed up per seat and per bot with intervals.
 
-Games are played by ``--workers`` processes (default: every core this process
-may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
+Games are played by ``--workers`` processes (by default and at most, one per core
+this process may use; 1 plays them in this process), in chunks of seeds. ``--jsonl`` gets
 a header line, then one line per game in seed order, each written as soon as
 every earlier seed's is: the file is the same bytes for any number of workers,
 and a run cut into seed ranges (``--seed``/``-n``) gives the same games.
@@ -18,15 +18,18 @@ memory does not grow with the number of games.
   seeds are checked, the games written are kept (a last line cut short is
   written again), and the rest are appended; the file ends up the same bytes
   as an uninterrupted run's.
+- A run locks its ``--jsonl`` file: a second run on it is refused before it is touched.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Annotated, Any
 
@@ -47,7 +50,7 @@ from rich.text import Text
 from meeple.cli import common, report
 from meeple.cli.stats import check_game
 from meeple.core import cluster
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, cut, cut_in
 from meeple.core.files import open_file
 from meeple.core.game import Game
 from meeple.core.rng import SEED_MAX
@@ -68,6 +71,9 @@ from meeple.core.runner import (
 )
 from meeple.core.stats import Tally
 
+if sys.platform != "win32":
+    import fcntl
+
 app = typer.Typer()
 
 Workers = Annotated[
@@ -76,8 +82,8 @@ Workers = Annotated[
         "--workers",
         "-w",
         min=1,
-        help="Processes playing games (default: every core this process may use); "
-        "1 plays in this process.",
+        help="Processes playing games: at most, and by default, one per core this process may "
+        "use; 1 plays in this process.",
         show_default=False,
     ),
 ]
@@ -97,6 +103,7 @@ Rotate = Annotated[
 Force = Annotated[
     bool, typer.Option(help="Let --jsonl overwrite a file that is not a run of this game.")
 ]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -132,7 +139,7 @@ def simulate(
             'on this machine\'s cores (--workers of them). Needs pip install "meeple[dask]".',
         ),
     ] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
     ] = False,
@@ -153,7 +160,6 @@ def simulate(
     if resume and jsonl is None:
         raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
     env = common.env(ctx)
-    asked, workers = workers, workers or cpu_count()
     with common.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
@@ -171,14 +177,13 @@ def simulate(
             check_jsonl(jsonl, game.id, force or resume)
         spec = RunSpec.of(game, names, rotate)
         seeds = common.seed_range(seed, n)
+        if dask is None or dask == cluster.LOCAL:  # a scheduler's workers are its own
+            workers = local_workers(workers)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
-        on = joined(dask, asked) if dask is not None else contextlib.nullcontext()
+        on = joined(dask, workers) if dask is not None else contextlib.nullcontext()
         tally = Tally()
         stopped, failed, unwritten, term = False, None, None, common.Terminable()
-        out = common.err_console
-        # Markup is escaped, not avoided: the bar's description column reads markup.
-        title = escape(common.escaped(f"{game.title} games"))
-        with on as remote, lines_to(jsonl, resume) as sink:
+        with on as remote, lines_to([jsonl], resume) as [sink]:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
                 for number, result in enumerate(earlier, 2):
@@ -190,20 +195,17 @@ def simulate(
                 append(sink, header_line(spec), str(jsonl))
             done = tally.games
             started = time.perf_counter()
-            with Progress(
-                *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
-            ) as bar:
-                task = bar.add_task(title, total=n, completed=done)
+            with progress(f"{game.title} games", n, done, quiet) as advance:
 
                 def keep(result: GameResult) -> None:
                     # Written first: every game the summary counts is in the file.
                     if sink is not None:
                         append(sink, result_line(result), str(jsonl))
                     tally.add(result)
-                    bar.advance(task)
+                    advance()
 
                 try:
-                    with term, players(env, workers, remote) as played:
+                    with term, players(env, workers or 1, remote) as played:
                         each(played(spec, seeds[done:]), keep)
                 except KeyboardInterrupt:
                     stopped = True
@@ -238,12 +240,22 @@ def simulate(
         raise typer.Exit(code)
 
 
+def local_workers(asked: int | None) -> int:
+    """The worker processes of a run on this machine: ``asked``, or by default one per core this
+    process may use, and never more. Games keep a core busy, so more workers would only share
+    the cores, each costing an interpreter's start and memory; a warning says so."""
+    cores = cpu_count()
+    if asked is not None and asked > cores:
+        common.warn(f"--workers {asked}: this process may use {cores} cores; playing on {cores}")
+    return min(asked or cores, cores)
+
+
 def joined(address: str, workers: int | None) -> cluster.Dask:
     """The Dask cluster at ``address`` (``local``: a new one of ``workers`` on this machine)."""
     try:
         return cluster.Dask(address, workers)
     except MeepleError as exc:
-        raise MeepleError(f"--dask {address}: {exc}") from None
+        raise MeepleError(f"--dask {cut(address)}: {cut_in(str(exc), address)}") from None
 
 
 Player = Callable[[RunSpec, range], Games]
@@ -279,21 +291,38 @@ def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
     return "MEEPLE_DEBUG=1 " + shlex.join(args)
 
 
-class _GamesPerSecond(ProgressColumn):
-    """The speed Rich measures over the last seconds, in games."""
+class _Pace(ProgressColumn):
+    """The speed Rich measures over the last seconds, in games (see :func:`report.pace`)."""
 
     def render(self, task: Task) -> Text:
-        return Text(f"{task.speed or 0:,.0f} games/s", style="progress.data.speed")
+        return Text(report.pace(task.speed) if task.speed else "", style="progress.data.speed")
 
 
 COLUMNS = (
     TextColumn("[progress.description]{task.description}"),
     BarColumn(),
     MofNCompleteColumn(),
-    _GamesPerSecond(),
+    _Pace(),
     TimeRemainingColumn(),
 )
-"""The progress bar: games done of the run, games/s and the time left."""
+"""The progress bar: games done of the run, their pace and the time left."""
+
+
+@contextlib.contextmanager
+def progress(title: str, total: int, done: int = 0, quiet: bool = False) -> Iterator[Advance]:
+    """A progress bar of ``total`` games on standard error, ``done`` of them already; gives the
+    call that counts one more. Off with ``quiet``, and where standard error is no terminal."""
+    out = common.err_console
+    with Progress(
+        *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
+    ) as bar:
+        # Markup is escaped, not avoided: the bar's description column reads markup.
+        task = bar.add_task(escape(common.escaped(title)), total=total, completed=done)
+        yield functools.partial(bar.advance, task)
+
+
+Advance = Callable[[], None]
+"""Counts one more game on a :func:`progress` bar."""
 
 
 def check_jsonl(path: Path, game_id: str, force: bool) -> None:
@@ -320,20 +349,51 @@ MAX_HEADER_BYTES = 1024 * 1024
 
 
 @contextlib.contextmanager
-def lines_to(path: Path | None, resume: bool = False) -> Iterator[IO[bytes] | None]:
-    """The ``--jsonl`` file, open for one line per finished game (``None``: none).
+def lines_to(
+    paths: Sequence[Path | None], resume: bool = False
+) -> Iterator[list[IO[bytes] | None]]:
+    """The run files ``paths``, each open for one line per finished game (``None``: no file).
 
-    It is emptied, unless ``resume`` keeps what an existing file holds (it is
-    read first, then written on); resuming a file that does not exist starts it.
+    Each is locked for this run (see :func:`run_file`) before any is emptied, so a run that
+    finds one of them in use by another stops with every file as it was. They are emptied,
+    unless ``resume`` keeps what they hold (read first, then written on); a file that does
+    not exist is started.
     """
-    if path is None:
-        yield None
-        return
+    with contextlib.ExitStack() as stack:
+        sinks = [None if path is None else stack.enter_context(run_file(path)) for path in paths]
+        if not resume:
+            for sink in filter(None, sinks):
+                sink.truncate()
+        yield sinks
+
+
+@contextlib.contextmanager
+def run_file(path: Path) -> Iterator[IO[bytes]]:
+    """The run file ``path``, created if missing, open to read and write from its start and
+    locked: two runs writing one file would interleave their lines and lose games.
+
+    The lock (``flock``, which the system drops when the process ends, however it ends) is
+    taken without waiting: a file another run holds is refused at once, untouched. On
+    Windows there is no ``flock``, and the file is not locked.
+    """
     try:
-        sink = path.open("r+b" if resume and path.exists() else "wb")
+        sink = open(os.open(path, os.O_RDWR | os.O_CREAT, 0o666), "r+b")  # noqa: SIM115
     except OSError as exc:
         raise MeepleError(f"--jsonl {path}: {exc.strerror or exc}") from None
     try:
+        if sys.platform != "win32":
+            try:
+                fcntl.flock(sink.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise MeepleError(
+                    f"--jsonl {path}: another run is writing this file; let it finish "
+                    "(or stop it), or write to another file"
+                ) from None
+            except OSError as exc:  # a file system without locks (some network ones)
+                raise MeepleError(
+                    f"--jsonl {path}: cannot lock it ({exc.strerror or exc}), so another run "
+                    "could write it at the same time; write to a file on a local disk"
+                ) from None
         yield sink
     finally:
         # Every line is flushed as it is written: a close could only write a line that failed.

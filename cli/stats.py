@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from meeple.cli import common, report
-from meeple.core.errors import MeepleError, UnreadableFile
+from meeple.core.errors import MeepleError, UnreadableFile, cut
 from meeple.core.files import open_file
+from meeple.core.game import Game
 from meeple.core.runner import GameResult, RunSpec, read_run, run_lines
 from meeple.core.scoring import rank
 from meeple.core.stats import Tally
@@ -40,21 +41,23 @@ def stats(
     """
     with common.errors():
         tally = Tally()
-        spec = read_shards(files, tally)
+        installed = common.env(ctx).registry.games
+        spec = read_shards(files, tally, installed)
         if not tally.games:
             raise MeepleError(f"{', '.join(map(str, files))}: no games in the run")
-        try:
-            title = common.env(ctx).registry.game(spec.game).title
-        except MeepleError:  # a run of a game not installed here: its id will do
-            title = spec.game
+        # A run of a game not installed here: its id will do.
+        title = installed[spec.game].title if spec.game in installed else spec.game
         report.show(title, tally.summary(), as_json)
 
 
-def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
+def read_shards(
+    files: Sequence[Path], tally: Tally, installed: Mapping[str, type[Game[Any, Any]]]
+) -> RunSpec:
     """Add every game of ``files`` to ``tally``, checking they are one run; its spec.
 
     The files must share their header and hold each seed once; a file that
-    breaks either rule is named with the line at fault.
+    breaks either rule is named with the line at fault. The header's options
+    must be ones the game takes, if it is one of those ``installed``.
     """
     spec: RunSpec | None = None
     seen: dict[int, Path] = {}
@@ -68,6 +71,8 @@ def read_shards(files: Sequence[Path], tally: Tally) -> RunSpec:
             if not this.bots:
                 raise MeepleError(f"{path}:1: a run of no bots; the header was edited")
             if spec is None:
+                if this.game in installed:
+                    this.check_options(installed[this.game], str(path))
                 spec, first = this, path
             elif this != spec:
                 raise MeepleError(
@@ -93,12 +98,18 @@ def check_game(spec: RunSpec, game: GameResult, where: str) -> None:
     A line of a run file is checked for what a summary counts by: the seating
     of its seed, one score per seat, and the places those scores give.
     """
-    if game.seats != spec.seating(game.seed):
-        problem = f"seats {game.seats}, but the run seats {spec.seating(game.seed)} at its seed"
-    elif sorted(score.seat for score in game.scores) != list(range(len(game.seats))):
-        problem = f"scores for seats {[score.seat for score in game.scores]}, not one a seat"
-    elif game.places != rank(game.scores):
-        problem = f"places {game.places}, but its scores rank {rank(game.scores)}"
+    # Each list is cut as it is shown: a line (up to a megabyte) may hold long ones.
+    seated, seats, ranked = (
+        spec.seating(game.seed),
+        [s.seat for s in game.scores],
+        rank(game.scores),
+    )
+    if game.seats != seated:
+        problem = f"seats {cut(str(game.seats))}, but the run seats {cut(str(seated))} at its seed"
+    elif sorted(seats) != list(range(len(game.seats))):
+        problem = f"scores for seats {cut(str(seats))}, not one a seat"
+    elif game.places != ranked:
+        problem = f"places {cut(str(game.places))}, but its scores rank {cut(str(ranked))}"
     else:
         return
     raise MeepleError(f"{where}: {problem}; the line was edited, or is of another run")
@@ -107,7 +118,7 @@ def check_game(spec: RunSpec, game: GameResult, where: str) -> None:
 def differences(a: RunSpec, b: RunSpec) -> str:
     """What differs between two specs, field by field."""
     return "; ".join(
-        f"{name} {getattr(b, name)!r}, not {getattr(a, name)!r}"
+        f"{name} {cut(repr(getattr(b, name)))}, not {cut(repr(getattr(a, name)))}"
         for name in a.__struct_fields__
         if getattr(a, name) != getattr(b, name)
     )

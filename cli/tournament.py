@@ -6,24 +6,26 @@ games, in which every bot sits in every seat equally often (``C(b-1, s-1)``
 times) and meets every other bot. Game ``i`` of the tournament plays seed
 ``seed + i`` with seating ``i mod len(schedule)``, so the games are a function
 of the bots, options and first seed, and the ratings, updated in seed order,
-are the same on every run.
+are the same on every run. The schedule is one run (:class:`~meeple.core.runner.Schedule`)
+whose seatings are worked out as they are played, so its size costs no memory; a
+schedule that makes far more games than asked for is refused unless ``--allow-large``.
 """
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
-from collections.abc import Iterator, Sequence
-from typing import Annotated
+from collections.abc import Sequence
+from typing import Annotated, Any
 
 import msgspec
 import typer
 
 from meeple.cli import common, report
-from meeple.cli.simulate import FirstSeed, Workers, players
-from meeple.core.errors import MeepleError
-from meeple.core.runner import GameResult, RunSpec, cpu_count
+from meeple.cli.simulate import FirstSeed, Quiet, Workers, local_workers, players, progress
+from meeple.core.errors import MeepleError, echo
+from meeple.core.plugins import Registry
+from meeple.core.runner import GameResult, RunSpec, Schedule, each
 from meeple.core.stats import Rating, Ratings, Summary, Tally
 
 app = typer.Typer()
@@ -41,19 +43,9 @@ class Tournament(msgspec.Struct, frozen=True, kw_only=True):
     summary: Summary
 
 
-def schedule(bots: Sequence[str], seats: int) -> list[list[str]]:
-    """Every set of ``seats`` bots, each rotated through the seats (see the module's docstring)."""
-    return [
-        [*group[k:], *group[:k]]
-        for group in itertools.combinations(bots, seats)
-        for k in range(seats)
-    ]
-
-
-def games_of(streams: Sequence[Iterator[GameResult]], total: int) -> Iterator[GameResult]:
-    """``total`` results, one from each of the schedule's streams in turn: seed order."""
-    for i in range(total):
-        yield next(streams[i % len(streams)])
+MAX_GAMES = 100_000
+"""The most games a tournament plays without ``--allow-large``: the schedule grows as
+``C(b, s) · s``, and 50 bots in 4 seats already make 921,200 games."""
 
 
 @app.command(context_settings=common.GAME_FLAGS)
@@ -76,6 +68,15 @@ def tournament(
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
     workers: Workers = None,
+    allow_large: Annotated[
+        bool,
+        typer.Option(
+            "--allow-large",
+            help=f"Play a tournament of more than {MAX_GAMES:,} games (many bots make a "
+            "schedule of millions).",
+        ),
+    ] = False,
+    quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print ratings and summary as JSON instead of tables.")
     ] = False,
@@ -95,17 +96,10 @@ def tournament(
         game_cls = registry.game(game_id)
         names = common.player_names(registry, game_cls.id, bots, "--bots")
         if len(names) < 2 or "" in names:
-            raise MeepleError(f"--bots {bots!r}: name two or more bots, separated by commas")
+            raise MeepleError(f"--bots {echo(bots)}: name two or more bots, separated by commas")
         if common.HUMAN in names:
             raise MeepleError("--bots: a tournament plays bots only")
-        # Each bot's options are checked (raising if one is wrong) and written canonically.
-        names = [registry.player(name, game_cls.id).text for name in names]
-        twice = sorted({name for name in names if names.count(name) > 1})
-        if twice:
-            raise MeepleError(
-                f"--bots {bots!r}: {', '.join(twice)} twice (`bot` is "
-                f"{common.best_bot(registry, game_cls.id)} here); name each bot once"
-            )
+        names = distinct(registry, game_cls.id, names, bots)
         seats = per_game if per_game is not None else min(len(names), game_cls.max_seats)
         if not game_cls.min_seats <= seats <= min(len(names), game_cls.max_seats):
             raise MeepleError(
@@ -114,48 +108,74 @@ def tournament(
             )
         flags = common.option_flags(ctx, game_cls)
         game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
-        seatings = schedule(names, seats)
-        rounds = math.ceil(n / len(seatings))
-        total = rounds * len(seatings)
-        common.seed_range(seed, total)  # every seed one a file can hold
+        spec = Schedule(**msgspec.structs.asdict(RunSpec.of(game, names)), seats=seats, first=seed)
+        rounds = math.ceil(n / spec.size)
+        total = rounds * spec.size
+        every = f"every set of {seats} of the {len(names)} bots, rotated through the seats"
+        plan = f"{rounds:,} times the {spec.size:,}-game schedule ({every})"
+        # Asked for in -n, a long tournament is what the user wants; made by the schedule, not.
+        if total > max(n, MAX_GAMES) and not allow_large:
+            raise MeepleError(
+                f"--bots: {every}, is a schedule of {spec.size:,} games, and -n {n:,} rounded up "
+                f"to whole schedules makes {total:,}, more than {MAX_GAMES:,}; name fewer bots, "
+                "give --per-game fewer seats, or add --allow-large to play them all"
+            )
+        seeds = common.seed_range(seed, total)  # every seed one a file can hold
+        common.err_console.print(common.plain(f"{total:,} games: {plan}"), soft_wrap=True)
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
         stopped, term = False, common.Terminable()
-        try:
-            with term, players(env, workers or cpu_count()) as played:
-                streams = [
-                    played(RunSpec.of(game, seating), range(seed + k, seed + total, len(seatings)))
-                    for k, seating in enumerate(seatings)
-                ]
-                for game_result in games_of(streams, total):
-                    tally.add(game_result)
-                    ratings.add(game_result)
-        except KeyboardInterrupt:  # the games played so far are rated still
-            stopped = True
+        with progress(f"{game.title} tournament games", total, quiet=quiet) as advance:
+
+            def keep(result: GameResult) -> None:
+                tally.add(result)
+                ratings.add(result)
+                advance()
+
+            try:
+                with term, players(env, local_workers(workers)) as played:
+                    each(played(spec, seeds), keep)
+            except KeyboardInterrupt:  # the games played so far are rated still
+                stopped = True
+        if stopped:
             code = common.interrupted(tally.games, total, "games", terminated=term.terminated)
             if not tally.games:
-                raise typer.Exit(code) from None
+                raise typer.Exit(code)
         elapsed = time.perf_counter() - started
-    result = Tournament(
-        game=game.id,
-        schedule=seatings,
-        rounds=rounds,
-        ratings=ratings.ratings(),
-        summary=tally.summary(),
-    )
     if as_json:
-        report.json(result)
-    else:
-        played_of = f"{tally.games} of {total}" if stopped else str(total)
-        common.console.print(
-            common.plain(
-                f"{played_of} games: {rounds} times the {len(seatings)}-game schedule (every set "
-                f"of {seats} of the {len(names)} bots, rotated through the seats)"
-            ),
-            soft_wrap=True,
+        report.json(
+            Tournament(
+                game=game.id,
+                schedule=[spec.at(k) for k in range(spec.size)],
+                rounds=rounds,
+                ratings=ratings.ratings(),
+                summary=tally.summary(),
+            )
         )
-        common.console.print(report.ratings(result.ratings))
-        report.summary(game.title, result.summary)
+    else:
+        played_of = f"{tally.games:,} of {total:,}" if stopped else f"{total:,}"
+        common.console.print(common.plain(f"{played_of} games: {plan}"), soft_wrap=True)
+        common.console.print(report.ratings(ratings.ratings()))
+        report.summary(game.title, tally.summary())
         report.speed(tally.games, elapsed)
     if stopped:
         raise typer.Exit(code)
+
+
+def distinct(registry: Registry, game_id: str, names: Sequence[str], given: str) -> list[str]:
+    """The bots ``names``, each written canonically (its options checked); raises
+    :class:`MeepleError` for a bot named twice, however written (``bot`` for the game's own,
+    an option at its default): it would be rated as two bots that are one."""
+    players = [registry.player(name, game_id) for name in names]
+    seen: dict[tuple[str, Any], str] = {}
+    for player in players:
+        key = (player.spec.name, player.options)
+        if key in seen:
+            first, text = seen[key], player.text
+            same = f"{text} twice" if first == text else f"{first} and {text} are one bot"
+            raise MeepleError(
+                f"--bots {echo(given)}: {same} (`bot` is {common.best_bot(registry, game_id)} "
+                "here); name each bot once, or give them different options"
+            )
+        seen[key] = player.text
+    return [player.text for player in players]

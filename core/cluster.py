@@ -12,7 +12,9 @@ asked for: ``pip install "meeple[dask]"``.
 from __future__ import annotations
 
 import contextlib
+import gc
 import logging
+import queue
 import signal
 import threading
 from collections.abc import Iterator, Sequence
@@ -56,13 +58,16 @@ class Dask:
                     dashboard_address=":0",  # a free port: 8787 may be taken (a warning)
                     silence_logs=logging.ERROR,  # not a warning per chunk dropped at Ctrl-C
                 )
+        if self._cluster is None:
+            _check_protocol(distributed, address)
         try:
-            self.client = distributed.Client(self._cluster or address, timeout=CONNECT_TIMEOUT)
-        except (OSError, ValueError) as exc:
+            self.client = _client(distributed, self._cluster or address)
+        except Exception as exc:  # whatever the peer sent: it may not be a Dask scheduler at all
             if self._cluster is not None:
                 self._cluster.close()
+            said = f"{exc}" if isinstance(exc, MeepleError | OSError | ValueError) else _named(exc)
             raise MeepleError(
-                f"no Dask scheduler answered ({exc}); start one there with "
+                f"no Dask scheduler answered ({said}); start one there with "
                 "`dask scheduler`, or play on this machine with `local`"
             ) from None
 
@@ -94,6 +99,56 @@ class Dask:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+def _check_protocol(distributed: Any, address: str) -> None:
+    """Raise :class:`MeepleError` unless this Dask can connect by ``address``'s protocol: a
+    protocol it knows may still need what is not installed (``ucx://``, UCX-Py)."""
+    scheme = distributed.comm.parse_address(address)[0]
+    try:
+        distributed.comm.registry.get_backend(scheme).get_connector()
+    except ValueError:  # not a protocol of Dask's: the client says which it knows
+        return
+    except Exception as exc:
+        raise MeepleError(
+            f"its protocol {scheme}:// cannot be used here ({_named(exc)}); give the "
+            "scheduler's tcp:// address"
+        ) from None
+
+
+def _client(distributed: Any, target: Any) -> Any:
+    """``distributed.Client(target)``, given :data:`CONNECT_TIMEOUT` seconds in all.
+
+    Dask bounds connecting, and each step after the handshake, but not the handshake itself
+    (by design: a loaded scheduler may be slow to answer), so a peer that accepts and never
+    answers would hold the run for ever. The client starts in a thread of its own, and is
+    given up on at the deadline; that thread and its connection end with the process.
+    """
+    made: queue.SimpleQueue[Any] = queue.SimpleQueue()
+
+    def start() -> None:
+        try:
+            made.put(distributed.Client(target, timeout=CONNECT_TIMEOUT, set_as_default=False))
+        except BaseException as exc:  # handed to the caller, raised there
+            # The client that failed is closed now, while its loop runs: left to the process's
+            # exit, closing it would wait 20 s for a loop that stopped, then print a traceback.
+            exc = exc.with_traceback(None)
+            gc.collect()
+            made.put(exc)
+
+    threading.Thread(target=start, name="dask-connect", daemon=True).start()
+    try:
+        client = made.get(timeout=CONNECT_TIMEOUT)
+    except queue.Empty:
+        raise MeepleError(f"{target}: no answer within {CONNECT_TIMEOUT} s") from None
+    if isinstance(client, BaseException):
+        raise client
+    return client
+
+
+def _named(exc: BaseException) -> str:
+    """An error from the network or a library, with its kind: ``MemoryError: ...``."""
+    return f"{type(exc).__name__}: {exc}"
 
 
 @contextlib.contextmanager

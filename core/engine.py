@@ -93,6 +93,10 @@ class TooLong(MeepleError):
     """A match went past its decision limit (a game that cannot end, or a loop of free actions)."""
 
 
+MAX_DECISIONS = 1_000_000
+"""The decisions :meth:`Match.run` lets a game take before it stops it as :class:`TooLong`."""
+
+
 class Rewound(Exception):
     """Raised by a player that took the match back (:meth:`Match.rewind`) while asked for
     a decision: :meth:`Match.run` asks again, at the state the match is in now."""
@@ -175,7 +179,7 @@ class Match:
         players: Sequence[Bot],
         *,
         on_events: Callable[[int, Action, list[Event]], None] | None = None,
-        max_steps: int = 1_000_000,
+        max_steps: int = MAX_DECISIONS,
     ) -> list[Score]:
         """Let ``players[seat]`` answer every decision until the game ends; return the scores.
 

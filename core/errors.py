@@ -146,3 +146,26 @@ def one_of(struct: type[msgspec.Struct], key: str) -> str:
         elif isinstance(t, mi.EnumType):
             named += [member.value for member in t.cls]
     return f"; {key} is one of: {', '.join(map(str, named))}" if named else ""
+
+
+ECHOED = 60
+"""The most characters of a value an error line repeats: a value of 120 kB, repeated whole,
+would bury the line that says what is wrong with it."""
+
+
+def cut(text: str) -> str:
+    """``text`` as an error line repeats it: whole up to :data:`ECHOED` characters, past that
+    its start, an ellipsis and its length (``xxxx… (120,000 characters)``)."""
+    return text if len(text) <= ECHOED else f"{text[:ECHOED]}… ({len(text):,} characters)"
+
+
+def echo(text: str) -> str:
+    """``text`` quoted (its ``repr``), as an error line repeats a value: cut as by :func:`cut`."""
+    if len(text) <= ECHOED:
+        return repr(text)
+    return f"{text[:ECHOED]!r}… ({len(text):,} characters)"
+
+
+def cut_in(message: str, value: str) -> str:
+    """``message`` (a library's, which may repeat ``value`` whole) with ``value`` cut."""
+    return message.replace(value, cut(value)) if len(value) > ECHOED else message

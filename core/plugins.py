@@ -35,7 +35,16 @@ import pluggy
 
 from meeple import plugins as builtin_games
 from meeple.core import hookspecs
-from meeple.core.errors import MeepleError, PluginError, UnknownGame, explain, one_of
+from meeple.core.errors import (
+    MeepleError,
+    PluginError,
+    UnknownGame,
+    cut,
+    cut_in,
+    echo,
+    explain,
+    one_of,
+)
 from meeple.core.game import Game, class_problems
 from meeple.core.rng import bot_stream
 
@@ -374,7 +383,8 @@ class Registry:
         except KeyError:
             known = ", ".join(sorted(self.games)) or "none"
             raise UnknownGame(
-                f"no game {game_id!r} is installed (installed: {known}); `meeple games` lists them"
+                f"no game {echo(game_id)} is installed (installed: {known}); "
+                "`meeple games` lists them"
             ) from None
 
     def game_plugin(self, game_id: str) -> str:
@@ -385,7 +395,7 @@ class Registry:
         specs = [s for s in self.bots.get(name, ()) if s.plays(game_id)]
         if not specs:
             known = ", ".join(self.bot_names(game_id)) or "none"
-            raise MeepleError(f"no bot {name!r} plays {game_id} (bots for {game_id}: {known})")
+            raise MeepleError(f"no bot {echo(name)} plays {game_id} (bots for {game_id}: {known})")
         return min(specs, key=lambda s: s.games is None)
 
     def player(self, text: str, game_id: str) -> Player:
@@ -398,14 +408,16 @@ class Registry:
         spec = self.bot(name.strip(), game_id)
         if spec.options is None:
             if items:
-                raise MeepleError(f"bot {spec.name!r} takes no options, but was given {text!r}")
+                raise MeepleError(f"bot {spec.name!r} takes no options, but was given {echo(text)}")
             return Player(spec, None, spec.name, self._bots(game_id))
         fields = {f.name: f for f in msgspec.structs.fields(spec.options)}
         raw: dict[str, str] = {}
         for item in items:
             key, sep, value = (part.strip() for part in item.partition("="))
             if not sep or key not in fields:
-                what = f"has no option {key!r}" if sep else f"option {item!r} is not key=value"
+                what = (
+                    f"has no option {echo(key)}" if sep else f"option {echo(item)} is not key=value"
+                )
                 raise MeepleError(
                     f"bot {spec.name!r} {what}; its options: {', '.join(fields)} "
                     f"(write {spec.name}:{next(iter(fields), 'key')}=value)"
@@ -415,14 +427,16 @@ class Registry:
             except msgspec.ValidationError as exc:  # its path is the option, named already
                 problem = str(exc).rpartition(" - at `$")[0] or str(exc)
                 raise MeepleError(
-                    f"bot {spec.name!r}, option {key}={value}: {problem}"
+                    f"bot {spec.name!r}, option {cut(f'{key}={value}')}: {cut_in(problem, value)}"
                     + one_of(spec.options, key)
                 ) from None
             if _names_bot(fields[key]):
                 try:
                     self.bot(value, game_id)
                 except MeepleError as exc:
-                    raise MeepleError(f"bot {spec.name!r}, option {key}={value}: {exc}") from None
+                    raise MeepleError(
+                        f"bot {spec.name!r}, option {cut(f'{key}={value}')}: {exc}"
+                    ) from None
             raw[key] = value
         try:
             options = msgspec.convert(raw, spec.options, strict=False)

@@ -18,22 +18,25 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import math
 import multiprocessing
 import os
 import signal
+import threading
 import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
-from typing import IO, Any, Protocol, TypeVar
+from typing import IO, Annotated, Any, Protocol, TypeVar
 
 import msgspec
 
-from meeple.core.engine import Hooks, Match
-from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.engine import MAX_DECISIONS, Hooks, Match
+from meeple.core.errors import MeepleError, cut
+from meeple.core.game import PLAY_ON_MAX, Game
 from meeple.core.plugins import Registry, plugin_error, plugin_manager
+from meeple.core.rng import Seed
 from meeple.core.scoring import Score, rank
 
 
@@ -70,16 +73,81 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
         cls = registry.game(self.game)
         return cls(msgspec.convert(self.options, cls.Options))
 
+    def check_options(self, game: type[Game[Any, Any]], where: str) -> None:
+        """Raise :class:`MeepleError` unless ``game`` takes the spec's options, naming the
+        first that it does not (by its path in the header line of the run file ``where``)."""
+        try:
+            msgspec.convert(self.options, game.Options)
+        except msgspec.ValidationError as exc:
+            path = str(exc).rpartition(" - at `$")
+            problem = f"{path[0]} - at `$.run.options{path[2]}" if path[1] else f"{exc} in options"
+            raise MeepleError(
+                f"{where}:1: {problem}, not options {game.title} {game.version} takes; "
+                "the header was edited, or written for another version of the game"
+            ) from None
+
+
+Decisions = Annotated[int, msgspec.Meta(ge=0, le=MAX_DECISIONS)]
+"""The decisions of a finished game: no more than :meth:`Match.run` lets a game take."""
+Round = Annotated[int, msgspec.Meta(ge=1, le=PLAY_ON_MAX)]
+"""The round a finished game ended in: from 1, and no further than a state may count."""
+
+
+class Schedule(RunSpec, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A tournament's run: ``bots`` are all its bots, and the game of seed ``first + i`` seats
+    the schedule's seating ``i`` mod its :attr:`size`.
+
+    The schedule takes every set of ``seats`` bots in ``itertools.combinations`` order and
+    rotates each through the seats. A seating is worked out from its number alone, so a
+    schedule of any size takes no memory, and a chunk of seeds plays on any worker.
+    """
+
+    seats: int
+    first: int
+
+    @property
+    def size(self) -> int:
+        """The games of one schedule: ``C(bots, seats) · seats``."""
+        return math.comb(len(self.bots), self.seats) * self.seats
+
+    def seating(self, seed: int) -> list[str]:
+        return self.at((seed - self.first) % self.size)
+
+    def at(self, k: int) -> list[str]:
+        """Seating ``k`` of the schedule: set ``k // seats``, rotated ``k % seats`` seats."""
+        group, turn = divmod(k, self.seats)
+        bots = _combination(self.bots, self.seats, group)
+        return bots[turn:] + bots[:turn]
+
+
+def _combination(pool: Sequence[str], r: int, index: int) -> list[str]:
+    """``list(itertools.combinations(pool, r))[index]``, without making the others (the
+    ``nth_combination`` recipe of the itertools documentation)."""
+    n = len(pool)
+    c = math.comb(n, r)
+    chosen = []
+    while r:
+        c, n, r = c * r // n, n - 1, r - 1
+        while index >= c:
+            index -= c
+            c, n = c * (n - r) // n, n - 1
+        chosen.append(pool[-1 - n])
+    return chosen
+
 
 class GameResult(msgspec.Struct, kw_only=True):
-    """One finished game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes)."""
+    """One finished game: a line of ``--jsonl`` (no timings, so equal seeds give equal bytes).
 
-    seed: int
+    Read back from a file, each number must be one a game can have: a line that says otherwise
+    was edited, and would distort every mean it went into.
+    """
+
+    seed: Seed
     seats: list[str]
     scores: list[Score]
     places: list[int]
-    decisions: int
-    rounds: int
+    decisions: Decisions
+    rounds: Round
     digest: str
 
 
@@ -220,7 +288,7 @@ class Resume:
         pairs.append(("rotate", theirs.rotate, ours.rotate))
         for field, there, here in pairs:
             if there != here:
-                shown = [msgspec.json.encode(v).decode() for v in (there, here)]
+                shown = [cut(msgspec.json.encode(v).decode()) for v in (there, here)]
                 raise MeepleError(
                     f"{self.where}: its run has {field} {shown[0]}, this one {shown[1]}; "
                     "resume with the setup the file was written with"
@@ -544,7 +612,25 @@ def _start_worker() -> None:
         signal.signal(stop, _stop_playing)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)  # held while it started
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), daemon=True).start()
     _installed()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """End this worker once ``parent``, the process that started it, has ended, however it
+    ended: killed (SIGKILL, out of memory), it could not stop its workers, which would play on
+    for no one, and keep its resource tracker alive.
+
+    ``join`` waits on a pipe from the parent (on Windows, its process handle), which the
+    system closes when the parent ends: nothing to poll, no race with a parent that ended
+    before this thread started, and the same on every platform -- unlike Linux's
+    ``PR_SET_PDEATHSIG``, which also fires when merely the parent's thread that started the
+    worker ends.
+    """
+    parent.join()
+    os._exit(1)
 
 
 class Processes:

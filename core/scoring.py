@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Annotated
 
 import msgspec
+
+Points = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+"""Points as files store them: 64-bit integers, which every reader takes and a mean can sum
+(a larger number read from a file would overflow the statistics' floats)."""
 
 
 class Score(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -18,9 +23,9 @@ class Score(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
     seat: int
-    total: int
-    parts: dict[str, int] = msgspec.field(default_factory=dict)
-    tiebreak: list[int] = msgspec.field(default_factory=list)
+    total: Points
+    parts: dict[str, Points] = msgspec.field(default_factory=dict)
+    tiebreak: list[Points] = msgspec.field(default_factory=list)
     note: str = ""
 
 

@@ -235,7 +235,7 @@ def one_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     given ``-w``: a pool of workers costs about 1.5 s to start, and the games are the same
     bytes for any number of workers (the tests that give ``-w 2`` check that)."""
     for command in (simulate, compare, tournament):
-        monkeypatch.setattr(command, "cpu_count", lambda: 1)
+        monkeypatch.setattr(command, "local_workers", lambda asked: asked or 1)
 
 
 @pytest.fixture

@@ -180,6 +180,12 @@ def stalled(install_plugin: Callable[[str, str], None], tmp_path: Path) -> Stall
     return run
 
 
+@pytest.fixture
+def still_running() -> Callable[[int], bool]:
+    """``still_running(pid)``: whether process ``pid`` runs (see :func:`running`)."""
+    return running
+
+
 def lines(path: Path) -> int:
     """The lines ``path`` holds (none if it is not there yet)."""
     return path.read_bytes().count(b"\n") if path.exists() else 0

@@ -6,11 +6,14 @@ Tests that start a cluster need the ``dask`` extra and are marked ``dask``:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import socket
+import struct
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -96,6 +99,75 @@ def test_an_unreachable_scheduler_is_one_line_and_keeps_the_file(
     assert f"--dask tcp://127.0.0.1:{port}: no Dask scheduler answered" in line
     assert "dask scheduler" in line
     assert kept.read_bytes() == earlier
+
+
+@pytest.fixture
+def silent_then(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[bytes], str]]:
+    """``silent_then(sent)``: the address of a loopback server that takes connections, sends
+    each the bytes ``sent`` and nothing more (a server of another kind, a fake scheduler),
+    with one second to connect. After 20 s it hangs up, so that a client that waits for
+    ever fails instead of hanging the tests."""
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 1)
+    servers: list[socket.socket] = []
+    taken: list[socket.socket] = []
+
+    def hang_up() -> None:
+        for s in [*servers, *taken]:
+            s.close()
+
+    timer = threading.Timer(20, hang_up)
+    timer.start()
+
+    def serve(sent: bytes) -> str:
+        server = socket.create_server(("127.0.0.1", 0))
+        servers.append(server)
+
+        def answer() -> None:
+            with contextlib.suppress(OSError):  # closed at the end of the test
+                while True:
+                    conn, _ = server.accept()
+                    taken.append(conn)
+                    conn.sendall(sent)
+
+        threading.Thread(target=answer, daemon=True).start()
+        return f"tcp://127.0.0.1:{server.getsockname()[1]}"
+
+    yield serve
+    timer.cancel()
+    hang_up()
+
+
+@pytest.mark.dask
+def test_a_scheduler_that_never_answers_is_given_the_connect_timeout_in_all(
+    cli: Invoke, silent_then: Callable[[bytes], str], tmp_path: Path
+) -> None:
+    address = silent_then(b"")
+    result = cli(*GAME, "--dask", address)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"error: --dask {address}: no Dask scheduler answered ({address}: no answer within 1 "
+        "s); start one there with `dask scheduler`, or play on this machine with `local`\n"
+    )
+
+
+@pytest.mark.dask
+def test_a_scheduler_announcing_a_huge_message_is_one_line(
+    cli: Invoke, silent_then: Callable[[bytes], str]
+) -> None:
+    address = silent_then(struct.pack("Q", 2**62))  # Dask's frame header: the bytes that follow
+    result = cli(*GAME, "--dask", address)
+    assert result.exit_code == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith(f"error: --dask {address}: no Dask scheduler answered (MemoryError: ")
+
+
+@pytest.mark.dask
+def test_a_protocol_this_dask_cannot_use_is_one_line(cli: Invoke) -> None:
+    result = cli(*GAME, "--dask", "ucx://127.0.0.1:1234")
+    assert result.exit_code == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith("error: --dask ucx://127.0.0.1:1234: its protocol ucx:// cannot be used")
+    assert line.endswith("give the scheduler's tcp:// address")
 
 
 def test_without_the_extra_dask_is_a_hint(

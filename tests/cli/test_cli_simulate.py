@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import errno
+import os
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,6 +16,7 @@ import msgspec
 import pytest
 from typer.testing import Result
 
+from meeple.cli import simulate
 from meeple.core.engine import Match
 from meeple.core.rng import SEED_MAX
 from meeple.core.runner import GameResult, Header
@@ -251,3 +257,113 @@ def test_each_game_is_written_as_it_finishes(
     args = ["simulate", "tiny", "-n", "4", "--jsonl", str(out), "--quiet", "--workers", "1"]
     assert cli(*args).exit_code == 0
     assert seen == [1, 2, 3, 4]  # the header, then the games that finished
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_second_run_on_a_file_in_use_is_refused_and_loses_nothing(
+    cli: Invoke, tmp_path: Path, tiny_path: Path
+) -> None:
+    """Two writers on one file would interleave their lines: the second is refused at once."""
+    out = tmp_path / "g.jsonl"
+    args = ["simulate", "tiny", "--seats", "random,random", "-q", "-w", "1", "--jsonl", str(out)]
+    first = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *args, "-n", "1000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while (
+            not out.exists() or out.read_bytes().count(b"\n") < 6
+        ) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        for more in ([], ["--resume"], ["--force"]):
+            second = cli(*args, "-n", "5", *more)
+            assert second.exit_code == 1, second.output
+            [said] = second.stderr.splitlines()
+            assert said == f"error: --jsonl {out}: another run is writing this file; let it " + (
+                "finish (or stop it), or write to another file"
+            )
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=30)
+    assert first.returncode == 130
+    written = out.read_bytes()
+    games = written.count(b"\n") - 1
+    assert games >= 5 and written.endswith(b"\n")
+    alone = tmp_path / "alone.jsonl"
+    assert cli(*args[:-1], str(alone), "-n", str(games)).exit_code == 0
+    assert written == alone.read_bytes()  # the first run's file, whole
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_a_file_that_cannot_be_locked_is_refused(
+    cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_locks(fd: int, operation: int) -> None:  # as on a network file system without them
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(simulate.fcntl, "flock", no_locks)
+    out = tmp_path / "g.jsonl"
+    result = cli("simulate", "tiny", "-n", "2", "--jsonl", str(out))
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"error: --jsonl {out}: cannot lock it (No locks available)")
+
+
+def test_resume_starts_a_file_that_does_not_exist(cli: Invoke, tmp_path: Path) -> None:
+    fresh, started = tmp_path / "fresh.jsonl", tmp_path / "started.jsonl"
+    args = ["simulate", "tiny", "-n", "7", "--seed", "3", "-q", "--jsonl"]
+    assert cli(*args, fresh).exit_code == 0
+    result = cli(*args, started, "--resume")
+    assert result.exit_code == 0, result.output
+    assert started.read_bytes() == fresh.read_bytes()
+
+
+LONG = "x" * 120_000
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", LONG],
+        ["simulate", "clonk", "-o", f"hand_limit={LONG}"],
+        ["simulate", "clonk", "-o", f"eye_tie={LONG}"],  # msgspec's message repeats it
+        ["simulate", "clonk", "--eye-tie", LONG],
+        ["simulate", "clonk", "-o", f"{LONG}=1"],
+        ["simulate", "clonk", "-o", f"cards=[{LONG}"],
+        ["simulate", "clonk", f"--{LONG}", "1"],
+        ["simulate", "clonk", "--seats", f"{LONG},random"],
+        ["simulate", "clonk", "--seats", "random," * 20_000],
+        ["simulate", "clonk", "--seats", f"ismcts:iterations={LONG},random"],
+        ["simulate", "clonk", "--seats", f"ismcts:{LONG}=1,random"],
+        ["simulate", "clonk", "--seats", f"greedy:{LONG},random"],
+        ["simulate", "clonk", "--seats", f"ismcts:rollout={LONG},random"],
+        ["simulate", "clonk", "--dask", LONG],
+        ["tournament", "clonk", "--bots", f"{LONG},random"],
+        ["tournament", "clonk", "--bots", "random," * 20_000],
+        ["compare", "clonk", "--variant", "", "--variant", f"eye_tie={LONG}"],
+    ],
+    ids=lambda args: " ".join(arg[:24] for arg in args),
+)
+def test_a_long_value_is_cut_in_its_error_line(cli: Invoke, args: list[str]) -> None:
+    result = cli(*args)
+    assert result.exit_code in (1, 2)
+    assert " characters)" in result.output and len(result.output) < 1500, result.output[:3000]
+
+
+def test_a_long_value_in_a_run_file_is_cut_in_its_error_line(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    args = ["simulate", "tiny", "-n", "2", "-q", "--seats", "random,random", "--jsonl", str(run)]
+    assert cli(*args).exit_code == 0
+    header, first, second = run.read_bytes().splitlines(keepends=True)
+    seats = b'"seats":["random","random"]'
+    run.write_bytes(header + first.replace(seats, b'"seats":["' + b"x" * 120_000 + b'"]') + second)
+    result = cli("stats", str(run))
+    assert result.exit_code == 1
+    assert " characters), but the run seats ['random', 'random']" in result.stderr
+    assert len(result.stderr) < 500
+    run.write_bytes(header.replace(b'"random","random"', b'"' + b"x" * 120_000 + b'"') + first)
+    result = cli(*args, "--resume")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f'error: {run}: its run has bots ["xxxxx')
+    assert len(result.stderr) < 500

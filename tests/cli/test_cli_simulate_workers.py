@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
+from meeple.cli import simulate
 from meeple.cli.app import make_app
-from meeple.core.plugins import plugin_manager
+from meeple.cli.report import pace
+from meeple.core.plugins import PluginManager, plugin_manager
+from meeple.core.runner import Processes
 
 Invoke = Callable[..., Result]
 Run = Callable[..., subprocess.CompletedProcess[str]]
@@ -70,6 +75,35 @@ def test_any_number_of_workers_writes_the_same_bytes(cli: Invoke, tmp_path: Path
     assert result.exit_code == 0, result.output
     assert one.read_bytes() == two.read_bytes()
     assert "Tiny: 40 games, by seat" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "tiny", "-n", "8"],
+        ["compare", "tiny", "--variant", "", "--variant", "", "-n", "8"],
+        ["tournament", "clonk", "--bots", "random,greedy", "-n", "4"],
+    ],
+    ids=["simulate", "compare", "tournament"],
+)
+def test_workers_are_at_most_one_per_core(
+    pm: PluginManager, monkeypatch: pytest.MonkeyPatch, command: list[str]
+) -> None:
+    """Each worker is an interpreter: more than the cores would only share them."""
+    pools: list[int] = []
+
+    class Counted(Processes):
+        def __init__(self, workers: int) -> None:
+            pools.append(workers)
+            super().__init__(workers)
+
+    monkeypatch.setattr(simulate, "Processes", Counted)
+    monkeypatch.setattr(simulate, "cpu_count", lambda: 2)
+    result = CliRunner().invoke(make_app(pm), [*command, "--workers", "10000"])
+    assert result.exit_code == 0, result.output
+    warning = "warning: --workers 10000: this process may use 2 cores; playing on 2"
+    said = [line for line in result.stderr.splitlines() if " schedule (" not in line]
+    assert said == [warning] and pools == [2]  # what a tournament plans is said too
 
 
 def test_shards_hold_the_games_of_the_whole_run(cli: Invoke, tmp_path: Path) -> None:
@@ -133,6 +167,32 @@ def test_resume_refuses_another_run(cli: Invoke, tmp_path: Path) -> None:
     assert out.read_bytes() == before  # a finished run: nothing to add
 
 
+def test_resume_refuses_a_line_no_game_can_have(cli: Invoke, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["simulate", "clonk", "--seats", "random,random", "-n", "3", "-q", "--jsonl", str(out)]
+    assert cli(*args).exit_code == 0
+    header, first, *games = out.read_bytes().splitlines(keepends=True)
+    for line, found, edit, message in (
+        (1, rb'"decisions":\d+', b'"decisions":1' + b"0" * 30, "Expected `int` <= 1000000"),
+        (1, rb'"rounds":\d+', b'"rounds":-2', "Expected `int` >= 1 - at `$.rounds`"),
+        (1, rb'"seed":\d+', b'"seed":-1', "Expected `int` >= 0 - at `$.seed`"),
+        (0, rb'"hand_limit":5', b'"hand_limit":99', "its run has option hand_limit 99, this one 5"),
+        (
+            0,
+            rb'"options":\{',
+            b'"options":{"colour":1,',
+            "its run has option colour 1, this one null",
+        ),
+    ):
+        lines = [header, first]
+        lines[line] = re.sub(found, edit, lines[line])
+        out.write_bytes(b"".join([*lines, *games]))
+        result = cli(*args, "--resume")
+        assert result.exit_code == 1 and message in result.stderr, result.output
+        assert result.stderr.startswith(f"error: {out}:{line + 1}: " if line else f"error: {out}: ")
+        assert out.read_bytes() == b"".join([*lines, *games])  # left as it was
+
+
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_failing_game_names_its_seed_and_keeps_every_game_before_it(
     run: Run, install_plugin: Callable[[str, str], None], tmp_path: Path, workers: str
@@ -187,6 +247,25 @@ def test_a_terminal_shows_progress_with_games_per_second(run: Run) -> None:
         "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1", "-q", env=terminal).stderr
     )
     assert "games/s" not in run("simulate", "tiny", "-n", "20", "-w", "1").stderr
+    tournament = ["tournament", "clonk", "--bots", "random,greedy", "-n", "20", "-w", "1"]
+    shown = run(*tournament, env=terminal)
+    assert shown.returncode == 0 and "Clonk! tournament games" in shown.stderr
+    assert "20/20" in shown.stderr and "games/s" in shown.stderr
+    assert "20/20" not in run(*tournament, "--quiet", env=terminal).stderr
+    compare = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "10", "-w", "1"]
+    shown = run(*compare, env=terminal)
+    assert shown.returncode == 0 and "Tiny games" in shown.stderr and "20/20" in shown.stderr
+
+
+def test_a_slow_run_s_pace_is_read_per_game() -> None:
+    assert [pace(rate) for rate in (1234.4, 12.0, 2.54, 1.0, 0.6, 0.01)] == [
+        "1,234 games/s",
+        "12 games/s",
+        "2.5 games/s",
+        "1.0 games/s",
+        "1.7 s/game",
+        "100.0 s/game",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -215,3 +294,49 @@ def test_a_stop_keeps_the_games_a_worker_finished_in_its_chunk(
         result = CliRunner().invoke(with_stall, [*args[:-2], *more, "-w", "1", "-q"])
         assert result.exit_code == 0, result.output
     assert out.read_bytes() == full.read_bytes()
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``, from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError):  # ended meanwhile
+            continue
+        if parent == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_workers_end_with_a_killed_parent(
+    tiny_path: Path, tmp_path: Path, still_running: Callable[[int], bool]
+) -> None:
+    """SIGKILL (or the out-of-memory killer) gives the command no chance to stop its workers:
+    they notice it is gone and end, and the resource tracker with them."""
+    out = tmp_path / "g.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "meeple.cli", *TINY, "-n", "1000000", "-w", "2", "--jsonl", out],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    started: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        # Two workers, playing, and the resource tracker.
+        while len(started) < 3 or not out.exists() or out.read_bytes().count(b"\n") < 10:
+            assert proc.poll() is None and time.monotonic() < deadline, "never started"
+            time.sleep(0.02)
+            started = children(proc.pid)
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 30
+        while any(map(still_running, started)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(map(still_running, started))
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)  # whatever it left behind
+        proc.wait()

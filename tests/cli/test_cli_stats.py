@@ -2,20 +2,30 @@
 
 from __future__ import annotations
 
+import io
+import itertools
 import re
 import signal
 import subprocess
+import sys
+import tracemalloc
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
+from rich.console import Console
 from typer.testing import Result
 
+from meeple.cli import common, report, tournament
 from meeple.cli.compare import Comparison, variant_items
-from meeple.cli.tournament import Tournament, schedule
-from meeple.core.stats import Summary
+from meeple.cli.tournament import Tournament
+from meeple.core.runner import Schedule
+from meeple.core.stats import Difference, Estimate, Summary
+
+if sys.platform != "win32":
+    import fcntl
 
 Invoke = Callable[..., Result]
 Stalled = Callable[..., tuple[int, str, str, list[int]]]
@@ -70,6 +80,12 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         "places": first.replace(b'"places":[', b'"places":[9,', 1),
         "bots": header.replace(b'"bots":["random","random","random"]', b'"bots":[]', 1),
     }
+    edited |= {
+        "decisions": re.sub(rb'"decisions":\d+', b'"decisions":' + b"1" + b"0" * 30, first),
+        "rounds": re.sub(rb'"rounds":\d+', b'"rounds":-3', first),
+        "seed": re.sub(rb'"seed":\d+', b'"seed":-1', first),
+        "total": re.sub(rb'"total":\d+', b'"total":' + b"9" * 400, first, count=1),
+    }
     for name, line in edited.items():
         lines = [line, first] if name == "bots" else [header, line]
         (tmp_path / f"{name}.jsonl").write_bytes(b"".join([*lines, *games]))
@@ -89,6 +105,10 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         ([tmp_path / "scores.jsonl"], "scores.jsonl:2: scores for seats [7, 0, 1, 2], not one"),
         ([tmp_path / "places.jsonl"], "places.jsonl:2: places [9, "),
         ([tmp_path / "bots.jsonl"], "bots.jsonl:1: a run of no bots"),
+        ([tmp_path / "decisions.jsonl"], "decisions.jsonl:2: not a game result (Expected `int` <="),
+        ([tmp_path / "rounds.jsonl"], "rounds.jsonl:2: not a game result (Expected `int` >= 1 - "),
+        ([tmp_path / "seed.jsonl"], "seed.jsonl:2: not a game result (Expected `int` >= 0 - at `$"),
+        ([tmp_path / "total.jsonl"], "total.jsonl:2: not a game result (Expected `int` <= "),
     ]
     for files, message in cases:
         result = cli("stats", *map(str, files))
@@ -96,6 +116,27 @@ def test_stats_bad_input(cli: Invoke, tmp_path: Path) -> None:
         assert message in result.stderr and "Traceback" not in result.output
         assert len(result.stderr.strip().splitlines()) == 1
     assert cli("stats").exit_code == 2
+
+
+def test_stats_checks_a_header_s_options_against_the_game(cli: Invoke, tmp_path: Path) -> None:
+    run = tmp_path / "run.jsonl"
+    args = ["simulate", "clonk", "-n", "2", "--seats", "random,random", "--jsonl", str(run)]
+    assert cli(*args).exit_code == 0
+    header, *games = run.read_bytes().splitlines(keepends=True)
+    for edit, message in (
+        (
+            (b'"hand_limit":5', b'"hand_limit":99'),
+            "Expected `int` <= 20 - at `$.run.options.hand_limit`, not options Clonk! 2 takes",
+        ),
+        (
+            (b'"options":{', b'"options":{"colour":"red",'),
+            "Object contains unknown field `colour` in options, not options Clonk! 2 takes",
+        ),
+    ):
+        run.write_bytes(b"".join([header.replace(*edit), *games]))
+        result = cli("stats", str(run))
+        assert result.exit_code == 1
+        assert result.stderr.startswith(f"error: {run}:1: {message}; the header was edited")
 
 
 def test_variant_items_keep_json_commas() -> None:
@@ -154,10 +195,27 @@ def test_compare_bad_input(cli: Invoke, tmp_path: Path) -> None:
     assert cli("compare", "tiny").exit_code == 2  # --variant is required
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="flock")
+def test_compare_refuses_a_folder_another_run_writes_in_and_empties_nothing(
+    cli: Invoke, tmp_path: Path
+) -> None:
+    args = ["compare", "tiny", "--variant", "", "--variant", "", "-n", "3", "--jsonl", tmp_path]
+    assert cli(*args).exit_code == 0
+    before = {path: path.read_bytes() for path in tmp_path.iterdir()}
+    with (tmp_path / "variant-2.jsonl").open("rb") as held:  # as another run holds its file
+        fcntl.flock(held.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        result = cli(*args, "--seed", "5")
+    assert result.exit_code == 1
+    where = tmp_path / "variant-2.jsonl"
+    assert f"error: --jsonl {where}: another run is writing this file" in result.stderr
+    assert {path: path.read_bytes() for path in tmp_path.iterdir()} == before
+
+
 @pytest.mark.parametrize(("bots", "seats"), [(2, 2), (3, 2), (4, 3), (5, 4)])
 def test_the_schedule_seats_every_bot_everywhere_equally(bots: int, seats: int) -> None:
     names = [f"b{i}" for i in range(bots)]
-    games = schedule(names, seats)
+    plan = Schedule(game="g", version="1", options={}, bots=names, seats=seats, first=0)
+    games = [plan.at(k) for k in range(plan.size)]
     assert all(len(set(g)) == seats for g in games)
     per_seat = [Counter(g[s] for g in games) for s in range(seats)]
     assert all(len(c) == bots and len(set(c.values())) == 1 for c in per_seat)
@@ -180,6 +238,69 @@ def test_tournament_rates_the_strong_bot_first(cli: Invoke) -> None:
     tables = cli("tournament", "clonk", "--bots", "random,greedy", "-n", "4")
     assert tables.exit_code == 0, tables.output
     assert "4 games: 2 times the 2-game schedule" in tables.stdout and "ratings" in tables.stdout
+
+
+def test_a_tournament_says_how_many_games_it_plays_and_asks_before_many_more(
+    cli: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournament, "MAX_GAMES", 5)
+    args = ["tournament", "clonk", "--bots", "random,greedy,ismcts:iterations=2", "--per-game", "2"]
+    refused = cli(*args, "-n", "1")
+    assert refused.exit_code == 1
+    assert refused.stderr == (
+        "error: --bots: every set of 2 of the 3 bots, rotated through the seats, is a schedule "
+        "of 6 games, and -n 1 rounded up to whole schedules makes 6, more than 5; name fewer "
+        "bots, give --per-game fewer seats, or add --allow-large to play them all\n"
+    )
+    plan = "6 games: 1 times the 6-game schedule (every set of 2 of the 3 bots, rotated through"
+    for more in (["-n", "1", "--allow-large"], ["-n", "6"]):  # asked for: played
+        result = cli(*args, *more)
+        assert result.exit_code == 0, result.output
+        assert result.stderr == plan + " the seats)\n"  # said before the first game
+        assert "6 games in" in result.stdout
+
+
+def test_a_large_schedule_is_planned_as_it_is_played(
+    cli: Invoke, interrupt_game: Callable[[int], None]
+) -> None:
+    """50 bots in 4 seats: a schedule of 921,200 games, each seating worked out when played."""
+    bots = ",".join(["random", "greedy", *(f"ismcts:iterations={i}" for i in range(1, 49))])
+    interrupt_game(4)
+    tracemalloc.start()
+    try:
+        result = cli("tournament", "clonk", "--bots", bots, "--allow-large", "-w", "1")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 130, result.output
+    assert result.stderr.startswith("921,200 games: 1 times the 921,200-game schedule")
+    assert "interrupted after 3 of 921200 games" in result.stderr
+    assert peak < 20_000_000  # a materialised schedule takes hundreds of megabytes
+
+
+def test_the_schedule_s_seatings_are_worked_out_from_their_number() -> None:
+    bots = [f"b{i}" for i in range(9)]
+    spec = Schedule(game="g", version="1", options={}, bots=bots, seats=4, first=10)
+    whole = [[*g[k:], *g[:k]] for g in itertools.combinations(bots, 4) for k in range(4)]
+    assert spec.size == len(whole) == 504
+    assert [spec.seating(10 + i) for i in range(2 * spec.size)] == whole * 2
+
+
+def test_a_bot_named_twice_is_refused_however_it_is_written(cli: Invoke) -> None:
+    """Rated twice, one bot would take two rows, and each game it plays in both seats."""
+    for bots, same in (
+        ("greedy,random,bot", "greedy twice"),
+        ("ismcts:time=0.5,ismcts:time=0.50", "ismcts:time=0.5 twice"),
+        ("ismcts:iterations=200,ismcts", "ismcts:iterations=200 and ismcts are one bot"),
+    ):
+        result = cli("tournament", "clonk", "--bots", bots, "-n", "2")
+        assert result.exit_code == 1
+        assert result.stderr == (
+            f"error: --bots {bots!r}: {same} (`bot` is greedy here); name each bot once, "
+            "or give them different options\n"
+        )
+    differ = cli("tournament", "clonk", "--bots", "ismcts:iterations=2,ismcts:iterations=3")
+    assert differ.exit_code == 0, differ.output
 
 
 def test_tournament_bad_input(cli: Invoke) -> None:
@@ -294,7 +415,9 @@ def test_tournament_sigterm_rates_the_finished_games_and_exits_143(stalled: Stal
     args = ["tournament", "stall", "--bots", "random,first", "-n", "200", "-w", "2"]
     code, out, err, left = stalled(args, 1, signal.SIGTERM, False)
     assert (code, left) == (143, [])
-    said = re.fullmatch(r"terminated after (\d+) of 200 games\n", err)
+    plan = "200 games: 100 times the 2-game schedule (every set of 2 of the 2 bots, rotated "
+    plan += "through the seats)\n"
+    said = re.fullmatch(re.escape(plan) + r"terminated after (\d+) of 200 games\n", err)
     assert said is not None and int(said[1]) <= 40, err
     assert f"{said[1]} of 200 games: 100 times the 2-game schedule" in out and "ratings" in out
 
@@ -312,3 +435,51 @@ def test_compare_and_tournament_are_the_same_on_any_number_of_workers(
     alone, spread = (cli(*command, "--json", "-w", str(w)) for w in (1, 2))
     assert alone.exit_code == 0 and spread.exit_code == 0, alone.output + spread.output
     assert alone.stdout == spread.stdout
+
+
+@pytest.fixture
+def at_80_columns(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    """What the tables print, on a console 80 columns wide."""
+    out = io.StringIO()
+    monkeypatch.setattr(common, "console", Console(file=out, width=80, highlight=False))
+    return out
+
+
+def test_seat_tables_keep_a_seat_and_its_bot_on_one_line_at_80_columns(
+    cli: Invoke, at_80_columns: io.StringIO
+) -> None:
+    args = ["simulate", "clank", "-n", "4", "--seats", "heuristic,random,random,random", "--json"]
+    result = cli(*args)
+    assert result.exit_code == 0, result.output
+    report.summary("Clank!", msgspec.json.decode(result.stdout, type=Summary))
+    lines = at_80_columns.getvalue().splitlines()
+    assert max(map(len, lines)) <= 80
+    assert any(line.startswith("│ 0 (heuristic) │") for line in lines), "\n".join(lines)
+    assert any(line.startswith("│ 3 (random)    │") for line in lines)
+
+
+def test_an_interval_from_a_negative_end_reads_as_one_at_80_columns(
+    at_80_columns: io.StringIO,
+) -> None:
+    def estimate(value: float, low: float, high: float) -> Estimate:
+        return Estimate(value=value, low=low, high=high)
+
+    rows = [
+        Difference(
+            measure="seat 0 win rate",
+            base=estimate(0.3, 0.25, 0.35),
+            other=estimate(0.234, 0.19, 0.28),
+            difference=estimate(-0.066, -0.122, -0.010),
+        ),
+        Difference(
+            measure="rounds",
+            base=estimate(14.0, 13.0, 15.0),
+            other=estimate(14.3, 13.2, 15.4),
+            difference=estimate(0.3, -0.7, 1.3),
+        ),
+    ]
+    common.console.print(report.differences("a variant against the base", rows))
+    shown = at_80_columns.getvalue()
+    assert "-12.2 to -1.0% │ * │" in shown and "-0.7 to 1.3 │" in shown
+    assert "–-" not in shown and max(map(len, shown.splitlines())) <= 80
+    assert report.rate_interval(estimate(0.29, 0.252, 0.331)) == "25.2–33.1%"
