@@ -8,7 +8,7 @@ adds cubes of its own (Catacombs' ghosts) overrides :meth:`Dragon.hit`.
 from __future__ import annotations
 
 from meeple.core.state import Event
-from meeple.plugins.clank.part import Part, S
+from meeple.plugins.clank.part import Part, S, hook
 from meeple.plugins.clank.state import (
     Attacked,
     Damaged,
@@ -45,6 +45,7 @@ class Dragon(Part[S]):
         """rules.md#dragon-attack: as many cubes as the rage, the danger and ``extra`` say."""
         self.draw_cubes(state, events, self.cubes_drawn(state, extra))
 
+    @hook
     def draw_cubes(self, state: S, events: list[Event], n: int) -> None:
         """rules.md#dragon-attack: the Clank! area into the bag, then ``n`` cubes drawn."""
         bag = state.bag
@@ -65,6 +66,7 @@ class Dragon(Part[S]):
         if self.options.empty_bag == "end" and not len(bag):  # rules.md#empty-bag
             self.knock_out_all(state, events)
 
+    @hook
     def hit(self, state: S, cube: str, hurt: list[int]) -> None:
         """One drawn cube: black set aside; a seat's cube damages it if it is still in."""
         if cube == DRAGON:
@@ -85,6 +87,7 @@ class Dragon(Part[S]):
         i = order.index(state.turns.current)
         return [s for s in order[i:] + order[:i] if s in seats]
 
+    @hook
     def return_dragon_cubes(self, state: S, n: int) -> None:
         """rules.md#dragon-attack: set-aside black cubes back into the bag."""
         n = min(n, state.dragon_aside)
@@ -105,6 +108,7 @@ class Dragon(Part[S]):
             p.damage += n
             events.append(Damaged(seat=seat, n=n))
 
+    @hook
     def heal(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#health: cubes from the meter back to the supply; the rest is lost."""
         p = state.players[seat]
@@ -134,6 +138,7 @@ class Dragon(Part[S]):
         events.append(Out(seat=seat, status=status))
         self.left_dungeon(state, seat)
 
+    @hook
     def left_dungeon(self, state: S, seat: int) -> None:
         """rules.md#countdown: what a seat's leaving does to the turn order."""
         if state.countdown_seat is None:

@@ -16,7 +16,7 @@ from meeple.core.state import Event
 from meeple.core.zones import HIDDEN, Zone
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
 from meeple.plugins.clank.content import Tunnel
-from meeple.plugins.clank.part import Part, S, action, frame
+from meeple.plugins.clank.part import Part, S, action, frame, hook
 from meeple.plugins.clank.state import (
     SKIP,
     Move,
@@ -52,6 +52,7 @@ class Movement(Part[S]):
         self._moves = functools.lru_cache(maxsize=MOVES_KEPT)(moves_through)
         self._teleports = functools.lru_cache(maxsize=MOVES_KEPT)(teleport_through)
 
+    @hook
     def graph(self, state: S) -> Graph:
         """The map of ``state``: every map question goes through here (Clank!: the board)."""
         return self.cat.graph
@@ -63,6 +64,7 @@ class Movement(Part[S]):
     def teleport_to(self, e: Exit) -> Teleport:
         return self._teleports(e.tunnel, e.to)  # positional: a cache key of keywords costs more
 
+    @hook
     def passable(self, state: S, p: Player, e: Exit, teleport: bool) -> bool:
         """rules.md#movement, rules.md#teleport-locks: a locked tunnel needs a Master Key."""
         if not e.locked or (teleport and self.options.teleport_locks != "key"):
@@ -101,6 +103,7 @@ class Movement(Part[S]):
         pool.swords -= swords
         return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
 
+    @hook
     def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
         """rules.md#movement and rules.md#teleport: every move open to the seat now over
         ``graph``, the state's map (into the start only with an artifact, rules.md#escape:
@@ -138,13 +141,20 @@ class Movement(Part[S]):
     def move(self, state: S, action: Move) -> list[Event]:
         """rules.md#movement: pay boots and swords, take the rest of the monsters as damage."""
         seat = state.stack[-1].seat
+        events: list[Event] = []
+        self.pay_locks(state, seat, action.tunnel, events)
         damage = self.pay_tunnel(
             state.pool, self.graph(state).tunnels[action.tunnel], action.swords
         )
-        events: list[Event] = [Moved(seat=seat, room=action.to, damage=damage)]
+        events.append(Moved(seat=seat, room=action.to, damage=damage))
         self.wound(state, seat, damage, events)
         self.enter(state, seat, action.to, events)
         return events
+
+    @hook
+    def pay_locks(self, state: S, seat: int, tunnel: int, events: list[Event]) -> None:
+        """rules.md#movement: what a walk through ``tunnel`` pays for its locks, before its
+        boots and monsters (nothing here: a Master Key opens them and stays held)."""
 
     @action(Teleport)
     def teleport(self, state: S, action: Teleport) -> list[Event]:
@@ -155,6 +165,7 @@ class Movement(Part[S]):
         self.enter(state, seat, action.to, events)
         return events
 
+    @hook
     def enter(self, state: S, seat: int, room: int, events: list[Event]) -> None:
         """Entering a room: cave, healing, escape, then the offer of one token."""
         graph = self.graph(state)
@@ -176,6 +187,7 @@ class Movement(Part[S]):
         if self.offered(self.takeable(state, state.players[seat], room)):
             state.stack.append(TakeToken(seat=seat, room=room))
 
+    @hook
     def taken_as_action(self, tid: str) -> bool:
         """Whether token ``tid`` is taken as a turn action while the seat stands in its room,
         on any turn, rather than offered on entry (rules.md#take-artifact; none here)."""
@@ -185,6 +197,7 @@ class Movement(Part[S]):
         """The tokens of ``tokens`` offered on entry."""
         return [t for t in tokens if not self.taken_as_action(t)]
 
+    @hook
     def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
         """The turn actions the seat's room offers, listed last (rules.md#take-artifact: taking
         a token of the room). Most rooms hold no token taken so, and are passed over before
@@ -206,6 +219,7 @@ class Movement(Part[S]):
             events.append(Took(seat=seat, token=token))
         self.leave(state, seat, "escaped", events)
 
+    @hook
     def takeable(self, state: S, p: Player, room: int) -> list[str]:
         """rules.md#tokens: the tokens of ``room`` the seat may take (artifacts if it has room)."""
         cards = state.rooms[self.graph(state).index[room]].cards

@@ -13,8 +13,12 @@ action notes for the turn), :func:`effect` (the
 handler of an effect type), :func:`frame` (the answers to a pending decision),
 :func:`condition` (what an ``if`` asks) and :func:`points` (a card's points
 rule). The registrations are collected along the class hierarchy when a class
-is created, so a subclass adds its own and overrides a rule by redefining the
-method (under the same name, or registering another for the same key).
+is created, so a subclass adds its own and replaces a rule by registering another
+method for the same key.
+
+The steps a game may change are marked :func:`hook`, as pluggy marks its hook
+specifications: a game overrides those and nothing else of the engine (the test
+``tests/clank/test_clank_hooks.py`` holds every game on the engine to it).
 """
 
 from __future__ import annotations
@@ -96,6 +100,14 @@ def points(*names: str) -> Callable[[C], C]:
     return _register("points", names)
 
 
+def hook(method: C) -> C:
+    """Mark ``method`` as a hook: a step of the engine a game may override, calling
+    ``super()`` to keep the engine's part. The method itself is returned, so a hook costs
+    nothing per call; :class:`Part` collects the names of its class's hooks (``hooks``)."""
+    vars(method)["_hook"] = True
+    return method
+
+
 A = TypeVar("A")
 
 
@@ -157,15 +169,21 @@ class Part(Game[S, Any]):
     acts: Actions
     rules: ClassVar[dict[Kind, dict[Any, str]]] = {}
     """Per kind of rule, the method name registered for each key (collected by class)."""
+    hooks: ClassVar[frozenset[str]] = frozenset()
+    """The names of the methods marked :func:`hook` along the class hierarchy."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         rules: dict[Kind, dict[Any, str]] = {kind: {} for kind in KINDS}
+        hooks: set[str] = set()
         for klass in reversed(cls.__mro__):
             for name, member in vars(klass).items():
                 for kind, keys in getattr(member, "_rules", ()):
                     rules[kind].update(dict.fromkeys(keys, name))
+                if getattr(member, "_hook", False):
+                    hooks.add(name)
         cls.rules = rules
+        cls.hooks = frozenset(hooks)
 
     def bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
         """The registered rules of ``kind``, each key to its bound method (built once)."""
@@ -179,6 +197,7 @@ class Part(Game[S, Any]):
             out.append(Pending(e, card))
         return out
 
+    @hook
     def holds(self, p: Player, kind: str) -> int:
         """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""
         token = self.cat.token

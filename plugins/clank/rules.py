@@ -27,7 +27,7 @@ from meeple.plugins.clank import checks, content, drawing, present
 from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
 from meeple.plugins.clank.map import Movement
-from meeple.plugins.clank.part import S, action, actions_of, points, shared
+from meeple.plugins.clank.part import S, action, actions_of, hook, points, shared
 from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT, Effects
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -176,8 +176,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self._conditions = self.bind("condition")
         self._points = self.bind("points")
 
+    @hook
     def make_catalog(self) -> Catalog:
-        """The catalog of the tables the options name."""
+        """The catalog of the tables the options name (a game supplies it)."""
         raise NotImplementedError
 
     @classmethod
@@ -254,6 +255,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         for card in list(state.row.cards):  # rules.md#arrive: the opening row, left to right
             self.arrive(state, card, events)
         state.stack.append(Turn(seat=turns.current))
+        self.turn_started(state, turns.current, events)
 
     def opening_row(self, state: S) -> None:
         """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
@@ -278,6 +280,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             return self.turn_actions(state, frame.seat)
         return self.frame_actions(state, frame)
 
+    @hook
     def turn_actions(self, state: S, seat: int) -> list[Any]:
         """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end.
 
@@ -351,10 +354,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
         return card.cost
 
+    @hook
     def can_use(self, p: Player, card: str) -> bool:
         """Whether the seat can pay a device's price beyond its Skill (nothing more here)."""
         return True
 
+    @hook
     def where_ok(self, graph: Any, room: int, where: str) -> bool:
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
         return room in (graph.depths if where == "depths" else graph.caves)
@@ -382,10 +387,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.market.remove(tid)
         return tid
 
+    @hook
     def may_buy(self, p: Player, tid: str) -> bool:
         """Whether the seat meets a market item's condition beyond its price (none here)."""
         return True
 
+    @hook
     def own_decision(self, frame: Any) -> bool:
         """Whether ``frame`` is a decision its seat takes for itself while another seat has
         the turn (none here): the state check accepts it on the stack."""
@@ -451,7 +458,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
-        state.pool.skill -= self.skill_price(state, card)
+        self.pay_skill(state, self.skill_price(state, card))
         if card.gem:  # a discount played later pays some back (rules.md#gem-discount)
             state.pool.done.append(ACQUIRED_GEM + action.card)
         self.take_card(state, action.card)
@@ -465,12 +472,24 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#device: pay skill, the use effects, the card to the dungeon discard."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
-        state.pool.skill -= card.cost
+        self.pay_device(state, seat, action.card)
         self.take_card(state, action.card)
         state.dungeon_discard.add(action.card)
         state.pool.queue.extend(self.pending(card.use, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
         return events
+
+    @hook
+    def pay_skill(self, state: S, skill: int) -> None:
+        """rules.md#acquire, rules.md#device: the Skill an acquire or a device's use costs,
+        from the turn's pool."""
+        state.pool.skill -= skill
+
+    @hook
+    def pay_device(self, state: S, seat: int, card: str) -> None:
+        """rules.md#device: a device's price as it is used, its Skill (a game adds the other
+        costs :meth:`can_use` checked)."""
+        self.pay_skill(state, self.cat.card[card].cost)
 
     @action(Fight)
     def fight(self, state: S, action: Fight) -> list[Event]:
@@ -494,7 +513,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p.gold -= self.cat.token[tid].price
         p.held.add(tid)
         events: list[Event] = [Bought(seat=seat, token=tid)]
+        self.bought(state, seat, tid, events)
         return events
+
+    @hook
+    def bought(self, state: S, seat: int, tid: str, events: list[Event]) -> None:
+        """rules.md#market: what a market item bought does beyond being held (nothing here)."""
 
     @action(UseToken)
     def use_token(self, state: S, action: UseToken) -> list[Event]:
@@ -509,9 +533,13 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     @action(Skip)
     def skip(self, state: S, action: Skip) -> list[Event]:
         """Decline the pending choice."""
-        state.stack.pop()
         events: list[Event] = []
+        self.declined(state, state.stack.pop(), events)
         return events
+
+    @hook
+    def declined(self, state: S, frame: Any, events: list[Event]) -> None:
+        """What declining ``frame``, just taken off the stack, does (nothing here)."""
 
     @action(Pick)
     def pick(self, state: S, action: Pick) -> list[Event]:
@@ -559,6 +587,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             self.arrive(state, card, events)
         return events
 
+    @hook
     def replacement(self, state: S, events: list[Event]) -> str | None:
         """The card that takes a replaced row card's place: the next of the Dungeon Deck
         (rules.md#empty-dungeon says what an empty one does)."""
@@ -585,6 +614,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     def finish_turn(self, state: S, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
         seat = state.turns.current
+        self.turn_ended(state, seat, events)
         p = state.players[seat]
         state.stack.clear()
         state.pool = type(state.pool)()  # the game's own pool: every per-turn field starts over
@@ -638,11 +668,26 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             turns.next()
             seat = turns.current
             if players[seat].status == "in":
-                state.stack.append(Turn(seat=seat))
+                # under the decisions the last turn's end asked for: they are answered first
+                state.stack.insert(0, Turn(seat=seat))
+                self.turn_started(state, seat, events)
                 return
             self.left_seat_turn(state, seat, events)
         turns.over = True
+        state.stack.clear()  # nothing is left to decide in a game that is over
 
+    @hook
+    def turn_started(self, state: S, seat: int, events: list[Event]) -> None:
+        """The seat's turn begins, its ``Turn`` frame on the stack and its pool fresh (the
+        first turn too, at set-up); nothing happens here."""
+
+    @hook
+    def turn_ended(self, state: S, seat: int, events: list[Event]) -> None:
+        """The seat's turn is over, played out or ended by its leaving: its pool still holds
+        the turn's resources, its cards are not yet discarded; nothing happens here. Any
+        decision still pending is dropped after it."""
+
+    @hook
     def left_seat_turn(self, state: S, seat: int, events: list[Event]) -> None:
         """rules.md#countdown: the turn of a seat that left moves the countdown pawn on
         (only the countdown seat is still in the order)."""
@@ -656,6 +701,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- scoring -------------------------------------------------------------------
 
+    @hook
     def tally(self, state: S, seat: int) -> dict[str, int]:
         """rules.md#scoring: artifacts, other tokens, gold, cards with their bonuses."""
         cat = self.cat
@@ -769,14 +815,17 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     def validate_state(self, state: S) -> list[str]:
         return checks.check(self, state)
 
+    @hook
     def bag_colours(self, seats: int) -> set[str]:
         """The cube colours the dragon bag may hold."""
         return {DRAGON, *COLOURS[:seats]}
 
+    @hook
     def cubes_placed(self, state: S, seat: int) -> int:
         """The seat's cubes on the map rather than in its areas (none in Clank!)."""
         return 0
 
+    @hook
     def room_name(self, state: S, room: int) -> str:
         """How descriptions name a room."""
         return f"room {room}"
@@ -822,7 +871,6 @@ class Clank(ClankEngine[ClankState]):
     options: ClankOptions
 
     def make_catalog(self) -> Catalog:
-        """The catalog of the tables the options name."""
         return catalog(self.schema(), self.options)
 
     def taken_as_action(self, tid: str) -> bool:

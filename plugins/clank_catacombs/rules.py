@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, cast
+from typing import Any
 
 import msgspec
 
@@ -39,17 +39,14 @@ from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
-    Bought,
     Damaged,
     Discarded,
     Fight,
     Move,
     Moved,
     Player,
-    Skip,
     Teleport,
     Turn,
-    UseDevice,
     UseToken,
 )
 from meeple.plugins.clank_catacombs import board, checks, content, drawing, present
@@ -768,17 +765,14 @@ class CatacombsGame(
             self.enter(state, seat, room, events)
         return events
 
-    def skip(self, state: CatacombsState, action: Skip) -> list[Event]:
+    def declined(self, state: CatacombsState, frame: Any, events: list[Event]) -> None:
         """rules.md#no-fit: a declined discovery puts the tile under the stack;
         rules.md#ghost-ward: a ward card kept, the Ghost hurts."""
-        top = state.stack[-1]
-        if type(top) is Discover:
+        if type(frame) is Discover:
             state.tile_stack.put_under(state.drawn.draw())
-        events = super().skip(state, action)
-        if self.ward_offer(top):
-            self.ghost_hit(state, top.seat, events)
-            self.next_ward(state, top.seat, events)
-        return events
+        elif self.ward_offer(frame):
+            self.ghost_hit(state, frame.seat, events)
+            self.next_ward(state, frame.seat, events)
 
     @staticmethod
     def discovering(state: CatacombsState) -> bool:
@@ -813,11 +807,9 @@ class CatacombsGame(
 
     # -- moving ------------------------------------------------------------------------
 
-    def move(self, state: CatacombsState, action: Move) -> list[Event]:
+    def pay_locks(self, state: CatacombsState, seat: int, tunnel: int, events: list[Event]) -> None:
         """rules.md#locks: a Lockpick on each lock not yet open."""
-        events: list[Event] = []
-        self.open_locks(state, state.stack[-1].seat, self.graph(state).locks[action.tunnel], events)
-        return events + super().move(state, action)
+        self.open_locks(state, seat, self.graph(state).locks[tunnel], events)
 
     def open_locks(
         self, state: CatacombsState, seat: int, keys: Iterable[str], events: list[Event]
@@ -913,34 +905,21 @@ class CatacombsGame(
         state.pool.gold_gained += gold
         events.append(Marked(seat=seat, room=room, gold=gold))
 
-    def buy(self, state: CatacombsState, action: Any) -> list[Event]:
+    def bought(self, state: CatacombsState, seat: int, tid: str, events: list[Event]) -> None:
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
-        events = super().buy(state, action)
-        take = self.cat.token[cast(Bought, events[0]).token].take
+        take = self.cat.token[tid].take
         if take:  # what the purchase sets off settles before the item's own effects
             self.proceed(state, events)
             state.pool.queue.extend(self.pending(take, None))
-        return events
 
-    def use_device(self, state: CatacombsState, action: UseDevice) -> list[Event]:
+    def pay_device(self, state: CatacombsState, seat: int, card: str) -> None:
         """rules.md#device: gold and Lockpicks besides the Skill."""
-        card = self.cat.card[action.card]
-        seat = state.stack[-1].seat
-        state.players[seat].gold -= card.use_gold
-        self.spend_lockpicks(state, seat, None, card.use_lockpick)
-        return super().use_device(state, action)
+        c = self.cat.card[card]
+        state.players[seat].gold -= c.use_gold
+        self.spend_lockpicks(state, seat, None, c.use_lockpick)
+        super().pay_device(state, seat, card)
 
     # -- the end of a turn and the dragon ------------------------------------------------
-
-    def next_turn(self, state: CatacombsState, events: list[Event]) -> None:
-        """rules.md#rotation, #ghost-ward: decisions the end of a turn asked for (Sudden
-        Movement arriving at the refill, a ward card against a Ghost) are answered before the
-        next seat plays."""
-        super().next_turn(state, events)
-        if state.turns.over:
-            state.stack.clear()
-        else:  # the new turn under what the seats decide
-            state.stack.insert(0, state.stack.pop())
 
     def evaluate(self, state: CatacombsState, seat: int) -> float:
         from meeple.plugins.clank_catacombs.evaluate import evaluate  # it builds on the rules

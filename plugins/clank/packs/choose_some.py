@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from meeple.core.state import Count, Event, Frame
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import S, effect, frame
+from meeple.plugins.clank.part import S, action, effect, frame
 from meeple.plugins.clank.present import CONDITIONS, effect_text, effects_text
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import SKIP, Pick
@@ -57,10 +57,12 @@ class ChooseSomePack(ClankEngine[S]):
         ok = self.feasible(state, frame.seat, [o for _, o in left], frame.card)
         return [self.acts.pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
 
-    def pick(self, state: S, action: Pick) -> list[Event]:
+    @action(Pick)
+    def pick_some(self, state: S, action: Pick) -> list[Event]:
+        """An option of a ``choose-some``; a ``choose``'s goes to the engine's rule."""
         frame = state.stack[-1]
         if type(frame) is not PickSome:
-            return super().pick(state, action)
+            return self.pick(state, action)
         frame.picked.append(action.option)
         frame.n -= 1
         if frame.n <= 0 or len(frame.picked) == len(frame.options):

@@ -7,7 +7,7 @@ from typing import Any
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Graph
-from meeple.plugins.clank.part import S, action, effect
+from meeple.plugins.clank.part import S, action, effect, hook
 from meeple.plugins.clank.present import effect_text
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import Bought, EngineOptions, Player
@@ -37,10 +37,12 @@ class MarketOfferPack(ClankEngine[S]):
         super().__init__(options, cat)
         self._claim = {k: Claim(item=k) for k in self.cat.market_items}
 
+    @hook
     def turn_offer(self, state: S) -> tuple[int | None, bool]:
         """This turn's offer: its price (``None``: no offer) and whether it holds anywhere."""
         raise NotImplementedError
 
+    @hook
     def set_turn_offer(self, state: S, price: int | None, anywhere: bool) -> None:
         raise NotImplementedError
 
