@@ -185,12 +185,12 @@ class Part(Game[S, Any]):
         cls.rules = rules
         cls.hooks = frozenset(hooks)
 
-    def bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
+    def _bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
         """The registered rules of ``kind``, each key to its bound method (built once)."""
         return {key: getattr(self, name) for key, name in self.rules[kind].items()}
 
     @staticmethod
-    def pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
+    def _pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
         """``effects`` waiting in the turn's queue, with the card they came from."""
         out = []
         for e in effects:
@@ -209,7 +209,7 @@ class Part(Game[S, Any]):
 
     # -- the turn (rules) ----------------------------------------------------
 
-    def proceed(self, state: S, events: list[Event]) -> None:
+    def _proceed(self, state: S, events: list[Event]) -> None:
         """After an action: resolve what waits, end the turn if it is over."""
         raise NotImplementedError
 
@@ -219,7 +219,7 @@ class Part(Game[S, Any]):
         """The map of ``state``."""
         raise NotImplementedError
 
-    def adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
+    def _adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
         """The secrets in the rooms next to ``room``, by room."""
         raise NotImplementedError
 
@@ -229,11 +229,11 @@ class Part(Game[S, Any]):
 
     # -- the dragon and health -----------------------------------------------
 
-    def raise_rage(self, state: S, n: int, events: list[Event]) -> None:
+    def _raise_rage(self, state: S, n: int, events: list[Event]) -> None:
         """The rage marker climbs ``n`` spaces."""
         raise NotImplementedError
 
-    def attack(self, state: S, events: list[Event], extra: int = 0) -> None:
+    def _attack(self, state: S, events: list[Event], extra: int = 0) -> None:
         """A dragon attack, ``extra`` cubes beyond the rage and the danger."""
         raise NotImplementedError
 
@@ -241,11 +241,11 @@ class Part(Game[S, Any]):
         """Set-aside black cubes back into the bag."""
         raise NotImplementedError
 
-    def can_bear(self, p: Player, n: int) -> bool:
+    def _can_bear(self, p: Player, n: int) -> bool:
         """Whether the seat may take ``n`` damage of its own will."""
         raise NotImplementedError
 
-    def wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """Voluntary damage from the seat's supply."""
         raise NotImplementedError
 
@@ -253,6 +253,6 @@ class Part(Game[S, Any]):
         """Cubes from the seat's meter back to its supply."""
         raise NotImplementedError
 
-    def leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
+    def _leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
         """The seat goes out of the dungeon."""
         raise NotImplementedError

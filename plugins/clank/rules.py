@@ -74,7 +74,7 @@ for those of the states it visits."""
 
 
 class Common(TypedDict):
-    """The state fields every game on the engine sets up alike (``common_setup``)."""
+    """The state fields every game on the engine sets up alike (``_common_setup``)."""
 
     seats: int
     rng: Rng
@@ -94,7 +94,7 @@ class Common(TypedDict):
 
 
 Offered = tuple[str, content.Card, Any, bool, int]
-"""A card of the row or a Reserve top as :meth:`~ClankEngine.card_actions` reads it: its id,
+"""A card of the row or a Reserve top as :meth:`~ClankEngine._card_actions` reads it: its id,
 its definition, the action taking it (fight, use or acquire), whether swords pay for it, and
 the least Skill (or swords) that can: its cost, 0 for a gem (rules.md#gem-discount). A plain
 tuple: unpacking it in the loop is faster than a named one's."""
@@ -164,17 +164,17 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         super().__init__(options)
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
-        self._handlers = {k: getattr(self, name) for k, name in self.effect_rules().items()}
-        self.build_moves()
+        self._handlers = {k: getattr(self, name) for k, name in self._effect_rules().items()}
+        self._build_moves()
         self.acts = actions_of(cat)
         self._on_offer = on_offer(cat)
-        self._offer = lru_cache(maxsize=OFFERS_KEPT)(self.offer_of)
-        self._plays = lru_cache(maxsize=len(cat.card))(self.play_effects)
-        self._apply: dict[type, Callable[[S, Any], list[Event]]] = self.bind("action")
-        self._facts = self.bind("fact")
-        self._frames = self.bind("frame")
-        self._conditions = self.bind("condition")
-        self._points = self.bind("points")
+        self._offer = lru_cache(maxsize=OFFERS_KEPT)(self._offer_of)
+        self._plays = lru_cache(maxsize=len(cat.card))(self._play_effects)
+        self._apply: dict[type, Callable[[S, Any], list[Event]]] = self._bind("action")
+        self._facts = self._bind("fact")
+        self._frames = self._bind("frame")
+        self._conditions = self._bind("condition")
+        self._points = self._bind("points")
 
     @hook
     def make_catalog(self) -> Catalog:
@@ -182,7 +182,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         raise NotImplementedError
 
     @classmethod
-    def schema(cls) -> content.Schema:
+    def _schema(cls) -> content.Schema:
         """What the game's tables may say: its vocabulary, and the effects, conditions and
         points rules it registers."""
         rules = cls.rules
@@ -195,7 +195,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     # -- set-up ----------------------------------------------------------------
 
-    def common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> Common:
+    def _common_setup(self, seats: int, rng: Rng, start: int, box: Zone) -> Common:
         """The state fields every game on the engine sets up alike: decks, cubes, the
         dragon, the Dungeon Deck, the Reserve, the market and the Mastery tokens (the
         ones not needed go to ``box``)."""
@@ -239,25 +239,25 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             spent=Zone(kind="spent"),
         )
 
-    def begin(self, state: S) -> None:
+    def _begin(self, state: S) -> None:
         """rules.md#setup, the last steps: the opening row, hands, starting clank, arrivals."""
         t = self.cat.tables
         seats = state.seats
         turns = state.turns
-        self.opening_row(state)
+        self._opening_row(state)
         events: list[Event] = []
         for seat in range(seats):
-            self.draw(state, seat, t.hand, events)
+            self._draw(state, seat, t.hand, events)
         for n, seat in zip(t.starting_clank, turns.order, strict=False):
             p = state.players[seat]
             p.supply -= n
             p.clank += n
         for card in list(state.row.cards):  # rules.md#arrive: the opening row, left to right
-            self.arrive(state, card, events)
+            self._arrive(state, card, events)
         state.stack.append(Turn(seat=turns.current))
         self.turn_started(state, turns.current, events)
 
-    def opening_row(self, state: S) -> None:
+    def _opening_row(self, state: S) -> None:
         """rules.md#setup step 11: six cards, dragon-attack cards replaced and shuffled back."""
         defs = self.cat.card
         row, deck = state.row, state.dungeon.cards
@@ -278,7 +278,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         frame = stack[-1]
         if type(frame) is Turn:
             return self.turn_actions(state, frame.seat)
-        return self.frame_actions(state, frame)
+        return self._frame_actions(state, frame)
 
     @hook
     def turn_actions(self, state: S, seat: int) -> list[Any]:
@@ -297,9 +297,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         graph = self.graph(state)
         skill, swords = pool.skill, pool.swords
         if skill or swords:
-            self.card_actions(state, p, graph, skill, swords, out)
+            self._card_actions(state, p, graph, skill, swords, out)
         if p.room in graph.markets and state.market.cards:
-            self.market_actions(state, p, out)
+            self._market_actions(state, p, out)
         self.move_actions(state, p, graph, out)
         if p.held.cards:
             token = self.cat.token
@@ -312,7 +312,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         self.room_actions(state, seat, p, graph, out)
         return out
 
-    def card_actions(
+    def _card_actions(
         self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
     ) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
@@ -334,13 +334,13 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 if skill >= card.cost and self.can_use(p, c):
                     out.append(act)
             # only a gem's price can fall below its cost (rules.md#gem-discount)
-            elif skill >= card.cost or (card.gem and skill >= self.skill_price(state, card)):
+            elif skill >= card.cost or (card.gem and skill >= self._skill_price(state, card)):
                 out.append(act)
 
-    def offer_of(self, cards: tuple[str, ...]) -> tuple[Offered, ...]:
+    def _offer_of(self, cards: tuple[str, ...]) -> tuple[Offered, ...]:
         """Each distinct card of ``cards`` (the Dungeon Row and the Reserve's tops) as
-        :meth:`card_actions` reads it. They change only on an acquire, a fight or a refill,
-        so :meth:`card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
+        :meth:`_card_actions` reads it. They change only on an acquire, a fight or a refill,
+        so :meth:`_card_actions` keeps them by those cards (the last :data:`OFFERS_KEPT`)."""
         offered = self._on_offer
         offer = []
         for c in self.cat.distinct(cards):
@@ -348,7 +348,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         return tuple(offer)
 
     @staticmethod
-    def skill_price(state: EngineState[Any, Any], card: Any) -> int:
+    def _skill_price(state: EngineState[Any, Any], card: Any) -> int:
         """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
@@ -364,12 +364,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
         return room in (graph.depths if where == "depths" else graph.caves)
 
-    def market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+    def _market_actions(self, state: S, p: Player, out: list[Any]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
         buy = self.acts.buy
-        out.extend(buy[kind] for kind in self.market_kinds(state, p, None))
+        out.extend(buy[kind] for kind in self._market_kinds(state, p, None))
 
-    def market_kinds(self, state: S, p: Player, price: int | None) -> list[str]:
+    def _market_kinds(self, state: S, p: Player, price: int | None) -> list[str]:
         """The market item kinds the seat can pay for, at their price or at ``price``."""
         token = self.cat.token
         kinds: list[str] = []
@@ -380,7 +380,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
                 kinds.append(tok.id)
         return kinds
 
-    def take_from_market(self, state: S, kind: str) -> str:
+    def _take_from_market(self, state: S, kind: str) -> str:
         """The most valuable item of ``kind`` left leaves the market (its token id)."""
         token = self.cat.token
         tid = next(t for t in state.market.cards if token[t].id == kind)
@@ -400,23 +400,23 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
 
     def resolve(self, state: S, action: Any) -> list[Event]:
         """The registered rule of ``action``, what it notes for the turn, then what waits
-        (:meth:`proceed`)."""
+        (:meth:`_proceed`)."""
         kind = type(action)
         events = self._apply[kind](state, action)
         note = self._facts.get(kind)
         if note is not None:
             note(state, action, events)
-        self.proceed(state, events)
+        self._proceed(state, events)
         return events
 
     # -- the turn's actions --------------------------------------------------------
 
-    def proceed(self, state: S, events: list[Event]) -> None:
+    def _proceed(self, state: S, events: list[Event]) -> None:
         """After every action (:meth:`resolve`): resolve what waits; a knock-out or a chosen
         end ends the turn. Most actions leave nothing waiting and the turn going on."""
         pool = state.pool
         if pool.queue or pool.ifs:
-            self.settle(state, events)
+            self._settle(state, events)
         stack = state.stack
         if not stack:
             return
@@ -424,7 +424,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if state.players[state.turns.current].status in ("rescued", "eliminated") or (
             len(stack) == 1 and isinstance(bottom, Turn) and bottom.ending and not pool.queue
         ):
-            self.finish_turn(state, events)
+            self._finish_turn(state, events)
 
     @action(Play)
     def play_card(self, state: S, action: Play) -> list[Event]:
@@ -438,12 +438,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         events: list[Event] = [Played(seat=seat, card=card)]
         return events
 
-    def play_effects(self, card: str) -> tuple[Pending[Any], ...]:
+    def _play_effects(self, card: str) -> tuple[Pending[Any], ...]:
         """The play effects of ``card`` as they wait in the queue. Pending values are
         frozen, so every state's queue may share them: :meth:`play_card` keeps them by card."""
-        return tuple(self.pending(self.cat.card[card].play, card))
+        return tuple(self._pending(self.cat.card[card].play, card))
 
-    def take_card(self, state: S, card: str) -> None:
+    def _take_card(self, state: S, card: str) -> None:
         """A card leaves the row or the top of its Reserve pile (the row refills at the end)."""
         if card in state.row.cards:
             state.row.remove(card)
@@ -458,12 +458,12 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#acquire: pay skill, the card into the discard pile, its acquire effects."""
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
-        self.pay_skill(state, self.skill_price(state, card))
+        self.pay_skill(state, self._skill_price(state, card))
         if card.gem:  # a discount played later pays some back (rules.md#gem-discount)
             state.pool.done.append(ACQUIRED_GEM + action.card)
-        self.take_card(state, action.card)
+        self._take_card(state, action.card)
         state.players[seat].discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.acquire, action.card))
+        state.pool.queue.extend(self._pending(card.acquire, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card)]
         return events
 
@@ -473,9 +473,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
         self.pay_device(state, seat, action.card)
-        self.take_card(state, action.card)
+        self._take_card(state, action.card)
         state.dungeon_discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.use, action.card))
+        state.pool.queue.extend(self._pending(card.use, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card, how="use")]
         return events
 
@@ -498,9 +498,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         card = self.cat.card[action.card]
         state.pool.swords -= card.cost
         if not card.never_leaves:
-            self.take_card(state, action.card)
+            self._take_card(state, action.card)
             state.dungeon_discard.add(action.card)
-        state.pool.queue.extend(self.pending(card.defeat, action.card))
+        state.pool.queue.extend(self._pending(card.defeat, action.card))
         events: list[Event] = [Acquired(seat=seat, card=action.card, how="fight")]
         return events
 
@@ -509,7 +509,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#market: the most valuable item of that kind left, for its price in gold."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        tid = self.take_from_market(state, action.item)
+        tid = self._take_from_market(state, action.item)
         p.gold -= self.cat.token[tid].price
         p.held.add(tid)
         events: list[Event] = [Bought(seat=seat, token=tid)]
@@ -526,7 +526,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         seat = state.stack[-1].seat
         state.players[seat].held.remove(action.token)
         state.spent.add(action.token)
-        state.pool.queue.extend(self.pending(self.cat.token[action.token].use, None))
+        state.pool.queue.extend(self._pending(self.cat.token[action.token].use, None))
         events: list[Event] = [Played(seat=seat, card=action.token)]
         return events
 
@@ -546,7 +546,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         """rules.md#choices: the chosen option's effects happen next."""
         frame = state.stack.pop()
         assert isinstance(frame, ChooseOne)
-        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        state.pool.queue[:0] = self._pending(frame.options[action.option], frame.card)
         chosen = frame.options[action.option]
         events: list[Event] = [Chose(seat=frame.seat, option=action.option, effects=chosen)]
         return events
@@ -569,7 +569,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p = state.players[frame.seat]
         p.hand.remove(action.card)
         p.discard.add(action.card)
-        state.pool.queue[:0] = self.pending(frame.then, frame.card)
+        state.pool.queue[:0] = self._pending(frame.then, frame.card)
         events: list[Event] = [Discarded(seat=frame.seat, card=action.card)]
         return events
 
@@ -584,14 +584,14 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         if card is not None:
             state.row.add(card)
             events.append(Refilled(seat=seat, cards=[card]))
-            self.arrive(state, card, events)
+            self._arrive(state, card, events)
         return events
 
     @hook
     def replacement(self, state: S, events: list[Event]) -> str | None:
         """The card that takes a replaced row card's place: the next of the Dungeon Deck
         (rules.md#empty-dungeon says what an empty one does)."""
-        return self.deal_dungeon(state, events)
+        return self._deal_dungeon(state, events)
 
     # -- end of turn ---------------------------------------------------------------
 
@@ -607,11 +607,11 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         for tid in [t for t in p.held.cards if token[t].end_of_turn]:
             p.held.remove(tid)
             state.spent.add(tid)
-            state.pool.queue.extend(self.pending(token[tid].end_of_turn, None))
+            state.pool.queue.extend(self._pending(token[tid].end_of_turn, None))
         events: list[Event] = []
         return events
 
-    def finish_turn(self, state: S, events: list[Event]) -> None:
+    def _finish_turn(self, state: S, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 2-4, then the next seat's turn."""
         seat = state.turns.current
         self.turn_ended(state, seat, events)
@@ -621,26 +621,26 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         p.discard.cards.extend(p.play.take())
         p.discard.cards.extend(p.hand.take())
         if p.status == "in":
-            self.draw(state, seat, self.cat.tables.hand, events)
+            self._draw(state, seat, self.cat.tables.hand, events)
         events.append(TurnEnded(seat=seat))
-        self.refill(state, events)
-        self.next_turn(state, events)
+        self._refill(state, events)
+        self._next_turn(state, events)
 
-    def deal_dungeon(self, state: S, events: list[Event]) -> str | None:
+    def _deal_dungeon(self, state: S, events: list[Event]) -> str | None:
         """rules.md#empty-dungeon: the next Dungeon Deck card, reshuffling the discard if told."""
         if not state.dungeon.cards and self.options.empty_dungeon == "end":
-            self.knock_out_all(state, events)
+            self._knock_out_all(state, events)
             return None
         drawn = draw(state.dungeon, 1, state.rng, reshuffle=state.dungeon_discard)
         return drawn[0] if drawn else None
 
-    def refill(self, state: S, events: list[Event]) -> None:
+    def _refill(self, state: S, events: list[Event]) -> None:
         """rules.md#end-of-turn steps 3-4: refill, arrive effects, one attack for any symbol."""
         row = state.row
         defs = self.cat.card
         new: list[str] = []
         while len(row.cards) < self.cat.tables.row:
-            card = self.deal_dungeon(state, events)
+            card = self._deal_dungeon(state, events)
             if card is None:
                 break
             row.add(card)
@@ -649,18 +649,18 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             return
         events.append(Refilled(cards=new))
         for card in new:
-            self.arrive(state, card, events)
+            self._arrive(state, card, events)
         if any(defs[c].dragon for c in new):
-            self.attack(state, events)
+            self._attack(state, events)
 
-    def arrive(self, state: S, card: str, events: list[Event]) -> None:
+    def _arrive(self, state: S, card: str, events: list[Event]) -> None:
         """rules.md#arrive: a row card's arrive effects, as it is placed."""
         handle = self._handlers
         seat = state.turns.current
         for e in self.cat.card[card].arrive:
             handle[type(e)](state, seat, e, card, events)
 
-    def next_turn(self, state: S, events: list[Event]) -> None:
+    def _next_turn(self, state: S, events: list[Event]) -> None:
         """rules.md#countdown and rules.md#game-end: the next seat in, or the countdown's step."""
         players = state.players
         turns = state.turns
@@ -695,9 +695,9 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
         state.countdown += 1
         events.append(Countdown(seat=seat, space=state.countdown))
         if state.countdown > len(extra):
-            self.knock_out_all(state, events)
+            self._knock_out_all(state, events)
         elif state.countdown > 1:  # rules.md#countdown-first
-            self.attack(state, events, extra[state.countdown - 1])
+            self._attack(state, events, extra[state.countdown - 1])
 
     # -- scoring -------------------------------------------------------------------
 
@@ -717,10 +717,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             card = defs[c]
             cards += card.points
             if card.bonus is not None:
-                cards += card.bonus.points * self.bonus_count(p, owned, card.bonus)
+                cards += card.bonus.points * self._bonus_count(p, owned, card.bonus)
         return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
 
-    def bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def _bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
         """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
         key = bonus.per if isinstance(bonus, content.PointsPer) else bonus.cond
         return self._points[key](p, owned, bonus)
@@ -783,10 +783,10 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
             "card": tuple(cat.card),
             "token": tuple(self.acts.take),  # the Takes': every token and face-down back
             "item": tuple(cat.market_items),
-            ("token", "room"): self.takes_named(rooms),
+            ("token", "room"): self._takes_named(rooms),
         }
 
-    def takes_named(self, rooms: Sequence[int]) -> list[tuple[str, int | None]]:
+    def _takes_named(self, rooms: Sequence[int]) -> list[tuple[str, int | None]]:
         """The token and room of each Take: any token or face-down back of the seat's own
         room (which it does not name), or a secret, seen or not, of a room it names (Wand of
         Wind, rules.md#tokens)."""
@@ -871,7 +871,7 @@ class Clank(ClankEngine[ClankState]):
     options: ClankOptions
 
     def make_catalog(self) -> Catalog:
-        return catalog(self.schema(), self.options)
+        return catalog(self._schema(), self.options)
 
     def taken_as_action(self, tid: str) -> bool:
         """rules.md#take-artifact: an artifact, unless the option keeps the first edition's
@@ -888,8 +888,8 @@ class Clank(ClankEngine[ClankState]):
         box = Zone(kind="box")
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
         self.place_tokens(rng, seats, rooms, box)
-        state = self.State(**self.common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
-        self.begin(state)
+        state = self.State(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        self._begin(state)
         return state
 
     def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:

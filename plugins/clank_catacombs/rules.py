@@ -202,7 +202,7 @@ class CatacombsGame(
         self._turn_tile = [TurnTile(turn=t) for t in range(4)]
 
     def make_catalog(self) -> TileCatalog:
-        return catalog(self.schema(), self.options)
+        return catalog(self._schema(), self.options)
 
     # -- the map -------------------------------------------------------------
 
@@ -302,7 +302,7 @@ class CatacombsGame(
             piles[kind] = pile
         picks = list(cat.by_kind.get("lockpick", []))
         box = Zone(kind="box")
-        fields = self.common_setup(seats, rng, 0, box)
+        fields = self._common_setup(seats, rng, 0, box)
         each = cat.tables.lockpicks_each
         for seat, p in enumerate(fields["players"]):
             for tid in picks[seat * each : (seat + 1) * each]:
@@ -333,7 +333,7 @@ class CatacombsGame(
             ghost_hits=[0] * seats,
         )
         self.arrival(state, 0, [])  # rules.md#start-artifacts
-        self.begin(state)
+        self._begin(state)
         return state
 
     def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
@@ -373,7 +373,7 @@ class CatacombsGame(
             "place": range(placed),
             "half": range(max(len(t.edges) for t in tiles)),
             "turn": range(4),
-            ("token", "room"): self.takes_named(rooms),
+            ("token", "room"): self._takes_named(rooms),
             ("x", "y"): cells,
         }
 
@@ -468,7 +468,7 @@ class CatacombsGame(
         if f.wayshrine and room not in state.marks[seat] and p.supply:
             out.append(MARK)
         if state.pool.offer is not None:  # most turns hold no offer (rules.md#offers)
-            self.claim_actions(state, p, graph, out)
+            self._claim_actions(state, p, graph, out)
 
     def takeable(self, state: CatacombsState, p: Player, room: int) -> list[str]:
         """rules.md#idols: the Monkey Shrine's idols come only as its reward, one a visit.
@@ -488,7 +488,7 @@ class CatacombsGame(
         if f.chest:
             return bool(state.majors.cards)
         if f.library:
-            return self.reserve_pile(state, "secret-tome") is not None
+            return self._reserve_pile(state, "secret-tome") is not None
         return bool(state.prisoners.cards)
 
     def may_buy(self, p: Player, tid: str) -> bool:
@@ -526,7 +526,7 @@ class CatacombsGame(
         if not opens:
             return
         pool = state.pool
-        walk = self.can_walk(pool)
+        walk = self._can_walk(pool)
         for o in opens:
             half = o.edge
             if (
@@ -549,7 +549,7 @@ class CatacombsGame(
         """rules.md#catacombs-map: the one-way tunnels into the seat's room, walked back at
         their usual price (boots, monsters, locks; the Crypt only with an artifact)."""
         pool = state.pool
-        if not self.can_walk(pool):
+        if not self._can_walk(pool):
             return
         room = p.room
         for e in graph.near[room]:
@@ -561,8 +561,8 @@ class CatacombsGame(
             if e.locked and not self.passable(state, p, e, False):
                 continue
             m = 0 if NO_MONSTERS in pool.mods else e.monsters
-            moves = self.moves(e)
-            out.extend(moves[s] for s in (self.swords_to_spend(p, m, pool.swords) if m else (0,)))
+            moves = self._moves(e)
+            out.extend(moves[s] for s in (self._swords_to_spend(p, m, pool.swords) if m else (0,)))
 
     def explore_action(self, place: int, half: int, teleport: bool) -> Explore:
         key = (place, half, teleport)
@@ -725,7 +725,7 @@ class CatacombsGame(
                 continue
             m = 0 if calm else tunnel.monsters
             out.extend(
-                self.rotate_action(t, s, True) for s in self.swords_to_spend(p, m, pool.swords)
+                self.rotate_action(t, s, True) for s in self._swords_to_spend(p, m, pool.swords)
             )
         if not out:  # rules.md#no-fit
             if self.options.no_fit == "discard":
@@ -734,7 +734,7 @@ class CatacombsGame(
                 turns = sorted({t for t, *_ in fits}) or range(4)
                 out.extend(self.rotate_action(t, 0, False) for t in turns)
         if pool.skill or pool.swords:
-            self.card_actions(state, p, self.graph(state), pool.skill, pool.swords, out)
+            self._card_actions(state, p, self.graph(state), pool.skill, pool.swords, out)
         return out
 
     @action(Rotate)
@@ -759,9 +759,9 @@ class CatacombsGame(
                 pool.teleports -= 1
             else:
                 self.open_locks(state, seat, keys, events)
-                damage = self.pay_tunnel(pool, tunnel, action.swords)
+                damage = self._pay_tunnel(pool, tunnel, action.swords)
             events.append(Moved(seat=seat, room=room, damage=damage, teleport=frame.teleport))
-            self.wound(state, seat, damage, events)
+            self._wound(state, seat, damage, events)
             self.enter(state, seat, room, events)
         return events
 
@@ -847,11 +847,11 @@ class CatacombsGame(
         state.pool.rewarded.append(room)
         if f.reward == "minor":
             if state.minors.cards:
-                self.found(state, seat, state.minors.draw(), events)
+                self._found(state, seat, state.minors.draw(), events)
         elif f.reward == "idol":
             zone = state.rooms[room]
             if zone.cards:
-                self.found(state, seat, zone.draw(), events)
+                self._found(state, seat, zone.draw(), events)
         elif f.reward == "gold":
             p.gold += f.reward_n
             state.pool.gold_gained += f.reward_n
@@ -870,15 +870,15 @@ class CatacombsGame(
         events: list[Event] = []
         self.spend_lockpicks(state, seat, events, on=f"room {room}")
         if f.chest:
-            self.found(state, seat, state.majors.draw(), events)
+            self._found(state, seat, state.majors.draw(), events)
         elif f.library:
-            zone = self.reserve_pile(state, "secret-tome")
+            zone = self._reserve_pile(state, "secret-tome")
             card = zone.draw()
             p.discard.add(card)
             events.append(Acquired(seat=seat, card=card, how="gain"))
         else:
             for _ in range(min(2, len(state.prisoners))):
-                self.found(state, seat, state.prisoners.draw(), events)
+                self._found(state, seat, state.prisoners.draw(), events)
         return events
 
     def replacement(self, state: CatacombsState, events: list[Event]) -> str | None:
@@ -909,8 +909,8 @@ class CatacombsGame(
         """rules.md#market: a bought item's ``take`` effects happen (Blood Amulet, Kit)."""
         take = self.cat.token[tid].take
         if take:  # what the purchase sets off settles before the item's own effects
-            self.proceed(state, events)
-            state.pool.queue.extend(self.pending(take, None))
+            self._proceed(state, events)
+            state.pool.queue.extend(self._pending(take, None))
 
     def pay_device(self, state: CatacombsState, seat: int, card: str) -> None:
         """rules.md#device: gold and Lockpicks besides the Skill."""
@@ -945,7 +945,7 @@ class CatacombsGame(
         state.ghost_clank = total - state.ghosts - bag.cubes.get(GHOST, 0)
         asked = {f.seat for f in state.stack if self.ward_offer(f)}
         waiting = [s for s in range(state.seats) if state.ghost_hits[s] and s not in asked]
-        for seat in reversed(self.from_current(state, waiting)):  # the first seat's on top
+        for seat in reversed(self._from_current(state, waiting)):  # the first seat's on top
             self.next_ward(state, seat, events)
 
     def hit(self, state: CatacombsState, cube: str, hurt: list[int]) -> None:
@@ -1030,7 +1030,7 @@ class CatacombsGame(
         if self.ghost_damage(state, seat):
             events.append(Damaged(seat=seat, n=1))
             if state.players[seat].damage >= self.cat.health:
-                self.knock_out(state, seat, events)
+                self._knock_out(state, seat, events)
 
     def bag_colours(self, seats: int) -> set[str]:
         return {*super().bag_colours(seats), GHOST}
@@ -1135,7 +1135,7 @@ class CatacombsGame(
             if isinstance(bonus, PointsPer) and bonus.per == content.MARKED_WAYSHRINE:
                 n = len(state.marks[seat])  # the marks are the map's, not the player's
             else:
-                n = self.bonus_count(p, owned, bonus)
+                n = self._bonus_count(p, owned, bonus)
             parts["tokens"] += bonus.points * n
         return parts
 
@@ -1201,14 +1201,14 @@ class CatacombsGame(
             p.hand.remove(card)
             p.discard.add(card)
             events.append(Discarded(seat=seat, card=card))
-            self.draw(state, seat, e.draw, events)
+            self._draw(state, seat, e.draw, events)
             state.ghost_hits[seat] -= 1
             self.next_ward(state, seat, events)
             return None
         if not isinstance(e, cx.PayLockpicks):
             return super().accepted(state, frame, events)
         self.spend_lockpicks(state, seat, events, e.n)
-        state.pool.queue[:0] = self.pending(e.then, frame.card)
+        state.pool.queue[:0] = self._pending(e.then, frame.card)
 
     @effect(cx.MarketOfferHere)
     def market_offer_here(
@@ -1233,7 +1233,7 @@ class CatacombsGame(
         events: list[Event],
     ) -> None:
         for _ in range(min(e.n, len(state.prisoners))):
-            self.found(state, seat, state.prisoners.draw(), events)
+            self._found(state, seat, state.prisoners.draw(), events)
 
     @effect(cx.TeleportTo)
     def teleport_to_effect(
@@ -1333,7 +1333,7 @@ class CatacombsGame(
         graph = self.graph(state)
         pawns: dict[int, list[int]] = {}
         """The seats on each tile, in turn order from the seat to play."""
-        for other in self.from_current(state, list(range(state.seats))):
+        for other in self._from_current(state, list(range(state.seats))):
             p = state.players[other]
             if p.status == "in":
                 pawns.setdefault(graph.tile_of[p.room], []).append(other)

@@ -57,7 +57,7 @@ def game(board: Board | None = None, **options: Any) -> Clank:
     opts = ClankOptions(**options)
     if board is None:
         return Clank(opts)
-    t = content.read_tables(Clank.schema(), variant=opts.variant)
+    t = content.read_tables(Clank._schema(), variant=opts.variant)
     return Clank(opts, cat=Catalog(t.cards, t.tokens, board))
 
 

@@ -39,12 +39,12 @@ from meeple.plugins.clank.state import Choose, ClankEffect, DiscardThen, If
 
 def read_tables(**kw: Any) -> Tables:
     """The tables as Clank! reads them."""
-    return content.read_tables(Clank.schema(), **kw)
+    return content.read_tables(Clank._schema(), **kw)
 
 
 def check_tables(t: Tables, effects: tuple[type, ...] | None = None) -> list[str]:
     """The problems Clank! finds in ``t``, or a game handling only ``effects``."""
-    schema = Clank.schema()
+    schema = Clank._schema()
     if effects is not None:
         schema = replace(schema, effects=effects)
     return content.check_tables(t, schema)

@@ -2,7 +2,7 @@
 
 The engine marks each step a game may override with :func:`~meeple.plugins.clank.part.hook`;
 its other methods are its rules (registered by key: a game registers another method for
-the key rather than redefining it), the core ``Game`` contract, or its own. Every
+the key rather than redefining it), the core ``Game`` contract, or private by name. Every
 game found on the engine (Clank!, Catacombs, the third test game and any subclass
 imported), and every effect pack, is held to that, and the hook table of
 ``docs/clank-engine.md`` lists every hook.
@@ -73,7 +73,7 @@ def unhooked(klass: type, engine: set[type]) -> list[str]:
         if name in hooks or name in CONTRACT:
             continue
         if any(name in vars(base) for base in klass.__mro__[1:] if base in engine):
-            out.append(f"{klass.__qualname__}.{name}")
+            out.append(f"{klass.__name__}.{name}")
     return out
 
 
@@ -82,6 +82,32 @@ def test_games_on_the_engine_override_only_hooks() -> None:
     checked = on_the_engine() - {ClankEngine}
     assert {Clank, CatacombsGame, Shrines} <= checked
     assert [n for k in sorted(checked, key=repr) for n in unhooked(k, engine)] == []
+
+
+def test_a_game_redefining_a_rule_or_a_step_is_caught() -> None:
+    """Both a registered rule redefined by name and a private step are found."""
+
+    class Meddler(Clank):
+        def skip(self, state: Any, action: Any) -> list[Event]:
+            return []
+
+        def _finish_turn(self, state: Any, events: list[Event]) -> None:
+            pass
+
+        def tally(self, state: Any, seat: int) -> dict[str, int]:  # a hook: allowed
+            return {}
+
+    assert unhooked(Meddler, engine_classes()) == ["Meddler.skip", "Meddler._finish_turn"]
+
+
+def test_every_public_method_of_the_engine_is_a_hook_a_rule_or_the_contract() -> None:
+    """``Part`` declares some of the hooks and rules its parts define (``graph``, ``heal``)."""
+    ruled = {name for kind in ClankEngine.rules.values() for name in kind.values()}
+    for klass in engine_classes():
+        rules = {name for kind in klass.rules.values() for name in kind.values()}
+        public = [n for n in methods(klass) if not n.startswith("_")]
+        named = klass.hooks | ClankEngine.hooks | rules | ruled | CONTRACT
+        assert [n for n in public if n not in named] == [], klass.__name__
 
 
 def test_the_hook_table_lists_every_hook() -> None:

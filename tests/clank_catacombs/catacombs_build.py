@@ -97,7 +97,7 @@ def arrow_tile(id: str, arrow: Literal["out", "in"]) -> Tile:
 
 def game(tiles: list[Tile] | None = None, **options: Any) -> CatacombsGame:
     """A Catacombs game on the built-in cards and tokens and the hand-made tiles."""
-    t = content.read_tables(CatacombsGame.schema())
+    t = content.read_tables(CatacombsGame._schema())
     made = Tiles(
         note="test tiles", source=["tests"], confidence="made up", tiles=tiles or tile_set()
     )

@@ -43,12 +43,12 @@ from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Ti
 
 def read_tables(**kw: Any) -> CatacombsTables:
     """The tables as Catacombs reads them."""
-    return content.read_tables(CatacombsGame.schema(), **kw)
+    return content.read_tables(CatacombsGame._schema(), **kw)
 
 
 def read_clank() -> clank_content.Tables:
     """The base game's tables."""
-    return clank_content.read_tables(Clank.schema())
+    return clank_content.read_tables(Clank._schema())
 
 
 def builtin(name: str) -> Any:
@@ -146,7 +146,7 @@ def test_every_effect_decodes_and_is_used() -> None:
 def test_base_game_refuses_the_catacombs_effects() -> None:
     """The base game's checks refuse a Catacombs-only effect."""
     t = read_tables()
-    problems = check_cards_and_tokens(t, Clank.schema(), countdown=False)
+    problems = check_cards_and_tokens(t, Clank._schema(), countdown=False)
     assert any("'TakeLockpicks' is not part of this game" in p for p in problems)
 
 

@@ -207,7 +207,7 @@ def test_knocked_out_in_the_depths_scores_nothing(g, s) -> None:
     me.held.add(s.artifacts.draw())
     me.room = room(g, s, "start-a:w")
     me.supply, me.damage = me.supply - 10, 10
-    g.knock_out(s, 0, [])
+    g._knock_out(s, 0, [])
     assert me.status == "eliminated" and g.scores(s)[0].total == 0
 
 

@@ -28,14 +28,14 @@ class FreeRowCardPack(ClankEngine[S]):
     def free_row_card(
         self, state: S, seat: int, e: FreeRowCard, card: str | None, events: list[Event]
     ) -> None:
-        if self.free_cards(state, seat):
+        if self._free_cards(state, seat):
             state.stack.append(FreeCard(seat=seat))
 
     @frame(FreeCard)
     def free_choices(self, state: S, frame: FreeCard) -> list[Any]:
-        return [*self.free_cards(state, frame.seat), SKIP]
+        return [*self._free_cards(state, frame.seat), SKIP]
 
-    def free_cards(self, state: S, seat: int) -> list[Any]:
+    def _free_cards(self, state: S, seat: int) -> list[Any]:
         p = state.players[seat]
         graph = self.graph(state)
         out: list[Any] = []

@@ -52,24 +52,24 @@ class MarketOfferPack(ClankEngine[S]):
     ) -> None:
         self.set_turn_offer(state, e.price, e.anywhere)
 
-    def claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
+    def _claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
         """rules.md#offers: the items the seat can claim at the offer's price, where it is."""
         price, anywhere = self.turn_offer(state)
         if price is not None and (anywhere or p.room in graph.markets):
             claim = self._claim
-            out.extend(claim[kind] for kind in self.market_kinds(state, p, price))
+            out.extend(claim[kind] for kind in self._market_kinds(state, p, price))
 
     @action(Claim)
     def claim(self, state: S, action: Claim) -> list[Event]:
         """rules.md#offers: one market item at the offer's price."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        tid = self.take_from_market(state, action.item)
+        tid = self._take_from_market(state, action.item)
         price, anywhere = self.turn_offer(state)
         p.gold -= price or 0
         self.set_turn_offer(state, None, anywhere)
         events: list[Event] = [Bought(seat=seat, token=tid)]
-        self.gain_token(state, seat, tid)
+        self._gain_token(state, seat, tid)
         return events
 
 

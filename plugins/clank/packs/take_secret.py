@@ -33,7 +33,7 @@ class TakeSecretPack(ClankEngine[S]):
     ) -> None:
         pile = self.secret_pile(state, e.kind)
         for _ in range(min(e.n, len(pile))):
-            self.found(state, seat, pile.draw(), events)
+            self._found(state, seat, pile.draw(), events)
 
 
 @effect_text.register
