@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 from clank_build import act, clear_clank, find, legal, put, started, turn
 
 from meeple.plugins.clank_catacombs import content
-from meeple.plugins.clank_catacombs.rules import CatacombsGame, TileCatalog
+from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, CatacombsState
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
 

@@ -35,7 +35,8 @@ from meeple.plugins.clank_catacombs.board import (
     lay,
 )
 from meeple.plugins.clank_catacombs.content import START_SIDES
-from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
+from meeple.plugins.clank_catacombs.dungeon import GRAPHS_KEPT
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 

@@ -36,7 +36,8 @@ from meeple.plugins.clank.state import (
     Take,
     Teleport,
 )
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,

@@ -8,7 +8,8 @@ from catacombs_build import act, game, lay, legal, put, room, started, turn
 from meeple.core.rng import Rng, stream
 from meeple.core.testing import scenario
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,
