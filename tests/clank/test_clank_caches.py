@@ -10,7 +10,8 @@ from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
-from meeple.plugins.clank.rules import OFFERS_KEPT, Clank
+from meeple.plugins.clank.cards import OFFERS_KEPT
+from meeple.plugins.clank.rules import Clank
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 2)])
