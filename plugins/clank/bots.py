@@ -31,7 +31,7 @@ from meeple.core.rng import Stream
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Exit, Graph
-from meeple.plugins.clank.content import Card, walk
+from meeple.plugins.clank.content import Card
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -56,6 +56,7 @@ from meeple.plugins.clank.state import (
     UseDevice,
     UseToken,
 )
+from meeple.plugins.clank.tables import walk
 
 INF = float("inf")
 

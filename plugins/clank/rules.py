@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from meeple.core.rng import Rng, shuffle
 from meeple.core.state import Event
 from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone
-from meeple.plugins.clank import checks, content, drawing, present
+from meeple.plugins.clank import checks, content, drawing, present, tables
 from meeple.plugins.clank.cards import OFFERS_KEPT, on_offer
 from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON
@@ -47,7 +47,7 @@ from meeple.plugins.clank.turn import TurnRules
 def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
     """The catalog of the tables ``o`` names, as a game of ``schema`` reads them, built once
     per game and set of options (of the last 16: a tournament over variants cannot grow it)."""
-    t = content.read_tables(
+    t = tables.read_tables(
         schema,
         cards=o.cards,
         board=o.board,

@@ -18,12 +18,11 @@ import pytest
 from meeple.core.errors import ContentError
 from meeple.plugins.clank import content as clank_content
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank import tables as clank_tables
 from meeple.plugins.clank.content import (
     CARD_PARTS,
     PointsIf,
     PointsPer,
-    check_cards_and_tokens,
-    walk,
 )
 from meeple.plugins.clank.packs.free_row_card import FreeRowCard
 from meeple.plugins.clank.packs.market_offer import MarketOffer
@@ -31,6 +30,7 @@ from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
 from meeple.plugins.clank.packs.per import Per
 from meeple.plugins.clank.packs.take_secret import TakeSecret
 from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
@@ -48,7 +48,7 @@ def read_tables(**kw: Any) -> CatacombsTables:
 
 def read_clank() -> clank_content.Tables:
     """The base game's tables."""
-    return clank_content.read_tables(Clank._schema())
+    return clank_tables.read_tables(Clank._schema())
 
 
 def builtin(name: str) -> Any:
