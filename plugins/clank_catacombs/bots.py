@@ -32,8 +32,8 @@ from meeple.plugins.clank.packs.offer import ACCEPT, Offer
 from meeple.plugins.clank.packs.trash_self import TrashSelf
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph
 from meeple.plugins.clank_catacombs.state import (
     MARK,
     PICK_LOCK,

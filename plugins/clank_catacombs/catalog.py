@@ -12,7 +12,8 @@ from typing import Any
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.content import Schema
 from meeple.plugins.clank_catacombs import content
-from meeple.plugins.clank_catacombs.board import Layouts, TileGraph, build
+from meeple.plugins.clank_catacombs.board import Layouts
+from meeple.plugins.clank_catacombs.growth import TileGraph, build
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, Placed
 from meeple.plugins.clank_catacombs.tiles import Tile
 

@@ -14,8 +14,8 @@ from meeple.core.state import Event
 from meeple.plugins.clank.map import NO_MONSTERS
 from meeple.plugins.clank.part import action, frame
 from meeple.plugins.clank.state import SKIP, Moved, Player
-from meeple.plugins.clank_catacombs.board import TileGraph, join
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph, join
 from meeple.plugins.clank_catacombs.part import CatacombsPart
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,

@@ -1,7 +1,7 @@
 """Catacombs' map: the graph of the placed tiles, a tile's placing and arrival, its turning.
 
 Clank! reads its board through :meth:`~meeple.plugins.clank.map.Movement.graph`; Catacombs
-answers with the graph of the tiles placed so far (:mod:`.board` builds it), kept by their
+answers with the graph of the tiles placed so far (:mod:`.growth` builds it), kept by their
 placements. Here too: what a placed tile brings (seeds/clank-catacombs/rules.md#artifact-rooms,
 #haunted, #idols), a tile placed anywhere (#no-space), the tiles turned by an effect
 (#rotation, #rotation-rules) and the rooms a card is limited to (#acquire).
@@ -20,8 +20,9 @@ from meeple.core.zones import Zone
 from meeple.plugins.clank.part import action, effect, frame
 from meeple.plugins.clank_catacombs import board
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph, build, cells_of, extend, opposed
+from meeple.plugins.clank_catacombs.board import cells_of, opposed
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph, build, extend
 from meeple.plugins.clank_catacombs.part import CatacombsPart
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,

@@ -24,8 +24,8 @@ from meeple.plugins.clank.packs.take_secret import TakeSecretPack
 from meeple.plugins.clank.packs.trash_self import TrashSelfPack
 from meeple.plugins.clank.state import Player
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     CatacombsState,

@@ -15,8 +15,8 @@ from meeple.core.zones import Zone
 from meeple.plugins.clank.part import action, effect, frame
 from meeple.plugins.clank.state import SKIP, Moved, Player, UseToken
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph
 from meeple.plugins.clank_catacombs.part import CatacombsPart
 from meeple.plugins.clank_catacombs.state import (
     MARK,

@@ -34,8 +34,8 @@ from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
-from meeple.plugins.clank_catacombs.board import build
 from meeple.plugins.clank_catacombs.content import CatacombsTables, check_tiles
+from meeple.plugins.clank_catacombs.growth import build
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
