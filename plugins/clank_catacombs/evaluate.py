@@ -10,8 +10,8 @@
 
 from __future__ import annotations
 
-from meeple.plugins.clank.bots import INF
 from meeple.plugins.clank.evaluate import Outlook
+from meeple.plugins.clank.weighing import INF
 from meeple.plugins.clank_catacombs.ghosts import GHOST
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState
