@@ -45,13 +45,14 @@ def engine_classes() -> set[type]:
 
 
 def on_the_engine() -> set[type]:
-    """Every class found on the engine: the games, their parts and the packs."""
+    """Every class found on the engine: the games, their parts and the packs (not the
+    classes the tests below make inside a test, some of them wrong on purpose)."""
     found: set[type] = set()
     pending: list[type] = [ClankEngine, Shrines, CatacombsGame, Clank]
     while pending:
         klass = pending.pop()
         for sub in klass.__subclasses__():
-            if sub not in found:
+            if sub not in found and "<locals>" not in sub.__qualname__:
                 found.add(sub)
                 pending.append(sub)
     return found
