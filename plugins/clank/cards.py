@@ -16,10 +16,8 @@ from typing import Any
 from meeple.core.state import Event
 from meeple.plugins.clank import content
 from meeple.plugins.clank.catalog import Catalog, Graph
-from meeple.plugins.clank.dragon import Dragon
-from meeple.plugins.clank.map import Movement
-from meeple.plugins.clank.part import S, action, hook, shared
-from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT, Effects
+from meeple.plugins.clank.part import Part, S, action, hook, shared
+from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT
 from meeple.plugins.clank.state import (
     Acquire,
     Acquired,
@@ -60,7 +58,7 @@ def on_offer(cat: Catalog) -> dict[str, Offered]:
     return out
 
 
-class Cards(Movement[S], Effects[S], Dragon[S]):
+class Cards(Part[S]):
     """The cards and items on offer, and the rules that take them."""
 
     _on_offer: dict[str, Offered]

@@ -207,16 +207,50 @@ class Part(Game[S, Any]):
                 n += 1
         return n
 
-    # -- the turn (rules) ----------------------------------------------------
+    # -- the turn -----------------------------------------------------------
 
     def _proceed(self, state: S, events: list[Event]) -> None:
         """After an action: resolve what waits, end the turn if it is over."""
+        raise NotImplementedError
+
+    # -- the cards on offer --------------------------------------------------
+
+    def _card_actions(
+        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
+    ) -> None:
+        """The row's and the Reserve's cards the turn can take, into ``out``."""
+        raise NotImplementedError
+
+    def _market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+        """The market items the seat can buy, into ``out``."""
+        raise NotImplementedError
+
+    # -- the effects ---------------------------------------------------------
+
+    def _settle(self, state: S, events: list[Event]) -> None:
+        """Resolve what waits in the turn's queue and conditions."""
+        raise NotImplementedError
+
+    def _draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+        """The seat draws ``n`` cards."""
+        raise NotImplementedError
+
+    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
+        """The answers to a pending decision."""
         raise NotImplementedError
 
     # -- the map -------------------------------------------------------------
 
     def graph(self, state: S) -> Graph:
         """The map of ``state``."""
+        raise NotImplementedError
+
+    def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
+        """Every move open to the seat now, into ``out``."""
+        raise NotImplementedError
+
+    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
+        """The turn actions the seat's room offers, into ``out``."""
         raise NotImplementedError
 
     def _adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
@@ -251,6 +285,10 @@ class Part(Game[S, Any]):
 
     def heal(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """Cubes from the seat's meter back to its supply."""
+        raise NotImplementedError
+
+    def _knock_out_all(self, state: S, events: list[Event]) -> None:
+        """Every seat still in is knocked out."""
         raise NotImplementedError
 
     def _leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:

@@ -23,10 +23,12 @@ from meeple.core.rng import Rng, shuffle
 from meeple.core.state import Event
 from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone
 from meeple.plugins.clank import checks, content, drawing, present, tables
-from meeple.plugins.clank.cards import OFFERS_KEPT, on_offer
+from meeple.plugins.clank.cards import OFFERS_KEPT, Cards, on_offer
 from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog
-from meeple.plugins.clank.dragon import COLOURS, DRAGON
+from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
+from meeple.plugins.clank.map import Movement
 from meeple.plugins.clank.part import S, actions_of, hook
+from meeple.plugins.clank.resolve import Effects
 from meeple.plugins.clank.scoring import Scoring
 from meeple.plugins.clank.state import (
     ClankAction,
@@ -58,11 +60,13 @@ def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
     return Catalog(t.cards, t.tokens, t.board)
 
 
-class ClankEngine(TurnRules[S], Scoring[S]):
+class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Scoring[S]):
     """The Clank! engine over its state type ``S``: everything the games on it share.
 
     A game subclasses ``ClankEngine[ItsState]`` and declares its id, options,
-    state, catalog and set-up; its rules extend the engine's.
+    state, catalog and set-up; its rules extend the engine's. The parts whose hooks a game
+    extends on every decision (the map's listings, then the turn's) come first: a game's
+    ``super()`` looks the method up in every class before the one defining it.
     """
 
     min_seats = 2

@@ -19,9 +19,9 @@ from meeple.core.rng import Rng, shuffle
 from meeple.core.state import Event
 from meeple.core.turns import Turns
 from meeple.core.zones import Zone, draw
-from meeple.plugins.clank.cards import Cards
 from meeple.plugins.clank.dragon import DRAGON
-from meeple.plugins.clank.part import S, action, hook
+from meeple.plugins.clank.part import Part, S, action, hook
+from meeple.plugins.clank.resolve import Handler
 from meeple.plugins.clank.state import (
     END_TURN,
     ChooseOne,
@@ -63,9 +63,10 @@ class Common(TypedDict):
     spent: Zone
 
 
-class TurnRules(Cards[S]):
+class TurnRules(Part[S]):
     """Set-up, the turn's listing and resolving, its choices and its end."""
 
+    _handlers: dict[type, Handler[S]]
     _apply: dict[type, Callable[[S, Any], list[Event]]]
     _facts: dict[type, Callable[[S, Any, list[Event]], None]]
 

@@ -3,8 +3,8 @@
 Clank! reads its board through :meth:`~meeple.plugins.clank.map.Movement.graph`; Catacombs
 answers with the graph of the tiles placed so far (:mod:`.growth` builds it), kept by their
 placements. Here too: what a placed tile brings (seeds/clank-catacombs/rules.md#artifact-rooms,
-#haunted, #idols), a tile placed anywhere (#no-space), the tiles turned by an effect
-(#rotation, #rotation-rules) and the rooms a card is limited to (#acquire).
+#haunted, #idols), a tile placed anywhere (#no-space) and the tiles turned by an effect
+(#rotation, #rotation-rules).
 """
 
 from __future__ import annotations
@@ -95,11 +95,6 @@ class Dungeon(CatacombsPart):
         if not k:
             return build(placements, self.cat.tiles, self.cat.layouts)
         return extend(graphs[placements[:k]], placements[k:])
-
-    def where_ok(self, graph: Any, room: int, where: str) -> bool:
-        if where == "crystal-cave-or-wayshrine":
-            return room in graph.caves or room in graph.wayshrines
-        return super().where_ok(graph, room, where)
 
     # -- placing tiles -----------------------------------------------------------
 

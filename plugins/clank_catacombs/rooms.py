@@ -2,8 +2,8 @@
 
 seeds/clank-catacombs/rules.md#take-artifact (every token of a room taken as a room action),
 #reward-rooms, #wayshrine and #mark-afar, #market and #offers, #teleport (``teleport-to``),
-#tokens (a token spent in one kind of room only), #empty-replace, and the effects that
-free Prisoners or take secrets.
+#tokens (a token spent in one kind of room only), #acquire (the rooms a card is limited
+to), #empty-replace, and the effects that free Prisoners or take secrets.
 """
 
 from __future__ import annotations
@@ -67,6 +67,11 @@ class Rooms(CatacombsPart):
             out.append(MARK)
         if state.pool.offer is not None:  # most turns hold no offer (rules.md#offers)
             self._claim_actions(state, p, graph, out)
+
+    def where_ok(self, graph: Any, room: int, where: str) -> bool:
+        if where == "crystal-cave-or-wayshrine":
+            return room in graph.caves or room in graph.wayshrines
+        return super().where_ok(graph, room, where)
 
     def taken_as_action(self, tid: str) -> bool:
         """rules.md#take-when: every token of a room is taken as a room action, none on entry."""

@@ -55,9 +55,13 @@ from meeple.plugins.clank_catacombs.state import (
 )
 
 
-class CatacombsGame(Dungeon, Discovery, Locks, Rooms, Ghosts, Scoring):
+class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     """Clank! Catacombs: the deck-building dungeon crawl whose dungeon grows tile by tile,
-    on every effect pack."""
+    on every effect pack.
+
+    The parts whose hooks each decision calls and hand on to the engine's (``super()``:
+    the turn's listing, the room's actions, the moves) come last: ``super()`` looks the
+    method up in every class between, and the hot loop pays for each."""
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
