@@ -56,7 +56,7 @@ class Effects(Part[S]):
     whose move pauses for a decision adds that frame)."""
 
     @classmethod
-    def effect_rules(cls) -> dict[type, str]:
+    def _effect_rules(cls) -> dict[type, str]:
         """The handler (method name) of each registered effect type and of each kind of the
         game's vocabulary, found along the kind's MRO: a game's re-typed ``Choose`` is handled
         as the engine's. Built once per game, so the queue's dispatch stays one dict lookup."""
@@ -70,7 +70,7 @@ class Effects(Part[S]):
 
     # -- the queue -----------------------------------------------------------
 
-    def settle(self, state: S, events: list[Event]) -> None:
+    def _settle(self, state: S, events: list[Event]) -> None:
         """Resolve queued effects and fire conditions until a decision is pending or all is done.
 
         rules.md#conditions: every pending ``if`` is checked after each step.
@@ -86,23 +86,23 @@ class Effects(Part[S]):
                 handle[type(item.effect)](state, seat, item.effect, item.card, events)
                 if state.players[seat].status in ("rescued", "eliminated"):
                     return
-            elif not (pool.ifs and self.fire_ifs(state, seat)):
+            elif not (pool.ifs and self._fire_ifs(state, seat)):
                 return
 
-    def fire_ifs(self, state: S, seat: int) -> bool:
+    def _fire_ifs(self, state: S, seat: int) -> bool:
         pool = state.pool
         fired: list[tuple[Pending, fx.If]] = []
         for item in pool.ifs:
             e = item.effect
             assert isinstance(e, fx.If)  # only ``when`` adds to the list
-            if self.holds_cond(state, seat, e.cond, item.card):
+            if self._holds_cond(state, seat, e.cond, item.card):
                 fired.append((item, e))
         for item, e in fired:
             pool.ifs.remove(item)
-            pool.queue.extend(self.pending(e.then, item.card))
+            pool.queue.extend(self._pending(e.then, item.card))
         return bool(fired)
 
-    def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
+    def _holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         """rules.md#conditions: what an ``if`` asks of the seat (the registered condition)."""
         return self._conditions[cond](state, seat, cond, card)
 
@@ -133,25 +133,25 @@ class Effects(Part[S]):
         pool.boots += e.boots
         pool.teleports += e.teleport
         if e.gold:  # rules.md#gold: Search adds one to each gain (rules.md#search)
-            self.gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
+            self._gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
             pool.done.append(GAINED_GOLD)
         if e.clank > 0:
-            self.make_clank(state, seat, e.clank, events)
+            self._make_clank(state, seat, e.clank, events)
         elif e.clank < 0:
-            self.unclank(state, seat, -e.clank, events)
+            self._unclank(state, seat, -e.clank, events)
         if e.draw:
-            self.draw(state, seat, e.draw, events)
+            self._draw(state, seat, e.draw, events)
         if e.heal:
             self.heal(state, seat, e.heal, events)
         if e.rage:
-            self.raise_rage(state, e.rage, events)
+            self._raise_rage(state, e.rage, events)
 
-    def gain_gold(self, state: S, seat: int, gold: int) -> None:
+    def _gain_gold(self, state: S, seat: int, gold: int) -> None:
         """Gold from the bank, counted in the turn's total."""
         state.players[seat].gold += gold
         state.pool.gold_gained += gold
 
-    def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
         p = state.players[seat]
         if p.status != "in":
@@ -172,7 +172,7 @@ class Effects(Part[S]):
             pool.added += n
             pool.skill += n * pool.mods.count(SKILL_PER_CLANK)
 
-    def unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: own cubes back from the Clank! area; the rest banked for the turn."""
         p = state.players[seat]
         back = min(n, p.clank)
@@ -182,7 +182,7 @@ class Effects(Part[S]):
         if back:
             events.append(Clanked(seat=seat, n=-back))
 
-    def draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
         p = state.players[seat]
         drawn = draw(p.deck, n, state.rng, reshuffle=p.discard)
@@ -196,14 +196,14 @@ class Effects(Part[S]):
     ) -> None:
         for other in range(state.seats):
             if other != seat:
-                self.make_clank(state, other, e.n, events)
+                self._make_clank(state, other, e.n, events)
 
     @effect(fx.AllClank)
     def all_clank(
         self, state: S, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
-            self.make_clank(state, other, e.n, events)
+            self._make_clank(state, other, e.n, events)
 
     @effect(fx.ThisTurn)
     def this_turn(
@@ -217,11 +217,11 @@ class Effects(Part[S]):
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
         elif e.mod == GOLD_BONUS and self.options.gold_bonus == "turn":
-            self.gain_gold(state, seat, pool.done.count(GAINED_GOLD))
+            self._gain_gold(state, seat, pool.done.count(GAINED_GOLD))
         elif e.mod == GEM_DISCOUNT and self.options.gem_discount == "turn":
-            pool.skill += self.gem_refund(pool)
+            pool.skill += self._gem_refund(pool)
 
-    def gem_refund(self, pool: Pool[Any]) -> int:
+    def _gem_refund(self, pool: Pool[Any]) -> int:
         """rules.md#gem-discount: the Skill back for the gems acquired this turn before the
         latest discount: each was paid at one discount fewer, and no price falls below 0."""
         n = pool.mods.count(GEM_DISCOUNT)
@@ -237,7 +237,7 @@ class Effects(Part[S]):
     def dragon_attack(
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
-        self.attack(state, events)
+        self._attack(state, events)
 
     @effect(fx.ReturnDragonCubes)
     def return_cubes(
@@ -258,20 +258,20 @@ class Effects(Part[S]):
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(
+    def _feasible(
         self, state: S, seat: int, options: Sequence[list[Any]], card: str | None
     ) -> list[bool]:
         """rules.md#choices: for each of ``options``, whether the seat can carry it out and
         whether it would change the table (rules.md#no-empty-option); an option that fails
         either may not be picked."""
         p = state.players[seat]
-        table = self.trial_table(state)
+        table = self._trial_table(state)
         trial: S | None = None
         dirty = False  # whether ``trial`` holds an option tried before
         out = []
         for effects in options:
             payable = not any(
-                type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card))
+                type(e) is fx.Buy and (p.gold < e.gold or not self._reserve_pile(state, e.card))
                 for e in effects
             )
             if not payable:
@@ -281,19 +281,19 @@ class Effects(Part[S]):
                 trial = self.clone(table)
             elif dirty:
                 trial = copier.restore(trial, table)
-            dirty = self.changes(trial, table, seat, effects, card)
+            dirty = self._changes(trial, table, seat, effects, card)
             out.append(dirty)
         return out
 
     @staticmethod
-    def trial_table(state: S) -> S:
-        """The table as :meth:`changes` tries options on it: ``state`` with what else waits in
+    def _trial_table(state: S) -> S:
+        """The table as :meth:`_changes` tries options on it: ``state`` with what else waits in
         the turn's queue and conditions set aside (a shallow copy: ``state`` is left as is)."""
         pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
         return msgspec.structs.replace(state, pool=pool)
 
-    def changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
-        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on
+    def _changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change ``table`` (:meth:`_trial_table`): tried on
         ``trial``, a copy of it. One test for every effect type, a game's own included, where
         a rule per type would repeat its handler. The comparison stops at the first field that
         differs, so an option that does something (nearly all) costs little more than the
@@ -310,10 +310,10 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: fx.Trash, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#trash: from the play area or discard pile; with none there, nothing happens."""
-        if self.trashable(state.players[seat], e.name):
+        if self._trashable(state.players[seat], e.name):
             state.stack.append(TrashOne(seat=seat, name=e.name, optional=e.optional))
 
-    def trashable(self, p: Player, name: str | None) -> list[str]:
+    def _trashable(self, p: Player, name: str | None) -> list[str]:
         cards = [*p.play.cards, *p.discard.cards]
         if name is None:
             return cards
@@ -340,10 +340,10 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         room = state.players[seat].room
-        if self.adjacent_secrets(state, room):
+        if self._adjacent_secrets(state, room):
             state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
 
-    def reserve_pile(self, state: S, kind: str) -> Any:
+    def _reserve_pile(self, state: S, kind: str) -> Any:
         """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
         defs = self.cat.card
         for zone in state.reserve:
@@ -361,7 +361,7 @@ class Effects(Part[S]):
             return
         p.gold -= e.gold
         for _ in range(e.n):
-            zone = self.reserve_pile(state, e.card)
+            zone = self._reserve_pile(state, e.card)
             if zone is None:
                 break
             got = zone.draw()
@@ -370,21 +370,21 @@ class Effects(Part[S]):
 
     # -- answers to the frames ----------------------------------------------
 
-    def frame_actions(self, state: S, frame: Any) -> list[Any]:
+    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
         """The answers to a pending choice other than the turn itself (the registered ones)."""
         return self._frames[type(frame)](state, frame)
 
     @frame(ChooseOne)
     def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
         """rules.md#choices: each option the seat can carry out, or none."""
-        ok = self.feasible(state, frame.seat, frame.options, frame.card)
+        ok = self._feasible(state, frame.seat, frame.options, frame.card)
         return [self.acts.pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
 
     @frame(TrashOne)
     def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
         trash = self.acts.trash
         p = state.players[frame.seat]
-        out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
+        out: list[Any] = [trash[c] for c in self.cat.distinct(self._trashable(p, frame.name))]
         return [*out, SKIP] if frame.optional or not out else out
 
     @frame(DiscardOne)

@@ -30,12 +30,11 @@ from meeple.plugins.clank.content import (
     Token,
     TokenKind,
     Tokens,
-    check_cards_and_tokens,
     decode_table,
     read_table,
-    walk,
 )
 from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.core.testing import scenario
 from meeple.core.zones import Zone, iter_zones
-from meeple.plugins.clank import content
+from meeple.plugins.clank import tables
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
@@ -57,7 +57,7 @@ def game(board: Board | None = None, **options: Any) -> Clank:
     opts = ClankOptions(**options)
     if board is None:
         return Clank(opts)
-    t = content.read_tables(Clank.schema(), variant=opts.variant)
+    t = tables.read_tables(Clank._schema(), variant=opts.variant)
     return Clank(opts, cat=Catalog(t.cards, t.tokens, board))
 
 

@@ -272,8 +272,8 @@ def test_each_option_is_tried_on_the_table_as_it_is(g, state) -> None:
     gold, heal = fx.Gain(gold=1), fx.Gain(heal=1)
     dear = fx.Buy(gold=unhurt.gold + 1, card="secret-tome")
     before = g.digest(state)
-    assert g.feasible(state, 0, [[gold], [dear], [heal]], None) == [True, False, False]
-    assert g.feasible(state, 0, [[heal], [gold], [heal], [gold]], None) == [
+    assert g._feasible(state, 0, [[gold], [dear], [heal]], None) == [True, False, False]
+    assert g._feasible(state, 0, [[heal], [gold], [heal], [gold]], None) == [
         False, True, False, True,
     ]  # fmt: skip
     assert g.digest(state) == before

@@ -18,12 +18,11 @@ import pytest
 from meeple.core.errors import ContentError
 from meeple.plugins.clank import content as clank_content
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank import tables as clank_tables
 from meeple.plugins.clank.content import (
     CARD_PARTS,
     PointsIf,
     PointsPer,
-    check_cards_and_tokens,
-    walk,
 )
 from meeple.plugins.clank.packs.free_row_card import FreeRowCard
 from meeple.plugins.clank.packs.market_offer import MarketOffer
@@ -31,11 +30,12 @@ from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
 from meeple.plugins.clank.packs.per import Per
 from meeple.plugins.clank.packs.take_secret import TakeSecret
 from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
-from meeple.plugins.clank_catacombs.board import build
 from meeple.plugins.clank_catacombs.content import CatacombsTables, check_tiles
+from meeple.plugins.clank_catacombs.growth import build
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
@@ -43,12 +43,12 @@ from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Ti
 
 def read_tables(**kw: Any) -> CatacombsTables:
     """The tables as Catacombs reads them."""
-    return content.read_tables(CatacombsGame.schema(), **kw)
+    return content.read_tables(CatacombsGame._schema(), **kw)
 
 
 def read_clank() -> clank_content.Tables:
     """The base game's tables."""
-    return clank_content.read_tables(Clank.schema())
+    return clank_tables.read_tables(Clank._schema())
 
 
 def builtin(name: str) -> Any:
@@ -146,7 +146,7 @@ def test_every_effect_decodes_and_is_used() -> None:
 def test_base_game_refuses_the_catacombs_effects() -> None:
     """The base game's checks refuse a Catacombs-only effect."""
     t = read_tables()
-    problems = check_cards_and_tokens(t, Clank.schema(), countdown=False)
+    problems = check_cards_and_tokens(t, Clank._schema(), countdown=False)
     assert any("'TakeLockpicks' is not part of this game" in p for p in problems)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from catacombs_build import act, game, lay, legal, put, room, turn
 
 from meeple.plugins.clank.state import Acquire, Attacked, EndTurn, Move, Play, Take
-from meeple.plugins.clank_catacombs.rules import GHOST
+from meeple.plugins.clank_catacombs.ghosts import GHOST
 from meeple.plugins.clank_catacombs.state import Explore, Mark, Rotate
 
 

@@ -36,7 +36,8 @@ from meeple.plugins.clank.state import (
     Take,
     Teleport,
 )
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,
@@ -354,14 +355,14 @@ def test_library_gives_a_secret_tome(g, s) -> None:
     lay(g, s, "lib", 1, 1)
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "lib:l")}}, state=s)
-    pile = g.reserve_pile(s, "secret-tome")
+    pile = g._reserve_pile(s, "secret-tome")
     top = pile.cards[-1]
     act(g, s, PickLock())
     assert me.discard.cards[-1] == top and len(g.lockpicks(me)) == 2
     assert PickLock() not in g.legal_actions(s)
     s.picked.remove(f"room {me.room}")
     s.bank.add(s.picks.draw())
-    put(s, s.box, *g.reserve_pile(s, "secret-tome").cards)
+    put(s, s.box, *g._reserve_pile(s, "secret-tome").cards)
     assert PickLock() not in g.legal_actions(s)
 
 
@@ -400,7 +401,7 @@ def test_attack_counts_danger(g, s) -> None:
     s.rage = 5
     assert sum(g.cat.card[c].danger for c in s.row.cards) == 2
     events: list = []
-    g.attack(s, events)
+    g._attack(s, events)
     attack = next(e for e in events if isinstance(e, Attacked))
     assert len(attack.cubes) == g.cat.tables.rage_track[5] + 2
 
@@ -452,7 +453,7 @@ def test_knocked_out_outside_or_in_the_depths(g, s, where: str, scores: bool) ->
     put(s, me.held, "artifact-10")
     me.room = room(g, s, where)
     hurt(me, 10)
-    g.knock_out(s, 0, [])
+    g._knock_out(s, 0, [])
     assert (g.scores(s)[0].total > 0) is scores
 
 

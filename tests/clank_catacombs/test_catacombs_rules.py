@@ -8,7 +8,8 @@ from catacombs_build import act, game, lay, legal, put, room, started, turn
 from meeple.core.rng import Rng, stream
 from meeple.core.testing import scenario
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,
@@ -207,7 +208,7 @@ def test_knocked_out_in_the_depths_scores_nothing(g, s) -> None:
     me.held.add(s.artifacts.draw())
     me.room = room(g, s, "start-a:w")
     me.supply, me.damage = me.supply - 10, 10
-    g.knock_out(s, 0, [])
+    g._knock_out(s, 0, [])
     assert me.status == "eliminated" and g.scores(s)[0].total == 0
 
 

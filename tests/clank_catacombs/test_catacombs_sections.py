@@ -186,11 +186,11 @@ def test_clank_from_the_supply_and_back(g, s) -> None:
     scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     events: list = []
     me.supply = 2
-    g.make_clank(s, 0, 3, events)
+    g._make_clank(s, 0, 3, events)
     assert (me.clank, me.supply) == (2, 0)
-    g.unclank(s, 0, 3, events)
+    g._unclank(s, 0, 3, events)
     assert (me.clank, me.supply, s.pool.banked) == (0, 2, 1)
-    g.make_clank(s, 0, 2, events)
+    g._make_clank(s, 0, 2, events)
     assert (me.clank, me.supply) == (1, 1)
 
 
@@ -264,11 +264,11 @@ def test_danger_adds_a_cube_to_each_attack(g, s) -> None:
     """rules.md#danger: each danger card in the Row adds one cube drawn."""
     s.rage = 0
     events: list = []
-    plain = g.cubes_drawn(s, 0) - sum(g.cat.card[c].danger for c in s.row.cards)
+    plain = g._cubes_drawn(s, 0) - sum(g.cat.card[c].danger for c in s.row.cards)
     to_row(s, "wishing-well")
     danger = sum(g.cat.card[c].danger for c in s.row.cards)
     assert danger >= 1
-    g.attack(s, events)
+    g._attack(s, events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
     assert len(drawn) == min(plain + danger, 24)
 

@@ -139,12 +139,12 @@ def test_golden_monkey_bot_counts_as_an_idol(g, s) -> None:
     put(s, me.held, "golden-monkey-bot", "peasant-1", "discount-coupon")
     put(s, me.discard, "thirst-for-adventure", "brave-hero")
     assert (g.holds(me, "idol"), g.holds(me, "prisoner")) == (1, 2)
-    assert g.holds_cond(s, 0, "monkey-idol", None)
+    assert g._holds_cond(s, 0, "monkey-idol", None)
     owned = me.discard.cards
     thirst, hero = (g.cat.card[c].bonus for c in ("thirst-for-adventure", "brave-hero"))
-    assert (g.bonus_count(me, owned, thirst), g.bonus_count(me, owned, hero)) == (1, 0)
+    assert (g._bonus_count(me, owned, thirst), g._bonus_count(me, owned, hero)) == (1, 0)
     put(s, me.held, "peasant-2")
-    assert g.bonus_count(me, owned, hero) == 1
+    assert g._bonus_count(me, owned, hero) == 1
 
 
 # -- tokens spent in one kind of room -------------------------------------------------------------

@@ -7,7 +7,7 @@ from typing import Any, Generic, TypeVar
 
 from meeple.core.state import Count, Event, Frame
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import S, effect, frame
+from meeple.plugins.clank.part import S, action, effect, frame
 from meeple.plugins.clank.present import CONDITIONS, effect_text, effects_text
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import SKIP, Pick
@@ -45,27 +45,29 @@ class ChooseSomePack(ClankEngine[S]):
         self, state: S, seat: int, e: ChooseSome, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
-        if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
+        if e.all_if is not None and self._holds_cond(state, seat, e.all_if, card):
             for option in e.options:
-                state.pool.queue.extend(self.pending(option, card))
+                state.pool.queue.extend(self._pending(option, card))
             return
         state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
 
     @frame(PickSome)
     def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
         left = [(i, o) for i, o in enumerate(frame.options) if i not in frame.picked]
-        ok = self.feasible(state, frame.seat, [o for _, o in left], frame.card)
+        ok = self._feasible(state, frame.seat, [o for _, o in left], frame.card)
         return [self.acts.pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
 
-    def pick(self, state: S, action: Pick) -> list[Event]:
+    @action(Pick)
+    def pick_some(self, state: S, action: Pick) -> list[Event]:
+        """An option of a ``choose-some``; a ``choose``'s goes to the engine's rule."""
         frame = state.stack[-1]
         if type(frame) is not PickSome:
-            return super().pick(state, action)
+            return self.pick(state, action)
         frame.picked.append(action.option)
         frame.n -= 1
         if frame.n <= 0 or len(frame.picked) == len(frame.options):
             state.stack.pop()
-        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+        state.pool.queue[:0] = self._pending(frame.options[action.option], frame.card)
         events: list[Event] = []
         return events
 
