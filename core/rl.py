@@ -49,6 +49,9 @@ if TYPE_CHECKING:
 
 INSTALL_HINT = f"meeple.core.rl needs the rl extra: {install_hint('rl')}"
 
+RENDER_MODES = ("ansi",)
+"""``render()`` returns the table as text; no other mode is drawn."""
+
 WIDEST_RANGE = 256
 """The most values an int field's declared bounds may span for the catalogue to list them
 all; a wider field needs its values from ``Game.action_values``."""
@@ -554,7 +557,11 @@ def _define() -> type:
         else 0.
         """
 
-        metadata = {"name": "meeple", "render_modes": ["ansi"], "is_parallelizable": False}
+        metadata = {
+            "name": "meeple",
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": False,
+        }
 
         def __init__(
             self, game: Game[Any, Any], seats: int, hooks: Hooks, render_mode: str | None
@@ -568,11 +575,10 @@ def _define() -> type:
                 raise WrongValue(
                     f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}"
                 )
-            modes = self.metadata["render_modes"]
-            if render_mode is not None and render_mode not in modes:
+            if render_mode is not None and render_mode not in RENDER_MODES:
                 raise WrongValue(
-                    f"render_mode takes {' or '.join(map(repr, modes))} (render() returns the "
-                    f"table as text) or None, not {_shown(render_mode)}"
+                    f"render_mode takes {' or '.join(map(repr, RENDER_MODES))} (render() returns "
+                    f"the table as text) or None, not {_shown(render_mode)}"
                 )
             self.game, self.seats, self.hooks, self.render_mode = game, seats, hooks, render_mode
             self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
