@@ -346,9 +346,10 @@ class TableApp(App[None]):
         self.front.hang_up()
 
     def check_size(self) -> None:
-        """Cover the table while the terminal is too small for it."""
+        """Cover the table while the terminal is too small for it (a legend, a question or
+        the pass screen opened meanwhile go on top of the notice)."""
         small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
-        if small and not isinstance(self.screen, TooSmall):
+        if small and not any(isinstance(s, TooSmall) for s in self.screen_stack):
             self.push_screen(TooSmall())
         elif not small and isinstance(self.screen, TooSmall):
             self.pop_screen()
@@ -507,9 +508,26 @@ class Whole(Screen[None]):
     def on_resize(self, _event: events.Resize) -> None:
         self.table_app.check_size()
 
+    def on_screen_resume(self, _event: events.ScreenResume) -> None:
+        # Uncovered again (a legend closed, a seat confirmed): the terminal may have been
+        # resized meanwhile, when only the screen on top heard of it.
+        self.table_app.check_size()
+
 
 class TableScreen(Whole):
-    """The panes: status line, table, private pane, log and actions."""
+    """The panes: status line, table, private pane, log and actions.
+
+    They are laid out at least at :data:`MIN_SIZE`, clipped, under :class:`TooSmall` on a
+    smaller terminal: some of Textual's widgets fail when measured at no width at all.
+    """
+
+    # The actions take the keys even when the screen is ready only after the first decision
+    # is shown (else the first focusable pane, the table, would take them).
+    AUTO_FOCUS = "#actions"
+    DEFAULT_CSS = f"""
+    TableScreen {{ overflow: hidden; }}
+    #whole {{ min-width: {MIN_SIZE[0]}; min-height: {MIN_SIZE[1]}; }}
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -528,16 +546,17 @@ class TableScreen(Whole):
         self.private_pane.display = False
 
     def compose(self) -> ComposeResult:
-        yield self.status
-        with Horizontal(id="main"):
-            with self.board_pane:
-                yield self.board
-            with Vertical(id="side"):
-                with self.private_pane:
-                    yield self.private
-                yield self.log_pane
-        yield self.actions
-        yield Footer()
+        with Vertical(id="whole"):
+            yield self.status
+            with Horizontal(id="main"):
+                with self.board_pane:
+                    yield self.board
+                with Vertical(id="side"):
+                    with self.private_pane:
+                        yield self.private
+                    yield self.log_pane
+            yield self.actions
+            yield Footer()
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isdecimal():
@@ -642,8 +661,8 @@ class TooSmall(Whole):
     def describe(self) -> None:
         width, height = self.table_app.size
         self.query_one(Static).update(
-            f"The terminal is {width}x{height}; the table needs at least "
-            f"{MIN_SIZE[0]}x{MIN_SIZE[1]}.\nEnlarge it, or play with --plain."
+            f"Terminal too small: the table needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}, "
+            f"and this one is {width}x{height}.\nEnlarge it, or play with --plain."
         )
 
 
