@@ -623,16 +623,16 @@ def finish(
     (:meth:`Table.stop`), an error does before it is raised (:meth:`Table.rescue`).
     """
     try:
-        show(play())
-    except Quit:
         try:
-            table.offer_save()
-        except (KeyboardInterrupt, EOFError) as stop:
-            table.stop(stop)
-        raise typer.Exit(0) from None
+            show(play())
+        except Quit:
+            table.offer_save()  # Ctrl-C or an error while it asks: handled as below
+            raise typer.Exit(0) from None
     except (KeyboardInterrupt, EOFError) as stop:
         table.stop(stop)
-    except Exception as error:  # a bot, the rules or a hook: save first, then show the error
+    except typer.Exit:
+        raise
+    except Exception as error:  # a bot, the rules, a hook, the full-screen table: save first
         table.rescue(error)
         raise
     if table.save_path is not None and not table.save(table.save_path):

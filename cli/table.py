@@ -59,10 +59,10 @@ MIN_SIZE = (80, 24)
 """The smallest terminal (columns, rows) the table is drawn in."""
 
 Stop = Literal["interrupt", "terminate"]
-Request = int | Stop | Literal["save", "quit", "undo"]
+Request = int | Stop | Literal["save", "quit", "undo"] | Exception
 """What the app asks of the match's thread: a choice among the legal actions (by index),
-or to save, to quit (offering to save), to stop as Ctrl-C or SIGTERM stops line mode, or
-to take the deciding seat's last decision back."""
+or to save, to quit (offering to save), to stop as Ctrl-C or SIGTERM stops line mode, to
+take the deciding seat's last decision back, or to stop with the error that closed the app."""
 
 KEYS = (
     ("↑ ↓, Enter", "choose an action (or click it)"),
@@ -181,7 +181,7 @@ class Front:
         ):
             raise EOFError
         if (reply := self.answers.get()) is None:
-            raise EOFError
+            raise self.app.crash or EOFError()
         return reply
 
     def hang_up(self) -> None:
@@ -240,6 +240,9 @@ class TableApp(App[None]):
         self.drawn = 0.0
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
+        """What stopped the match's thread, raised again once the app is gone."""
+        self.crash: Exception | None = None
+        """The error that closed the app (see :meth:`_handle_exception`)."""
         self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
         self.loop: asyncio.AbstractEventLoop | None = None
         """The app's event loop while it is mounted (for :meth:`terminate`)."""
@@ -292,6 +295,8 @@ class TableApp(App[None]):
             raise KeyboardInterrupt
         elif request == "terminate":
             raise common.Terminated
+        elif isinstance(request, Exception):
+            raise request
 
     def decide(self, prompt: Prompt, seat: Seat) -> int:
         """The index of the action the person at ``seat`` chooses."""
@@ -344,6 +349,16 @@ class TableApp(App[None]):
     def on_unmount(self) -> None:
         self.loop = None
         self.front.hang_up()
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's one way in for an error raised while it draws or handles an event (it has
+        # no public hook). It would print its traceback once the app is gone, and the match
+        # would stop as if interrupted; instead the match stops with this error, as with a
+        # bot's: saved first (Table.rescue), then reported by the CLI in one line.
+        if self.crash is None:
+            self.crash = error
+            self.requests.put(error)
+        self.exit(return_code=1)
 
     def check_size(self) -> None:
         """Cover the table while the terminal is too small for it (a legend, a question or
@@ -683,5 +698,5 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
             common.err_console.print(app.front.why)
         for text in app.front.said:
             say(text)
-    if app.failure is not None:
-        raise app.failure
+    if (failure := app.failure or app.crash) is not None:
+        raise failure

@@ -291,6 +291,42 @@ def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path
     assert len(saved_ok(save, registry).actions) == 1
 
 
+class Broken(Exception):
+    """An error of the app's own, raised while it handles an event."""
+
+
+def break_app() -> None:
+    raise Broken("the table failed")
+
+
+@pytest.mark.parametrize("question", [False, True])
+def test_an_error_of_the_table_saves_and_is_reported_as_an_error(
+    pm: PluginManager, registry: Registry, tmp_path: Path, question: bool
+) -> None:
+    """Not as "interrupted": the error stops the game as a bot's does, whether the person was
+    deciding or answering the table's question (q's offer to save)."""
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        if question:
+            await pilot.press("q")
+            await until(lambda: isinstance(app.screen, Ask))
+        app.post(break_app)
+        await until(lambda: app.crash)
+
+    drive(app, script)
+    app.match_thread.join(10)
+    assert isinstance(app.failure, Broken) and app.failure is app.crash
+    assert app.failure.__notes__ == [
+        f"the game so far is saved in {save}; `meeple play --resume {save}` continues it"
+    ]
+    assert app.front.why is None
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
 def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
     """rules.md#turn: playing Burgle adds skill and draws nothing, so it may be taken back."""
     app = open_table(pm, "clank", "human,random", seed=1)
