@@ -486,8 +486,8 @@ def play(
 
     A game with a human seat, on a terminal, is played at a full-screen table
     (press ? there for its keys); --plain plays it line by line, as a game of
-    bots, or one whose input or output is not a terminal, always is. SIGTERM
-    stops a game as Ctrl-C does, and exits 143.
+    bots, or one whose input or output is not a terminal (or is TERM=dumb),
+    always is. SIGTERM stops a game as Ctrl-C does, and exits 143.
 
     Any game option may also be given as a flag of its own: --board back.
 
@@ -498,9 +498,9 @@ def play(
         options = game_options(ctx, env, game_id, option)
         if plain and full_screen:
             raise typer.BadParameter("--plain and --table cannot be used together")
-        if full_screen and (stream := not_a_terminal()):
+        if full_screen and (why := no_table()):
             raise MeepleError(
-                f"--table: the full-screen table needs a terminal, and {stream} is not one; "
+                f"--table: the full-screen table needs a terminal, and {why}; "
                 "play line by line without --table, or in a browser with `meeple serve`"
             )
         table = start(env, game_id, seats, seed, options, save, resume, force)
@@ -509,25 +509,29 @@ def play(
 
 def at_terminal(table: Table) -> bool:
     """Whether ``table`` is played full-screen unless told otherwise: a person plays at it,
-    at a terminal (pipes and tests play line by line)."""
-    return common.HUMAN in table.setup.seats and not not_a_terminal()
+    at a terminal that can draw it (pipes, tests and dumb terminals play line by line)."""
+    return common.HUMAN in table.setup.seats and not no_table()
 
 
-def not_a_terminal() -> str | None:
-    """The standard stream the full-screen table needs that is not a terminal (``None``: all
-    are): it reads keys from standard input and draws on standard error (as Textual does),
-    and the scores stay on standard output once it is gone. Without one it would wait for
-    keys that never come, or draw where nobody sees.
+def no_table() -> str | None:
+    """Why the full-screen table cannot be played here (``None``: it can).
 
-    None is needed when Textual is told to draw elsewhere (``TEXTUAL_DRIVER``): the page of
-    ``meeple serve`` runs the table that way, through pipes.
+    It reads keys from standard input and draws on standard error (as Textual does), and
+    the scores stay on standard output once it is gone: without a terminal on each, it would
+    wait for keys that never come, or draw where nobody sees. A terminal that says it is
+    dumb (``TERM=dumb``, as Rich reads it) would be sent escapes it cannot draw.
+
+    None of this is needed when Textual is told to draw elsewhere (``TEXTUAL_DRIVER``): the
+    page of ``meeple serve`` runs the table that way, through pipes.
     """
     if os.environ.get("TEXTUAL_DRIVER"):
         return None
     streams = ("input", sys.stdin), ("output", sys.stdout), ("error", sys.stderr)
     for name, stream in streams:
         if stream is None or not stream.isatty():
-            return f"standard {name}"
+            return f"standard {name} is not one"
+    if common.console.is_dumb_terminal:
+        return f"this one cannot draw it (TERM={os.environ.get('TERM')})"
     return None
 
 

@@ -511,10 +511,79 @@ def test_sigterm_at_the_table_saves_and_exits_143(
     assert saved_ok(save, registry).actions == []
 
 
+@pytest.mark.parametrize("term", ["dumb", "unknown"])
+def test_a_dumb_terminal_plays_line_by_line(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any], term: str
+) -> None:
+    """A real terminal (a pty) that says it draws text only: no full screen, no escapes."""
+    save = tmp_path / "game.json"
+    terminal = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)], TERM=term)
+    assert b"your choice" in terminal.read_until(b"your choice")
+    terminal.type(b"q\r")
+    assert b"before leaving?" in terminal.read_until(b"before leaving?")
+    terminal.type(b"\r")
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 0
+    assert b"\x1b" not in terminal.seen and f"saved to {save}".encode() in terminal.seen
+    assert saved_ok(save, registry).actions == []
+
+
+def test_table_on_a_dumb_terminal_is_refused_at_once(
+    tmp_path: Path, real_terminal: Callable[..., Any]
+) -> None:
+    save = tmp_path / "game.json"
+    terminal = real_terminal([*TINY_AT_A_TERMINAL, "--table", "--save", str(save)], TERM="dumb")
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 1 and not save.exists()
+    assert terminal.seen == (
+        b"error: --table: the full-screen table needs a terminal, and this one cannot draw it "
+        b"(TERM=dumb); play line by line without --table, or in a browser with `meeple serve`\r\n"
+    )
+
+
+GREYS = {16, 231, *range(232, 256)}
+"""The 256-colour palette's black, white and greys."""
+
+
+def colours(shown: bytes) -> set[tuple[int, ...]]:
+    """Each colour drawn (SGR 38 or 48: 256-colour, or red, green, blue) in ``shown``, and
+    each 16-colour code."""
+    found: set[tuple[int, ...]] = set()
+    for params in re.findall(rb"\x1b\[([\d;]*)m", shown):
+        codes = [int(p) for p in params.split(b";") if p]
+        while codes:
+            code = codes.pop(0)
+            if code in (38, 48):
+                n = 1 if codes.pop(0) == 5 else 3
+                found.add(tuple(codes[:n]))
+                del codes[:n]
+            elif 30 <= code <= 37 or 40 <= code <= 47 or 90 <= code <= 107:
+                found.add((code, 0, 0, 0))
+    return found
+
+
+@pytest.mark.parametrize("mode", ["--table", "--plain"])
+def test_no_color_draws_in_greys_only(
+    tmp_path: Path, real_terminal: Callable[..., Any], mode: str
+) -> None:
+    """A real terminal (a pty) with ``NO_COLOR``: line mode draws no colour, the table (as
+    Textual honours it) greys only."""
+    save = tmp_path / "game.json"
+    args = ["play", "clonk", "--seats", "human,bot", "--seed", "5", mode, "--save", str(save)]
+    terminal = real_terminal(args, NO_COLOR="1")
+    terminal.read_until(b"your turn" if mode == "--table" else b"your choice")
+    terminal.proc.terminate()
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 143
+    drawn = colours(terminal.seen)
+    assert all(c[0] in GREYS if len(c) == 1 else len(set(c)) == 1 for c in drawn), drawn
+    assert drawn if mode == "--table" else not drawn
+
+
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Standard input, output and error are a terminal, as far as ``meeple play`` asks."""
-    monkeypatch.setattr(play, "not_a_terminal", lambda: None)
+    monkeypatch.setattr(play, "no_table", lambda: None)
 
 
 @pytest.mark.usefixtures("terminal")
