@@ -54,7 +54,7 @@ class Front(Protocol):
         ...
 
     def say(self, text: str) -> None:
-        """One line of news: where the game was saved."""
+        """One line of news: a decision taken back, or why it could not be."""
         ...
 
     def complain(self, message: str) -> None:
@@ -65,8 +65,15 @@ class Front(Protocol):
         """Why the game stops now: ``interrupted``, ``terminated``, ``input ended``."""
         ...
 
+    def saved(self, path: Path, failure: str | None) -> None:
+        """Where the game was saved, or why it could not be (``failure``)."""
+        if failure is None:
+            self.say(f"saved to {path}")
+        else:
+            self.complain(f"could not save to {path}: {failure}")
 
-class Lines:
+
+class Lines(Front):
     """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
 
     def ask(self, prompt: str) -> str:
@@ -196,10 +203,10 @@ class Table:
         try:
             records.write_atomic(path, self.encoded(scored=scored))
         except OSError as exc:
-            self.front.complain(f"could not save to {path}: {exc.strerror or exc}")
+            self.front.saved(path, exc.strerror or str(exc))
             return False
         self.save_path = path
-        self.front.say(f"saved to {path}")
+        self.front.saved(path, None)
         return True
 
     def save_as(self, name: str) -> None:

@@ -24,6 +24,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -39,9 +40,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from meeple.cli import common
+from meeple.cli import common, play
 from meeple.cli.play import (
     Human,
+    Lines,
     Narrator,
     Quit,
     Table,
@@ -49,7 +51,6 @@ from meeple.cli.play import (
     final_scores,
     finish,
     roster,
-    say,
 )
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
@@ -159,18 +160,19 @@ class Log(Narrator):
         self.app.post(self.app.log_line, common.plain(line))
 
 
-class Front:
+class Front(play.Front):
     """The table's questions and news, asked and told in the app (from the match's thread).
 
-    What it says, and why the game stopped, is kept too, to be printed once the full screen
-    is gone. A question the app closes on gets no answer: it ends as the end of the input
-    does (``EOFError``).
+    Each notice is shown once, at the table. What still matters once the full screen is gone
+    is kept, to be printed then: why the game stopped, and where it was last saved (or why
+    it could not be). A question the app closes on gets no answer: it ends as the end of the
+    input does (``EOFError``).
     """
 
     def __init__(self, app: TableApp) -> None:
         self.app = app
-        self.said: list[str] = []
         self.why: str | None = None
+        self.last_save: tuple[Path, str | None] | None = None
         self.answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.closed = False
 
@@ -191,13 +193,16 @@ class Front:
 
     def say(self, text: str) -> None:
         self.app.post(self.app.tell, text, "information")
-        self.said.append(text)
 
     def complain(self, message: str) -> None:
         self.app.post(self.app.tell, message, "error")
 
     def stopped(self, why: str) -> None:
         self.why = why
+
+    def saved(self, path: Path, failure: str | None) -> None:
+        super().saved(path, failure)
+        self.last_save = path, failure
 
 
 class TableApp(App[None]):
@@ -696,7 +701,7 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
             common.console.print(final_scores(table, app.scores))
         if app.front.why is not None:
             common.err_console.print(app.front.why)
-        for text in app.front.said:
-            say(text)
+        if app.front.last_save is not None:
+            Lines().saved(*app.front.last_save)
     if (failure := app.failure or app.crash) is not None:
         raise failure

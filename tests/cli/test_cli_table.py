@@ -76,6 +76,11 @@ async def screen_text(pilot: Pilot[None]) -> str:
     return "\n".join("".join(row).rstrip() for row in screen)
 
 
+def logged(app: TableApp) -> str:
+    """The log pane's text, its lines joined (a narrow pane wraps them)."""
+    return " ".join(" ".join(line.text.split()) for line in app.main.log_pane.lines)
+
+
 async def until(condition: Callable[[], object], seconds: float = 30) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
@@ -151,7 +156,7 @@ def test_a_whole_game_at_the_table(
         await until(lambda: not app.match_thread.is_alive())  # saved once the scores are shown
         text = await screen_text(pilot)
         assert "final scores" in text and "game over" in text
-        assert app.front.said == [f"saved to {save}"]
+        assert logged(app).count(f"saved to {save}") == 1
         await pilot.press("enter")
 
     drive(app, script)
@@ -198,9 +203,8 @@ def test_s_asks_for_a_file_the_first_time(
         assert len(saved_ok(tmp_path / "later.json", registry).actions) >= 1
         (tmp_path / "later.json").unlink()
         await pilot.press("s")  # saved where it was saved, without asking
-        await until(lambda: len(app.front.said) == 2)
+        await until(lambda: logged(app).count("saved to later.json") == 2)
         assert (tmp_path / "later.json").exists() and not isinstance(app.screen, Ask)
-        assert app.front.said == ["saved to later.json"] * 2
         await pilot.press("ctrl+c")
 
     drive(app, script)
@@ -345,10 +349,10 @@ def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
         await pilot.press("u")
         await decision(app)
         assert match.actions == [] and app.decision is not None and app.decision.actions == first
-        assert app.front.said == ["taken back: play Burgle"]
+        assert logged(app).endswith("taken back: play Burgle")
         await pilot.press("u")  # nothing of seat 0's is left to take back
         await decision(app)
-        assert app.front.said[-1].startswith("cannot take that back: ")
+        assert "taken back: play Burgle cannot take that back: " in logged(app)
         await enter(app)
         assert len(match.actions) == 1
         await pilot.press("ctrl+c")
@@ -493,6 +497,30 @@ def test_at_a_terminal_a_person_plays_full_screen(
     term.read_until(b"\0")  # the rest, until the process ends (an unread terminal blocks it)
     assert term.proc.wait(timeout=30) == 0
     assert f"saved to {save}".encode() in term.after_full_screen()
+    assert len(saved_ok(save, registry).actions) >= 2
+
+
+def test_notices_are_shown_at_the_table_and_only_the_last_save_after_it(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any]
+) -> None:
+    """A real terminal (a pty): what was taken back or not, and each save, are the table's
+    news; once it is gone, only where the game was saved is printed, once."""
+    save = tmp_path / "game.json"
+    term = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)])
+    assert b"your turn" in term.read_until(b"your turn")
+    term.type(b"1")
+    assert b"round 2" in term.read_until(b"round 2")
+    term.type(b"u")
+    assert b"cannot take that back" in term.read_until(b"cannot take that back")
+    term.type(b"s")
+    assert b"saved to" in term.read_until(b"saved to")
+    term.type(b"q")
+    assert b"before leaving?" in term.read_until(b"before leaving?")
+    term.type(b"\r")
+    term.read_until(b"\0")
+    assert term.proc.wait(timeout=30) == 0
+    after = re.sub(rb"\x1b\[[\d;?]*[a-z]", b"", term.after_full_screen())  # modes reset
+    assert after == f"saved to {save}\r\n".encode()
     assert len(saved_ok(save, registry).actions) >= 2
 
 
