@@ -145,6 +145,15 @@ class Table:
         self.choosers[self.chosen] = prompt.seat
         return action
 
+    def history(self) -> tuple[State, list[Action]]:
+        """How the game was set up, and the actions played before this table's start (none
+        in a new game, or one resumed from a snapshot, which does not know them)."""
+        match, setup = self.match, self.setup
+        if not self.logged:
+            return self.start, []
+        start = Match.new(match.game, len(setup.seats), setup.seed, match.hooks).state
+        return start, match.actions[: self.logged]
+
     def replayed(self, actions: int) -> State:
         """The state after the match's first ``actions`` actions, rebuilt from the start by
         the logged actions alone; observer hooks are not called again (they must not change
@@ -392,14 +401,33 @@ class Narrator:
         self.said = ""
 
     def choose(self, prompt: Prompt) -> Action:
-        game, state, seat = self.match.game, self.match.state, prompt.seat
+        state = self.match.state
+        self.new_round(state)
+        action = self.players[prompt.seat].choose(prompt)
+        self.said = self.saying(state, prompt.seat, action)
+        return action
+
+    def retell(self, start: State, actions: list[Action]) -> None:
+        """Log ``actions``, played from ``start``, as if they were played now: the moves of a
+        game before it was resumed, each as ``viewer`` may know it."""
+        game = self.match.game
+        replay = Match(game, game.clone(start), Hooks(None), self.match.seed)
+        for action in actions:
+            state, seat = replay.state, replay.state.stack[-1].seat
+            self.new_round(state)
+            self.said = self.saying(state, seat, action)
+            self.events(seat, action, replay.apply_legal(action))
+
+    def new_round(self, state: State) -> None:
         if state.turns.round != self.round:
             self.round = state.turns.round
             self.heading(f"round {self.round}")
-        action = self.players[seat].choose(prompt)
+
+    def saying(self, state: State, seat: int, action: Action) -> str:
+        """``action`` of ``seat`` in ``state``, as ``viewer`` may know it."""
+        game = self.match.game
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
-        self.said = f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
-        return action
+        return f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
 
     def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
         seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]

@@ -268,9 +268,12 @@ class TableApp(App[None]):
         return self.post_message(News(lambda: show(*args)))
 
     def play(self) -> None:
-        """The match's thread: play to the end as line mode does, then let the app know."""
+        """The match's thread: log the moves made before the game was resumed, play to the
+        end as line mode does, then let the app know."""
         table = self.table
         try:
+            if not self.quiet:
+                self.narrator.retell(*table.history())
             finish(
                 table,
                 lambda: table.match.run(

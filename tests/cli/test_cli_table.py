@@ -165,6 +165,38 @@ def test_a_whole_game_at_the_table(
     assert record.over and record.actions == app.table.match.actions
 
 
+def test_a_resumed_game_logs_its_earlier_moves(
+    pm: PluginManager, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The moves before a resume are logged as they were when played, each as the seat at
+    the screen may know it: a bot's draw names no card."""
+    monkeypatch.chdir(tmp_path)
+    save = Path("game.json")
+    first = open_table(pm, "clonk", "human,random", seed=5, save=save)
+
+    async def play_a_while(pilot: Pilot[None]) -> None:
+        await decision(first)
+        while len(first.table.match.actions) < 12:
+            await enter(first)
+        await pilot.press("ctrl+c")
+
+    drive(first, play_a_while)
+    played = logged(first).replace(f" saved to {save}", "")
+    assert "── round 2 ──" in played and "seat 1 draws a card" in played
+    env = common.Env(pm)
+    table = play.start(env, None, None, None, [], None, save)
+    again = TableApp(
+        table, common.make_bots(env.registry, table.match.game, table.setup.seats, 5), False
+    )
+
+    async def look(pilot: Pilot[None]) -> None:
+        await decision(again)
+        assert logged(again) == played
+        await pilot.press("ctrl+c")
+
+    drive(again, look)
+
+
 # -- keys ------------------------------------------------------------------------------
 
 
