@@ -30,11 +30,15 @@ COLOURS = {
 
 
 def name(game: Clonk, card: str | None) -> str:
+    """A card as every action, log line and pane says it: its name, then its coins as ``$``
+    and its eyes as ``o`` (``pink hammer $$$oo``), which tell apart the three copies of a
+    colour and type."""
     if card is None:
         return "-"
     if card.startswith(HIDDEN):
         return FACE_DOWN
-    return game.content.name(card)
+    c = game.content
+    return f"{c.name(card)} {'$' * c.coins.get(card, 0)}{'o' * c.eyes.get(card, 0)}".rstrip()
 
 
 def _source(game: Clonk, state: st.ClonkState, source: str | int) -> str:
@@ -90,10 +94,8 @@ def describe_event(game: Clonk, event: Event, viewer: int | None) -> str | None:
         case st.Stopped():
             return f"{who} stops digging"
         case st.Took(card=card):
-            what = name(game, card)
-            return f"{who} takes a {what} card" + (
-                " under the mine cart" if what == "Snore" else ""
-            )
+            under = " under the mine cart" if game.content.back.get(card) == "snore" else ""
+            return f"{who} takes a {name(game, card)} card{under}"
         case st.Drew(card=card):
             return (
                 f"{who} draws {name(game, card)}" if viewer == event.seat else f"{who} draws a card"
@@ -108,16 +110,12 @@ def describe_event(game: Clonk, event: Event, viewer: int | None) -> str | None:
 
 
 def styled(game: Clonk, card: str | None) -> Text:
-    """A card as coloured text: its crystal colour, coins as $ and eyes as o."""
-    if card is None:
-        return Text("-", style="dim")
-    if card.startswith(HIDDEN):
-        return Text(FACE_DOWN, style="dim")
+    """A card as :func:`name` says it, in its crystal's colour."""
+    if card is None or card.startswith(HIDDEN):
+        return Text(name(game, card), style="dim")
     c = game.content
-    label = c.name(card)
-    extra = "$" * c.coins.get(card, 0) + "o" * c.eyes.get(card, 0)
     colour = c.colours[c.colour[card]] if card in c.colour else ""
-    return Text(f"{label} {extra}".rstrip(), style=COLOURS.get(colour, "bold"))
+    return Text(name(game, card), style=COLOURS.get(colour, "bold"))
 
 
 LEGEND = (
