@@ -617,8 +617,9 @@ class Ask(ModalScreen[str]):
 
 
 class Note(ModalScreen[None]):
-    """A titled list of pairs (keys, or a legend's symbols): the arrow and page keys scroll
-    a long one, any other key goes back to the table."""
+    """A titled list of pairs (keys, or a legend's symbols, each in bold or in the style the
+    game gave it): the arrow and page keys scroll a long one, any other key goes back to the
+    table."""
 
     SCROLLING = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
     DEFAULT_CSS = """
@@ -627,14 +628,15 @@ class Note(ModalScreen[None]):
                             border: thick $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, title: str, rows: Sequence[tuple[Any, str]]) -> None:
         super().__init__()
         self.title_text, self.rows = title, rows
 
     def compose(self) -> ComposeResult:
         table = RichTable(title=common.plain(self.title_text), show_header=False, box=None)
         for key, meaning in self.rows:
-            table.add_row(common.plain(key, "bold"), common.plain(meaning))
+            shown = common.plain(key, "bold") if isinstance(key, str) else common.shown(key)
+            table.add_row(shown, common.plain(meaning))
         if not self.rows:
             table.add_row(common.plain("(this game draws no symbols that need one)"))
         table.caption = "↑ ↓: scroll · any other key: back to the table"

@@ -521,7 +521,7 @@ def table_parts(game: ClankEngine[S], view: S, seat: int | None) -> list[Any]:
         Text(
             f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
             f"bag: {bag_text(view.bag.cubes)}{countdown}",
-            style="bold red",
+            style=f"bold {drawing.COLOURS['red']}",
         )
     )
     row = Table(title="Dungeon Row and Reserve", show_header=True)

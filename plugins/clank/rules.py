@@ -796,7 +796,7 @@ class ClankEngine(Movement[S], Effects[S], Dragon[S]):
     def render_private(self, view: S, seat: int) -> Any:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         return drawing.LEGEND
 
     def seat_summary(self, state: S) -> Sequence[str]:

@@ -20,13 +20,16 @@ if TYPE_CHECKING:
 
 FACE_DOWN = "▒"
 COLOURS = {
-    "red": "red",
-    "green": "green",
-    "white": "white",
-    "yellow": "yellow",
-    "pink": "magenta",
-    "blue": "blue",
+    "red": "#f44336",
+    "green": "#4caf50",
+    "white": "#e0e0e0",
+    "yellow": "#ffeb3b",
+    "pink": "#ff5fd7",
+    "blue": "#3d8bff",
 }
+"""Each crystal's colour. A terminal draws a named colour (``red``) as its theme has it, and
+Textual's draws red and magenta alike; these are drawn alike everywhere, and far apart (a
+terminal of fewer colours gets the nearest it has, still all different)."""
 
 
 def name(game: Clonk, card: str | None) -> str:
@@ -118,17 +121,17 @@ def styled(game: Clonk, card: str | None) -> Text:
     return Text(name(game, card), style=COLOURS.get(colour, "bold"))
 
 
-LEGEND = (
+LEGEND: tuple[tuple[str | Text, str], ...] = (
     ("$", "a coin on the card (each $ is one)"),
     ("o", "an eye on the card (each o is one)"),
-    (FACE_DOWN, "a face-down card or task tile"),
-    ("-", "nothing there (an empty mine cart)"),
+    (Text(FACE_DOWN, "dim"), "a face-down card or task tile"),
+    (Text("-", "dim"), "nothing there (an empty mine cart)"),
     ("▶", "the seat to move"),
-    *((f"{colour} text", f"a {name} crystal card") for name, colour in COLOURS.items()),
-    ("bold text", "a card of no crystal colour: Snore or Kablooey"),
+    *((Text(f"{name} text", colour), f"a {name} crystal card") for name, colour in COLOURS.items()),
+    (Text("bold text", "bold"), "a card of no crystal colour: Snore or Kablooey"),
     ("0: a b c", "mine shaft 0, its cards from the bottom up"),
 )
-"""Every mark and colour the table draws (pink crystals are drawn magenta)."""
+"""Every mark and colour the table draws, as it draws them."""
 
 
 def render_table(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:

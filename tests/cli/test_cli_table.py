@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import html
+import itertools
+import math
 import re
 import sys
 import time
@@ -26,7 +28,9 @@ from typing import Any
 
 import pytest
 import typer
+from panes import colours, drawings_of_a_played_game
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
 from typer.testing import Result
 
@@ -37,6 +41,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
 from meeple.core.state import Action
 from meeple.core.validate import check_file, load
+from meeple.plugins.clonk import present
 
 Invoke = Callable[..., Result]
 SIZE = (80, 24)
@@ -408,9 +413,27 @@ def test_help_and_legend(pm: PluginManager) -> None:
         assert "Clonk!: legend" in await screen_text(pilot)
         for _, meaning in app.table.match.game.legend():
             assert meaning in await screen_text(pilot)
+        drawn = app.export_screenshot()
+        assert all(f"fill: {colour}" in drawn for colour in present.COLOURS.values())
         await pilot.press("escape", "ctrl+c")
 
     drive(app, script)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_colour_of_a_game_is_drawn_its_own_way(game: str, registry: Registry) -> None:
+    """Each colour a game's panes and legend name, as the table draws it (through Textual's
+    theme for a terminal's named colours, which draws red and magenta alike), is far from
+    every other."""
+    g = registry.game(game)()
+    drawings = [symbol for symbol, _ in g.legend()]
+    for _, table, private in drawings_of_a_played_game(g, 4, 3, steps=300, every=30):
+        drawings += [table, private]
+    named = colours(d for d in drawings if d is not None)
+    theme = App().ansi_theme
+    drawn = {colour.get_truecolor(theme) for colour in named}
+    assert len(drawn) == len(named) > 2, sorted(c.name for c in named)
+    assert min(math.dist(a, b) for a, b in itertools.combinations(drawn, 2)) > 100
 
 
 # -- hot-seat and a small terminal ------------------------------------------------------
@@ -605,7 +628,7 @@ GREYS = {16, 231, *range(232, 256)}
 """The 256-colour palette's black, white and greys."""
 
 
-def colours(shown: bytes) -> set[tuple[int, ...]]:
+def escaped_colours(shown: bytes) -> set[tuple[int, ...]]:
     """Each colour drawn (SGR 38 or 48: 256-colour, or red, green, blue) in ``shown``, and
     each 16-colour code."""
     found: set[tuple[int, ...]] = set()
@@ -635,7 +658,7 @@ def test_no_color_draws_in_greys_only(
     terminal.proc.terminate()
     terminal.read_until(b"\0")
     assert terminal.proc.wait(timeout=30) == 143
-    drawn = colours(terminal.seen)
+    drawn = escaped_colours(terminal.seen)
     assert all(c[0] in GREYS if len(c) == 1 else len(set(c)) == 1 for c in drawn), drawn
     assert drawn if mode == "--table" else not drawn
 

@@ -4,16 +4,22 @@ legend of its marks and colours."""
 from __future__ import annotations
 
 from panes import panes_of_a_played_game, text
+from rich.text import Text
 
 from meeple.plugins.clonk import present
 from meeple.plugins.clonk.rules import Clonk
 
 
-def test_the_legend_names_every_mark_and_colour() -> None:
-    legend = dict(Clonk().legend())
+def test_the_legend_names_every_mark_and_colour_in_that_colour() -> None:
+    """Each crystal's entry is drawn as that crystal's cards are."""
+    g = Clonk()
+    legend = {str(symbol): (symbol, meaning) for symbol, meaning in g.legend()}
     assert {"$", "o", present.FACE_DOWN, "▶"} <= legend.keys()
-    for name, colour in present.COLOURS.items():
-        assert legend[f"{colour} text"] == f"a {name} crystal card"
+    for card in g.content.treasures:
+        name = g.content.colours[g.content.colour[card]]
+        symbol, meaning = legend[f"{name} text"]
+        assert meaning == f"a {name} crystal card"
+        assert isinstance(symbol, Text) and symbol.style == present.styled(g, card).style
 
 
 def test_render_is_the_table_then_the_private_pane() -> None:
