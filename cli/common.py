@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, NoReturn
 import msgspec
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -210,6 +211,10 @@ class _Escaped:
             # A control segment (cursor moves, screen clears) is dropped: a table has none.
             if not segment.control:
                 yield Segment(escaped(segment.text, lines=True), segment.style)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        # As wide as the drawing (a table's column fits it), not the whole width given.
+        return Measurement.get(console, options, self.renderable)
 
 
 def shown(drawing: Any) -> RenderableType:

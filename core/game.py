@@ -471,10 +471,12 @@ class Game(Generic[S, A]):
         """
         return None
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         """Each symbol :meth:`render` draws and what it means: ``[("$", "a coin"), ...]``.
 
-        Shown by the full-screen table on request; empty by default.
+        A symbol is a string, or, to show it in the colour or style it is drawn in, a Rich
+        renderable (a ``Text``), as :meth:`render` returns. Shown by the full-screen table on
+        request; empty by default.
         """
         return ()
 

@@ -211,7 +211,7 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
     def render_private(self, view: S, seat: int) -> Any:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         return drawing.LEGEND
 
     def seat_summary(self, state: S) -> Sequence[str]:

@@ -458,7 +458,8 @@ def render_table(game: CatacombsGame, view: cs.CatacombsState, seat: int | None)
     )
     frame = view.stack[-1] if view.stack else None
     if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
-        parts.append(Text("Drawn: " + tile_text(game, frame.tile), style="bold yellow"))
+        drawn = tile_text(game, frame.tile)
+        parts.append(Text("Drawn: " + drawn, style=f"bold {drawing.COLOURS['yellow']}"))
     return Group(*parts)
 
 

@@ -226,7 +226,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     def render_private(self, view: CatacombsState, seat: int) -> Any:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         return drawing.LEGEND
 
     def room_name(self, state: CatacombsState, room: int) -> str:

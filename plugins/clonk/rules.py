@@ -599,7 +599,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def render_private(self, view: ClonkState, seat: int) -> Any:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         return present.LEGEND
 
     def seat_summary(self, state: ClonkState) -> Sequence[str]:
