@@ -114,7 +114,7 @@ def test_portal_trip_costs_one_boot_and_both_tunnels_icons(g, s) -> None:
     assert {m.swords for m in legal(g, s, Move) if m.to == r} == {0, 1}  # 2 monsters
     act(g, s, next(m for m in legal(g, s, Move) if m.to == r and m.swords == 1))
     assert me.room == r and s.pool.boots == 1 and me.damage == 1 and me.gold == 0
-    assert len(g.lockpicks(me)) == 2 and "used-portal" in s.pool.done
+    assert s.lockpicks[0] == 2 and "used-portal" in s.pool.done
     back = {m.to for m in legal(g, s, Move)}
     assert crypt(g, s) not in back  # no artifact: the Crypt stays closed
 
@@ -123,7 +123,7 @@ def test_portal_trip_needs_a_lockpick_for_the_second_tunnel(g, s) -> None:
     """rules.md#portal: a lock on the exit tunnel still needs a Lockpick."""
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "gate-b", 0, -1)
-    put(s, s.bank, *g.lockpicks(s.players[0]))
+    s.lockpicks[0] = 0
     turn(g, s, 0, room=crypt(g, s), boots=2, swords=2)
     assert room(g, s, "gate-b:r") not in {m.to for m in legal(g, s, Move)}
 
@@ -216,13 +216,12 @@ def test_grand_theft_pays_a_lockpick_for_a_free_row_card(g, s) -> None:
     without its Skill; a device's gold price still paid; never a monster."""
     to_row(s, "curator", "wishing-well", "ogre-merchant-1")
     me = s.players[0]
-    bank = len(s.bank)
     scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
     act(g, s, Pick(option=1))
     assert type(s.stack[-1]) is Offer
     act(g, s, Accept())
-    assert len(g.lockpicks(me)) == 2 and len(s.bank) == bank + 1
+    assert s.lockpicks[0] == 2
     free = set(g.legal_actions(s))
     assert Acquire(card="curator") in free and UseDevice(card="wishing-well") not in free
     assert not any(type(a) is Fight for a in free) and Skip() in free
@@ -250,10 +249,8 @@ def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
     act(g, s, Play(card="imp-familiar"))
     act(g, s, Pick(option=1))
     act(g, s, Skip())
-    assert len(g.lockpicks(me)) == 3 and len(me.hand) == 0
-    for tid in g.lockpicks(me):
-        me.held.remove(tid)
-        s.bank.add(tid)
+    assert s.lockpicks[0] == 3 and len(me.hand) == 0
+    s.lockpicks[0] = 0
     turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
     act(g, s, Play(card="imp-familiar"))
     # Without a Lockpick the option would do nothing, so it is not offered at all.
@@ -272,7 +269,7 @@ def test_black_market_picks_two_different(g, s) -> None:
     assert {a.option for a in legal(g, s, Pick)} == {1, 2}
     act(g, s, Pick(option=2))
     # The picked options happen once both are chosen.
-    assert me.gold == 2 and len(g.lockpicks(me)) == 4 and type(s.stack[-1]) is not PickSome
+    assert me.gold == 2 and s.lockpicks[0] == 4 and type(s.stack[-1]) is not PickSome
 
 
 @pytest.mark.parametrize("holds", [False, True])
@@ -506,15 +503,15 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
     assert me.gold == 2 and s.marks[0] == shrines and me.room == crypt(g, s)
 
 
-def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
-    """rules.md#lockpick-supply, #no-empty-option: taking from an empty bank would give
-    nothing, so it is not offered."""
-    me = s.players[0]
-    put(s, s.players[1].held, *s.bank.cards)
+def test_take_lockpicks_whatever_the_seats_hold(g, s) -> None:
+    """rules.md#lockpick-supply: the bank never runs out, so taking a Lockpick is offered and
+    gives one however many the seats already hold."""
+    s.lockpicks = [3, 40]
     scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
-    # The option would give nothing, so it is not offered.
-    assert Pick(option=0) not in g.legal_actions(s) and len(g.lockpicks(me)) == 3
+    assert Pick(option=0) in g.legal_actions(s)
+    act(g, s, Pick(option=0))
+    assert s.lockpicks == [4, 40]
 
 
 def test_ghost_ward_waits_for_the_seat(g, s) -> None:
