@@ -180,7 +180,7 @@ class Cards(Part[S]):
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
         self.pay_skill(state, self._skill_price(state, card))
-        if card.gem:  # a discount played later pays some back (rules.md#gem-discount)
+        if card.gem:  # a discount played later may pay some back (rules.md#gem-discount)
             state.pool.done.append(ACQUIRED_GEM + action.card)
         self._take_card(state, action.card)
         state.players[seat].discard.add(action.card)

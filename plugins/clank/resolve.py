@@ -210,8 +210,8 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank,
-        Search earlier gains of gold (rules.md#search) and Gem Collector earlier gems
-        (rules.md#gem-discount)."""
+        Search earlier gains of gold (rules.md#search), and Gem Collector earlier gems under
+        the option that reads it so (rules.md#gem-discount)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:

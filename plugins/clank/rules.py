@@ -232,7 +232,7 @@ class Clank(ClankEngine[ClankState]):
         {"board": "back"},
         {"variant": "klank", "teleport_locks": "key"},
         {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
-        {"gold_bonus": "later", "gem_discount": "later"},
+        {"gold_bonus": "later", "gem_discount": "turn"},
     )
     options: ClankOptions
 

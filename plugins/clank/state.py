@@ -48,9 +48,9 @@ class EngineOptions(Options, frozen=True):
     gold_bonus: Literal["turn", "later"] = "turn"
     """Whether Search's bonus pays for every gain of gold of the turn or only for those after
     it (rules.md#search)."""
-    gem_discount: Literal["turn", "later"] = "turn"
-    """Whether Gem Collector's discount also pays back for the gems acquired before it was
-    played, or only lowers later ones (rules.md#gem-discount)."""
+    gem_discount: Literal["later", "turn"] = "later"
+    """Whether Gem Collector's discount lowers only the gems acquired after it was played, or
+    also pays back for those acquired before (rules.md#gem-discount)."""
     cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in one."""
     tokens: FilePath | None = None
