@@ -98,6 +98,7 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
         self._handlers = {k: getattr(self, name) for k, name in self._effect_rules().items()}
+        self._watchers = {k: getattr(self, n) for k, n in self._effect_rules("watch").items()}
         self._build_moves()
         self.acts = actions_of(cat)
         self._on_offer = on_offer(cat)
