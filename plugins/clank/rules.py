@@ -224,7 +224,7 @@ class Clank(ClankEngine[ClankState]):
 
     id = "clank"
     title = "Clank!"
-    version = "4"
+    version = "5"
     Options = ClankOptions
     State: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect

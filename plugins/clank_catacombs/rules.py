@@ -65,7 +65,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
-    version = "3"
+    version = "4"
     Options = CatacombsOptions
     State = CatacombsState
     Action = (
