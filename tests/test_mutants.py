@@ -349,7 +349,7 @@ def _move(source: str, target: str) -> Callable[[Doc], None]:
             "Expected `int` <= 1000000000 - at `$.state.players[0].gold`",
         ),
         ("clank-catacombs", 2, 30, _move("row", "tile_stack"), "cannot lie here (only tiles)"),
-        ("clank-catacombs", 2, 30, _move("bank", "majors"), "cannot lie here (only major"),
+        ("clank-catacombs", 2, 30, _move("prisoners", "majors"), "cannot lie here (only major"),
         (  # a tile placed beside it would lie beyond what a file holds
             "clank-catacombs",
             2,

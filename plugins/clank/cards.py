@@ -84,7 +84,7 @@ class Cards(Part[S]):
                 if swords >= card.cost:
                     out.append(act)
             elif kind == "device":
-                if skill >= card.cost and self.can_use(p, c):
+                if skill >= card.cost and self.can_use(state, p, c):
                     out.append(act)
             # only a gem's price can fall below its cost (rules.md#gem-discount)
             elif skill >= card.cost or (card.gem and skill >= self._skill_price(state, card)):
@@ -108,7 +108,7 @@ class Cards(Part[S]):
         return card.cost
 
     @hook
-    def can_use(self, p: Player, card: str) -> bool:
+    def can_use(self, state: S, p: Player, card: str) -> bool:
         """Whether the seat can pay a device's price beyond its Skill (nothing more here)."""
         return True
 
@@ -180,7 +180,7 @@ class Cards(Part[S]):
         seat = state.stack[-1].seat
         card = self.cat.card[action.card]
         self.pay_skill(state, self._skill_price(state, card))
-        if card.gem:  # a discount played later pays some back (rules.md#gem-discount)
+        if card.gem:  # a discount played later may pay some back (rules.md#gem-discount)
             state.pool.done.append(ACQUIRED_GEM + action.card)
         self._take_card(state, action.card)
         state.players[seat].discard.add(action.card)

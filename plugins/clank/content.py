@@ -109,10 +109,8 @@ class Cards(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True)
     starter: list[Card[E]]
 
 
-TokenKind = Literal[
-    "artifact", "major", "minor", "idol", "market", "mastery", "prisoner", "lockpick"
-]
-"""Catacombs adds ``prisoner`` (freed from Prisons) and ``lockpick`` (the bank's Lockpicks)."""
+TokenKind = Literal["artifact", "major", "minor", "idol", "market", "mastery", "prisoner"]
+"""Catacombs adds ``prisoner`` (freed from Prisons)."""
 
 
 class Token(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -171,7 +169,7 @@ class Tokens(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True
     hand: Count
     row: Count
     lockpicks_each: Count = 0
-    """Lockpicks each seat starts with (Catacombs); the rest of ``lockpick`` tokens is the bank."""
+    """Lockpicks each seat starts with (Catacombs; the bank's are not limited)."""
     ghost_cubes: Count = 0
     """White Ghost cubes in the bank (Catacombs)."""
     left_draw: dict[str, Count] = {}

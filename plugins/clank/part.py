@@ -10,7 +10,8 @@ of another, so every call across parts is typed against the game's own state.
 A part, or a game on the engine, registers its rules with the decorators of this
 module: :func:`action` (what carries out an action type), :func:`fact` (what an
 action notes for the turn), :func:`effect` (the
-handler of an effect type), :func:`frame` (the answers to a pending decision),
+handler of an effect type), :func:`watch` (what an effect that waits on the turn
+does after each step), :func:`frame` (the answers to a pending decision),
 :func:`condition` (what an ``if`` asks) and :func:`points` (a card's points
 rule). The registrations are collected along the class hierarchy when a class
 is created, so a subclass adds its own and replaces a rule by registering another
@@ -56,8 +57,8 @@ S = TypeVar("S", bound=EngineState[Any, Any])
 
 C = TypeVar("C", bound=Callable[..., Any])
 
-Kind = Literal["action", "fact", "effect", "frame", "condition", "points"]
-KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "frame", "condition", "points")
+Kind = Literal["action", "fact", "effect", "watch", "frame", "condition", "points"]
+KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "watch", "frame", "condition", "points")
 
 
 def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
@@ -82,6 +83,13 @@ def fact(*types: type) -> Callable[[C], C]:
 def effect(*types: type) -> Callable[[C], C]:
     """Register the handler of effects of ``types``: ``(state, seat, effect, card, events)``."""
     return _register("effect", types)
+
+
+def watch(*types: type) -> Callable[[C], C]:
+    """Register what a waiting effect of ``types`` (``state.pool.waiting``, rules.md#conditions)
+    does after every step of the turn: ``(state, seat, item) -> item | None``. It queues what
+    it gives now and returns the item as it waits on, or ``None`` once it is over."""
+    return _register("watch", types)
 
 
 def frame(*types: type) -> Callable[[C], C]:

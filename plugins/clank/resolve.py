@@ -10,7 +10,7 @@ once it is answered. Each handler is registered for its effect type
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -18,7 +18,7 @@ from meeple.core import copier
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import Part, S, condition, effect, frame
+from meeple.plugins.clank.part import Part, S, condition, effect, frame, watch
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
@@ -26,13 +26,13 @@ from meeple.plugins.clank.state import (
     Clanked,
     DiscardOne,
     Drew,
-    Pending,
     Player,
     Pool,
     ReplaceOne,
     TakeToken,
     TrashOne,
     Turn,
+    Waiting,
 )
 
 Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
@@ -50,30 +50,33 @@ class Effects(Part[S]):
     """The game's effect union, its vocabulary (:func:`~.effects.vocabulary`)."""
     _handlers: dict[type, Handler[S]]
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
+    _watchers: dict[type, Callable[[S, int, Waiting[Any]], Waiting[Any] | None]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
 
     @classmethod
-    def _effect_rules(cls) -> dict[type, str]:
+    def _effect_rules(cls, kind: Literal["effect", "watch"] = "effect") -> dict[type, str]:
         """The handler (method name) of each registered effect type and of each kind of the
         game's vocabulary, found along the kind's MRO: a game's re-typed ``Choose`` is handled
-        as the engine's. Built once per game, so the queue's dispatch stays one dict lookup."""
-        named = cls.rules["effect"]
+        as the engine's. Built once per game, so the queue's dispatch stays one dict lookup.
+        ``kind`` ``watch``: the watchers of the effects that wait."""
+        named = cls.rules[kind]
         table = dict(named)
-        for kind in fx.kinds(cls.Effect):
-            base = next((k for k in kind.__mro__ if k in named), None)
+        for member in fx.kinds(cls.Effect):
+            base = next((k for k in member.__mro__ if k in named), None)
             if base is not None:
-                table.setdefault(kind, named[base])
+                table.setdefault(member, named[base])
         return table
 
     # -- the queue -----------------------------------------------------------
 
     def _settle(self, state: S, events: list[Event]) -> None:
-        """Resolve queued effects and fire conditions until a decision is pending or all is done.
+        """Resolve queued effects, then let the waiting ones look again, until a decision is
+        pending or nothing more comes.
 
-        rules.md#conditions: every pending ``if`` is checked after each step.
+        rules.md#conditions: every waiting effect looks at the turn after each step.
         """
         pool = state.pool
         stack = state.stack
@@ -86,21 +89,21 @@ class Effects(Part[S]):
                 handle[type(item.effect)](state, seat, item.effect, item.card, events)
                 if state.players[seat].status in ("rescued", "eliminated"):
                     return
-            elif not (pool.ifs and self._fire_ifs(state, seat)):
+            elif not (pool.waiting and self._watch(state, seat)):
                 return
 
-    def _fire_ifs(self, state: S, seat: int) -> bool:
+    def _watch(self, state: S, seat: int) -> bool:
+        """Each waiting effect's registered watcher, in order (rules.md#conditions); whether
+        any of them queued what it gives. Called with the queue empty."""
         pool = state.pool
-        fired: list[tuple[Pending, fx.If]] = []
-        for item in pool.ifs:
-            e = item.effect
-            assert isinstance(e, fx.If)  # only ``when`` adds to the list
-            if self._holds_cond(state, seat, e.cond, item.card):
-                fired.append((item, e))
-        for item, e in fired:
-            pool.ifs.remove(item)
-            pool.queue.extend(self._pending(e.then, item.card))
-        return bool(fired)
+        watchers = self._watchers
+        kept = []
+        for item in pool.waiting:
+            now = watchers[type(item.effect)](state, seat, item)
+            if now is not None:
+                kept.append(now)
+        pool.waiting = kept
+        return bool(pool.queue)
 
     def _holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         """rules.md#conditions: what an ``if`` asks of the seat (the registered condition)."""
@@ -210,8 +213,8 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank,
-        Search earlier gains of gold (rules.md#search) and Gem Collector earlier gems
-        (rules.md#gem-discount)."""
+        Search earlier gains of gold (rules.md#search), and Gem Collector earlier gems under
+        the option that reads it so (rules.md#gem-discount)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:
@@ -231,7 +234,17 @@ class Effects(Part[S]):
 
     @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
-        state.pool.ifs.append(Pending(e, card))
+        """rules.md#conditions: the ``if`` waits on the turn (:meth:`when_holds`)."""
+        state.pool.waiting.append(Waiting(e, card))
+
+    @watch(fx.If)
+    def when_holds(self, state: S, seat: int, item: Waiting[Any]) -> Waiting[Any] | None:
+        """rules.md#conditions, #conditions-once: ``then`` once the condition holds, once."""
+        e = item.effect
+        if not self._holds_cond(state, seat, e.cond, item.card):
+            return item
+        state.pool.queue.extend(self._pending(e.then, item.card))
+        return None
 
     @effect(fx.DragonAttack)
     def dragon_attack(
@@ -288,8 +301,9 @@ class Effects(Part[S]):
     @staticmethod
     def _trial_table(state: S) -> S:
         """The table as :meth:`_changes` tries options on it: ``state`` with what else waits in
-        the turn's queue and conditions set aside (a shallow copy: ``state`` is left as is)."""
-        pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
+        the turn's queue and its waiting effects set aside (a shallow copy: ``state`` is left
+        as is)."""
+        pool = msgspec.structs.replace(state.pool, queue=[], waiting=[])
         return msgspec.structs.replace(state, pool=pool)
 
     def _changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:

@@ -98,6 +98,7 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
         self.cat = cat if cat is not None else self.make_catalog()
         cat = self.cat
         self._handlers = {k: getattr(self, name) for k, name in self._effect_rules().items()}
+        self._watchers = {k: getattr(self, n) for k, n in self._effect_rules("watch").items()}
         self._build_moves()
         self.acts = actions_of(cat)
         self._on_offer = on_offer(cat)
@@ -223,7 +224,7 @@ class Clank(ClankEngine[ClankState]):
 
     id = "clank"
     title = "Clank!"
-    version = "4"
+    version = "5"
     Options = ClankOptions
     State: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
@@ -232,7 +233,7 @@ class Clank(ClankEngine[ClankState]):
         {"board": "back"},
         {"variant": "klank", "teleport_locks": "key"},
         {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
-        {"gold_bonus": "later", "gem_discount": "later"},
+        {"gold_bonus": "later", "gem_discount": "turn"},
     )
     options: ClankOptions
 

@@ -210,7 +210,7 @@ class TurnRules(Part[S]):
         """After every action (:meth:`resolve`): resolve what waits; a knock-out or a chosen
         end ends the turn. Most actions leave nothing waiting and the turn going on."""
         pool = state.pool
-        if pool.queue or pool.ifs:
+        if pool.queue or pool.waiting:
             self._settle(state, events)
         stack = state.stack
         if not stack:

@@ -92,9 +92,7 @@ class CatacombsBot(HeuristicBot):
     # -- the situation ----------------------------------------------------------------
 
     def prepare(self, view: Any) -> None:
-        self.picks = sum(
-            self.cat.token[t].kind == "lockpick" for t in view.players[self.seat].held.cards
-        )
+        self.picks = view.lockpicks[self.seat]
         self.exploring = False
         super().prepare(view)
 

@@ -59,7 +59,11 @@ class Discovery(CatacombsPart):
                 walk
                 and pool.boots >= (2 if half.footprints else 1)
                 and (half.arrow != "in" or against)
-                and (not half.lock or f"{o.place}/e{o.half}" in state.picked or self.lockpicks(p))
+                and (
+                    not half.lock
+                    or f"{o.place}/e{o.half}" in state.picked
+                    or self.lockpicks(state, p)
+                )
             ):
                 out.append(self.explore_action(o.place, o.half, False))
             if pool.teleports:
@@ -180,7 +184,7 @@ class Discovery(CatacombsPart):
         pool = state.pool
         out: list[Any] = []
         fits = self.fits(state, frame)
-        picks = len(self.lockpicks(p))
+        picks = self.lockpicks(state, p)
         calm = NO_MONSTERS in pool.mods
         for t, tunnel, keys, _ in fits:
             if frame.teleport:

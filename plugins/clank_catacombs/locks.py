@@ -1,8 +1,8 @@
 """Catacombs' locks: Lockpicks spent on locked tunnels, covered rooms and prices.
 
 seeds/clank-catacombs/rules.md#locks (a Lockpick left on each lock a seat opens),
-#lockpick-supply (the bank, and the Lockpicks on the map once it runs dry), #chest, #library,
-#prison (a room's lock picked for its reward) and #device (a device's gold and Lockpicks).
+#lockpick-supply (a bank that never runs out), #chest, #library, #prison (a room's lock
+picked for its reward) and #device (a device's gold and Lockpicks).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class Locks(CatacombsPart):
         """rules.md#locks: a Lockpick for each lock not yet open; a teleport ignores locks."""
         if teleport:
             return True
-        return self.locks_to_open(state, e.tunnel) <= len(self.lockpicks(p))
+        return self.locks_to_open(state, e.tunnel) <= self.lockpicks(state, p)
 
     def locks_to_open(self, state: CatacombsState, tunnel: int) -> int:
         return sum(k not in state.picked for k in self.graph(state).locks[tunnel])
@@ -36,10 +36,10 @@ class Locks(CatacombsPart):
         """rules.md#locks: a Lockpick on each lock not yet open."""
         self.open_locks(state, seat, self.graph(state).locks[tunnel], events)
 
-    def can_use(self, p: Player, card: str) -> bool:
+    def can_use(self, state: CatacombsState, p: Player, card: str) -> bool:
         """rules.md#device: a device's gold or Lockpick price must be payable too."""
         c = self.cat.card[card]
-        return p.gold >= c.use_gold and len(self.lockpicks(p)) >= c.use_lockpick
+        return p.gold >= c.use_gold and self.lockpicks(state, p) >= c.use_lockpick
 
     def pay_device(self, state: CatacombsState, seat: int, card: str) -> None:
         """rules.md#device: gold and Lockpicks besides the Skill."""
@@ -51,7 +51,7 @@ class Locks(CatacombsPart):
     def can_pick(self, state: CatacombsState, p: Player, room: int, f: TileRoom) -> bool:
         """rules.md#chest, #library, #prison: whether the seat can pick the lock of ``room``
         (whose features are ``f``) now."""
-        if f"room {room}" in state.picked or not self.lockpicks(p):
+        if f"room {room}" in state.picked or not self.lockpicks(state, p):
             return False
         if f.chest:
             return bool(state.majors.cards)
@@ -89,14 +89,10 @@ class Locks(CatacombsPart):
         card: str | None,
         events: list[Event],
     ) -> None:
-        """rules.md#lockpick-supply: from the bank; when it runs dry, the Lockpicks lying on
-        the map stand in (what they opened stays open: ``picked`` records it)."""
-        p = state.players[seat]
-        n = min(e.n, len(state.bank) + len(state.picks))
-        for _ in range(n):
-            p.held.add((state.bank if state.bank.cards else state.picks).draw())
-        if n:
-            events.append(Lockpicks(seat=seat, n=n))
+        """rules.md#lockpick-supply: from a bank that never runs out."""
+        if e.n:
+            state.lockpicks[seat] += e.n
+            events.append(Lockpicks(seat=seat, n=e.n))
 
     @effect(cx.PayLockpicks)
     def offer_lockpicks(
@@ -108,11 +104,11 @@ class Locks(CatacombsPart):
         events: list[Event],
     ) -> None:
         """Offered only to a seat holding the Lockpicks to pay."""
-        if len(self.lockpicks(state.players[seat])) >= e.n:
+        if state.lockpicks[seat] >= e.n:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
 
     def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
-        """rules.md#lockpick-supply: ``pay-lockpicks`` accepted, its Lockpicks to the bank."""
+        """rules.md#lockpick-supply: ``pay-lockpicks`` accepted, its Lockpicks spent."""
         e = frame.effect
         if not isinstance(e, cx.PayLockpicks):
             return super().accepted(state, frame, events)

@@ -70,45 +70,36 @@ class CatacombsPart(
                 n += 1
         return n
 
-    def lockpicks(self, p: Player) -> list[str]:
-        """The Lockpicks the seat holds."""
-        token = self.cat.token
-        out = []
-        for t in p.held.cards:
-            if token[t].kind == "lockpick":
-                out.append(t)
-        return out
+    @staticmethod
+    def lockpicks(state: CatacombsState, p: Player) -> int:
+        """rules.md#lockpick-supply: the Lockpicks ``p``'s seat holds (its zones name the seat)."""
+        seat = p.held.owner
+        return 0 if seat is None else state.lockpicks[seat]
 
+    @staticmethod
     def spend_lockpicks(
-        self,
         state: CatacombsState,
         seat: int,
         events: list[Event] | None,
         n: int = 1,
         on: str | None = None,
     ) -> None:
-        """The one way a seat spends Lockpicks: which ones, where they go, what the table sees.
+        """The one way a seat spends Lockpicks, and what the table sees.
 
-        A price (rules.md#lockpick-supply: ``pay-lockpicks``, a device) sends ``n`` back to
-        the bank, the first held first, shown as ``Lockpicks`` -- unless ``events`` is
-        ``None``: a device's use shows for its price. A lock or a covered room
-        (rules.md#locks), ``on`` as ``picked`` names it, keeps one for good, the last held,
-        shown as ``Opened``.
+        A price (rules.md#lockpick-supply: ``pay-lockpicks``, a device) spends ``n``, shown
+        as ``Lockpicks`` -- unless ``events`` is ``None``: a device's use shows for its
+        price. A lock or a covered room (rules.md#locks), ``on`` as ``picked`` names it,
+        keeps one for good, shown as ``Opened``.
         """
-        p = state.players[seat]
-        held = self.lockpicks(p)
         if on is None:
-            spent, to = held[:n], state.bank
-            shown: Event = Lockpicks(seat=seat, n=-n)
-        else:
-            spent, to = held[-1:], state.picks
-            state.picked.append(on)
-            shown = Opened(seat=seat, where=on)
-        for tid in spent:
-            p.held.remove(tid)
-            to.add(tid)
+            state.lockpicks[seat] -= n
+            if events is not None:
+                events.append(Lockpicks(seat=seat, n=-n))
+            return
+        state.lockpicks[seat] -= 1
+        state.picked.append(on)
         if events is not None:
-            events.append(shown)
+            events.append(Opened(seat=seat, where=on))
 
     def open_locks(
         self, state: CatacombsState, seat: int, keys: Iterable[str], events: list[Event]

@@ -453,7 +453,7 @@ def render_table(game: CatacombsGame, view: cs.CatacombsState, seat: int | None)
             f"Tile stack {len(view.tile_stack)}, artifacts "
             + ", ".join(base.name(game, a) for a in reversed(view.artifacts.cards))
             + f"; Ghosts beside {view.ghosts}, in the Clank! area {view.ghost_clank}; "
-            f"Lockpicks in the bank {len(view.bank)}"
+            "Lockpicks held " + ", ".join(f"seat {s} {n}" for s, n in enumerate(view.lockpicks))
         )
     )
     frame = view.stack[-1] if view.stack else None
@@ -469,7 +469,7 @@ def render_private(game: CatacombsGame, view: cs.CatacombsState, seat: int) -> A
     return Group(
         base.render_private(game, view, seat),
         Text(
-            f"Lockpicks {len(game.lockpicks(view.players[seat]))}, Wayshrines marked "
+            f"Lockpicks {view.lockpicks[seat]}, Wayshrines marked "
             + (", ".join(map(str, marks)) or "none")
         ),
     )

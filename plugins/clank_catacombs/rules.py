@@ -65,7 +65,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
 
     id = "clank-catacombs"
     title = "Clank! Catacombs"
-    version = "3"
+    version = "4"
     Options = CatacombsOptions
     State = CatacombsState
     Action = (
@@ -93,8 +93,6 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         "minors": SECRET,
         "prisoners": SECRET,
         "idols": PUBLIC,
-        "bank": PUBLIC,
-        "picks": PUBLIC,
     }
     variants = (
         {"start_side": "a"},
@@ -129,13 +127,8 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
             pile = list(cat.by_kind.get(kind, []))
             shuffle(rng, pile)
             piles[kind] = pile
-        picks = list(cat.by_kind.get("lockpick", []))
         box = Zone(kind="box")
         fields = self._common_setup(seats, rng, 0, box)
-        each = cat.tables.lockpicks_each
-        for seat, p in enumerate(fields["players"]):
-            for tid in picks[seat * each : (seat + 1) * each]:
-                p.held.add(tid)
         placed = [Placed(start, 0, 0)]
         graph = self.kept_graph(tuple(placed))
         for p in fields["players"]:
@@ -154,8 +147,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
             minors=Zone(kind="minors", cards=piles["minor"]),
             prisoners=Zone(kind="prisoners", cards=piles["prisoner"]),
             idols=Zone(kind="idols", cards=list(cat.by_kind.get("idol", []))),
-            bank=Zone(kind="bank", cards=picks[seats * each :]),
-            picks=Zone(kind="picks"),
+            lockpicks=[cat.tables.lockpicks_each] * seats,
             ghosts=cat.tables.ghost_cubes,
             marks=[[] for _ in range(seats)],
             black_damage=[0] * seats,

@@ -472,7 +472,7 @@ def test_conditional_fires_once(g, state) -> None:
     assert state.pool.skill == 2
     put(state, p.held, "monkey-idol-2")
     act(g, state, Fight(card="goblin"))
-    assert state.pool.skill == 2 and not state.pool.ifs
+    assert state.pool.skill == 2 and not state.pool.waiting
 
 
 def test_short_reserve_pile(g, state) -> None:

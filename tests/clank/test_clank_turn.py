@@ -182,24 +182,26 @@ def test_gem_discount(g, state) -> None:
     assert state.pool.skill == 2
 
 
-@pytest.mark.parametrize(("gem_discount", "skill"), [("turn", 3), ("later", 1)])
-def test_gem_discount_covers_earlier_gems(gem_discount: str, skill: int) -> None:
-    """rules.md#gem-discount: a gem acquired before Gem Collector was played costs 2 less as
-    well (``turn``: the 2 come back when it is played), or keeps its price (``later``).
-    Played once more, it takes 2 more off the same gems, never below 0."""
-    g = game(gem_discount=gem_discount)
+@pytest.mark.parametrize(("gem_discount", "back"), [(None, 0), ("later", 0), ("turn", 2)])
+def test_gem_discount_and_earlier_gems(gem_discount: str | None, back: int) -> None:
+    """rules.md#gem-discount: a gem acquired before Gem Collector was played keeps the price it
+    was paid (``later``, the default), or costs 2 less as well, the 2 coming back when Gem
+    Collector is played (``turn``)."""
+    g = game() if gem_discount is None else game(gem_discount=gem_discount)
     state = started(g, 4, 3)
     turn(g, state, 0, ("gem-collector",), skill=5)
     to_row(state, "sapphire-1")
     act(g, state, Acquire(card="sapphire-1"))  # 4 Skill paid, 1 left
     assert state.pool.skill == 1
-    act(g, state, Play(card="gem-collector"))  # its own 2 Skill, and 2 back for the Sapphire
-    assert state.pool.skill == skill + 2
+    act(g, state, Play(card="gem-collector"))  # its own 2 Skill, and what comes back
+    assert state.pool.skill == 1 + 2 + back
 
 
-def test_a_second_gem_discount_never_pays_below_nothing(g, state) -> None:
-    """rules.md#gem-discount: each Gem Collector takes 2 off every gem of the turn, a gem's
-    price never below 0, so nothing is paid back beyond what the gem cost."""
+def test_a_second_gem_discount_never_pays_below_nothing() -> None:
+    """rules.md#gem-discount (``turn``): each Gem Collector takes 2 off every gem of the turn,
+    a gem's price never below 0, so nothing is paid back beyond what the gem cost."""
+    g = game(gem_discount="turn")
+    state = started(g, 4, 3)
     turn(g, state, 0, ("gem-collector",), skill=4)
     state.pool.mods.append("gem-discount-2")  # a Gem Collector played earlier this turn
     to_row(state, "sapphire-1")

@@ -214,7 +214,6 @@ def test_tokens_and_tracks() -> None:
         "artifact": 7,
         "idol": 3,
         "mastery": 4,
-        "lockpick": 30,
         "market": 10,
         "major": 11,
         "minor": 20,
@@ -228,13 +227,13 @@ def test_tokens_and_tracks() -> None:
     assert (tk.lockpicks_each, tk.ghost_cubes, tk.left_draw) == (3, 5, {"2": 6, "3": 4, "4": 4})
     assert tk.rage_track == read_clank().tokens.rage_track
     assert set(tk.artifacts_removed.values()) == {0}
-    # The Token Reference Guide gives every token's effect and points: only the numbers of
-    # Mastery tokens and Lockpick pieces in the box are the table's own.
-    assert [p.id for p in tk.tokens if p.authored] == ["mastery", "lockpick"]
+    # The Token Reference Guide gives every token's effect and points: only the number of
+    # Mastery tokens in the box is the table's own (Lockpicks are not limited: no pieces).
+    assert [p.id for p in tk.tokens if p.authored] == ["mastery"]
     # Every authored token is named in the rules digest.
     rules = resources.files("meeple.seeds").joinpath("clank-catacombs/rules.md").read_text()
     section = rules[rules.index("{#tokens}") : rules.index("{#decisions}")]
-    assert all(p.name in section for p in tk.tokens if p.authored and p.kind != "lockpick")
+    assert all(p.name in section for p in tk.tokens if p.authored)
 
 
 def test_builtin_tiles_pass_and_are_marked() -> None:

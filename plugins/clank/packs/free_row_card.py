@@ -43,7 +43,7 @@ class FreeRowCardPack(ClankEngine[S]):
             card = self.cat.card[c]
             if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
-            if card.kind == "device" and self.can_use(p, c):
+            if card.kind == "device" and self.can_use(state, p, c):
                 out.append(self.acts.use[c])
             elif card.kind == "item":
                 out.append(self.acts.acquire[c])
