@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from meeple.core.rng import Rng, shuffle
 from meeple.core.state import Event
@@ -252,7 +252,9 @@ class ClankBoard(ClankEngine[S]):
         box = Zone(kind="box")
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
         self._place_tokens(rng, seats, rooms, box)
-        state = self.State(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        # A game's state class is its ``S``, which a class attribute cannot say to mypy.
+        new = cast("type[S]", self.State)
+        state = new(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
         self._begin(state)
         return state
 
