@@ -9,6 +9,7 @@ checked as its author would check it: ``meeple check``, a saved game, and mypy.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -23,6 +24,7 @@ from conftest import THIRDPARTY, write_fake_dist
 
 from meeple.core.errors import ContentError
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank import tables
 from meeple.plugins.clank.rules import Clank
 
 PROJECT = THIRDPARTY / "shrines"
@@ -37,7 +39,7 @@ def site() -> Iterator[Path]:
 
 
 @pytest.fixture
-def shrines(site: Path, monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201 - the module
+def shrines(site: Path, monkeypatch: pytest.MonkeyPatch):  # -> the package's module
     monkeypatch.syspath_prepend(str(site))
     import meeple_shrines
 
@@ -77,12 +79,9 @@ def test_a_table_found_in_no_package_is_one_clear_error(shrines) -> None:
         title = "Lost"
         tables_from = shrines.Shrines.tables_from / "nowhere"
 
-    lost = Lost._schema()
-    lost = type(lost)(**{**vars(lost), "tables_from": lost.tables_from[:1]})
-    from meeple.plugins.clank import tables
-
+    schema = dataclasses.replace(Lost._schema(), tables_from=Lost._schema().tables_from[:1])
     with pytest.raises(ContentError, match=r"^Lost has no table cards\.json in its package$"):
-        tables.read_tables(lost)
+        tables.read_tables(schema)
 
 
 def test_a_seat_ending_its_turn_in_a_crystal_cave_is_blessed(shrines) -> None:
@@ -113,11 +112,11 @@ def test_it_passes_meeple_check_and_plays_with_the_engine_s_bot(meeple: Run, tmp
     checked = meeple("check", "clank-shrines", "-n", "1")
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "all checks passed" in checked.stdout
-    played = meeple("play", "clank-shrines", "--seats", "bot,bot", "--seed", "3", "--save", "g.json")
+    played = meeple("play", "clank-shrines", "--seats", "bot,bot", "--seed", "3", "--save", "g")
     assert played.returncode == 0, played.stderr
-    record = json.loads((tmp_path / "g.json").read_text())
+    record = json.loads((tmp_path / "g").read_text())
     assert record["setup"]["seats"] == ["heuristic", "heuristic"] and record["over"]
-    validated = meeple("validate", "g.json")
+    validated = meeple("validate", "g")
     assert validated.returncode == 0 and "OK" in validated.stdout, validated.stdout
 
 
