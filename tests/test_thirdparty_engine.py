@@ -15,27 +15,24 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import THIRDPARTY, write_fake_dist
 
 from meeple.core.errors import ContentError
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import tables
 from meeple.plugins.clank.rules import Clank
 
-PROJECT = THIRDPARTY / "shrines"
+PROJECT = Path(__file__).parent / "thirdparty" / "shrines"
 DOCS = Path(__file__).parents[1] / "docs" / "clank-engine.md"
 Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
-@pytest.fixture(scope="module")
-def site() -> Iterator[Path]:
-    with tempfile.TemporaryDirectory(prefix="meeple-shrines-") as folder:
-        yield write_fake_dist(PROJECT, Path(folder))
+@pytest.fixture
+def site(shrines_site: Path) -> Path:
+    return shrines_site
 
 
 @pytest.fixture
