@@ -355,11 +355,18 @@ class Registry:
         def register(
             name: str,
             factory: Callable[..., Any],
-            games: Iterable[str] | None = None,
+            games: Iterable[str] | Callable[[type[Game[Any, Any]]], bool] | None = None,
             help: str = "",
             options: type[BotOptions] | None = None,
         ) -> None:
-            playable = tuple(games) if games is not None else None
+            # Every plugin's games are registered before any bot: a test picks among them all.
+            playable = (
+                None
+                if games is None
+                else tuple(g for g, cls in self.games.items() if games(cls))
+                if callable(games)
+                else tuple(games)
+            )
             spec = BotSpec(name, factory, playable, help, plugin, options)
             for other in [*self.bots.get(name, ()), *(b for b in bots if b.name == name)]:
                 if where := spec.clash(other):

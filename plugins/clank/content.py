@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
@@ -234,12 +234,16 @@ CARD_PARTS = ("play", "acquire", "defeat", "use", "arrive", "reaction")
 class Schema:
     """What one game's tables may say: its effect union (the tables decode it), and the
     effect kinds, conditions and points rules it registers (the tables are checked against
-    them)."""
+    them); where its own tables lie, and its name for messages."""
 
     effect: Any
     effects: tuple[type[Effect], ...]
     conditions: frozenset[str]
     points: frozenset[str]
+    tables_from: tuple[Traversable, ...]
+    """The folders of the game's package and its bases' (``importlib.resources`` anchors),
+    searched in order for each of its tables (``cards.json``...)."""
+    game: str
 
     def over(self, table: Any) -> Any:
         """``table[effect]``: a table type (``Cards``) over this game's effect union, which is
@@ -271,21 +275,22 @@ class Tables:
         object.__setattr__(self, "room", {r.id: r for r in self.board.rooms})
 
 
-def read_table(
-    path: str | None, builtin: str, what: str, folder: str = "clank", game: str = "Clank!"
-) -> tuple[bytes, str]:
-    """The bytes of a user's file, or of the built-in table ``seeds/<folder>/<builtin>``;
-    and how to name it in messages (``game`` names the game)."""
+def read_table(path: str | None, builtin: str, what: str, schema: Schema) -> tuple[bytes, str]:
+    """The bytes of a user's file, or of the game's own table ``builtin``: from the first of
+    its packages' folders that holds it (:attr:`Schema.tables_from`); and how to name it in
+    messages."""
+    game = schema.game
     if path is None:
-        return resources.files("meeple.seeds").joinpath(f"{folder}/{builtin}").read_bytes(), (
-            f"built-in {game} {builtin}"
-        )
+        found = next((t for t in schema.tables_from if t.joinpath(builtin).is_file()), None)
+        if found is None:
+            raise ContentError(f"{game} has no table {builtin} in its package")
+        return found.joinpath(builtin).read_bytes(), f"built-in {game} {builtin}"
     try:
         data = read_file(path, MAX_TABLE_BYTES)
     except UnreadableFile as exc:
         raise ContentError(
             f"cannot read the {game} {what} {path!r} ({exc.reason}); "
-            f"give the path of a JSON file like seeds/{folder}/{builtin}"
+            f"give the path of a JSON file like the built-in {builtin}"
         ) from None
     return data, f"{game} {what} {path}"
 

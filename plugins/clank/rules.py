@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from importlib import resources
+from importlib.resources.abc import Traversable
+from typing import Any, ClassVar, cast
 
 from meeple.core.rng import Rng, shuffle
 from meeple.core.state import Event
@@ -92,6 +94,10 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
         "spent": PUBLIC,
     }
     options: EngineOptions
+    tables_from: ClassVar[Traversable] = resources.files("meeple.seeds") / "clank"
+    """The folder of the game's own package that holds its tables (``cards.json``...): a game
+    in a package of its own names it (``resources.files(__name__)``), and a table it does not
+    ship is read from its bases' folders, the engine's last (Clank!'s tables)."""
 
     def __init__(self, options: EngineOptions | None = None, cat: Catalog | None = None) -> None:
         super().__init__(options)
@@ -118,13 +124,15 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
     @classmethod
     def _schema(cls) -> content.Schema:
         """What the game's tables may say: its vocabulary, and the effects, conditions and
-        points rules it registers."""
+        points rules it registers; where its tables are found (its folder, then its bases')."""
         rules = cls.rules
         return content.Schema(
             cls.Effect,
             tuple(rules["effect"]),
             frozenset(rules["condition"]),
             frozenset(rules["points"]),
+            tuple(vars(k)["tables_from"] for k in cls.__mro__ if "tables_from" in vars(k)),
+            cls.title,
         )
 
     def evaluate(self, state: S, seat: int) -> float:
@@ -219,22 +227,12 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
         return present.seat_summary(self, state)
 
 
-class Clank(ClankEngine[ClankState]):
-    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+class ClankBoard(ClankEngine[S]):
+    """A game on Clank!'s board (the ``board`` option: a side, or a user's board file), set
+    up as Clank! is: Clank! and any game that changes its rules but not its map. A game on
+    another map (Catacombs' tiles) subclasses :class:`ClankEngine` and sets itself up."""
 
-    id = "clank"
-    title = "Clank!"
-    version = "5"
     Options = ClankOptions
-    State: ClassVar[type[ClankState]] = ClankState
-    Effect = ClankEffect
-    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
-        {},
-        {"board": "back"},
-        {"variant": "klank", "teleport_locks": "key"},
-        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
-        {"gold_bonus": "later", "gem_discount": "turn"},
-    )
     options: ClankOptions
 
     def make_catalog(self) -> Catalog:
@@ -247,19 +245,21 @@ class Clank(ClankEngine[ClankState]):
 
     # -- set-up ----------------------------------------------------------------
 
-    def setup(self, seats: int, seed: int) -> ClankState:
+    def setup(self, seats: int, seed: int) -> S:
         """rules.md#setup, steps 1-14."""
         cat = self.cat
         graph = cat.graph
         rng = Rng(seed=seed)
         box = Zone(kind="box")
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
-        self.place_tokens(rng, seats, rooms, box)
-        state = self.State(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        self._place_tokens(rng, seats, rooms, box)
+        # A game's state class is its ``S``, which a class attribute cannot say to mypy.
+        new = cast("type[S]", self.State)
+        state = new(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
         self._begin(state)
         return state
 
-    def place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
+    def _place_tokens(self, rng: Rng, seats: int, rooms: list[Zone], box: Zone) -> None:
         """rules.md#setup steps 2, 3 and 5: artifacts, secrets and idols onto their rooms."""
         cat = self.cat
         graph = cat.graph
@@ -288,4 +288,21 @@ class Clank(ClankEngine[ClankState]):
             box.add(tid)
 
 
-__all__ = ["COLOURS", "Clank", "ClankEngine"]
+class Clank(ClankBoard[ClankState]):
+    """Clank!: build a deck, sneak into the dragon's lair, steal an artifact, get out alive."""
+
+    id = "clank"
+    title = "Clank!"
+    version = "5"
+    State: ClassVar[type[ClankState]] = ClankState
+    Effect = ClankEffect
+    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
+        {},
+        {"board": "back"},
+        {"variant": "klank", "teleport_locks": "key"},
+        {"board": "back", "variant": "eseidel", "empty_dungeon": "end", "empty_bag": "end"},
+        {"gold_bonus": "later", "gem_discount": "turn"},
+    )
+
+
+__all__ = ["COLOURS", "Clank", "ClankBoard", "ClankEngine"]

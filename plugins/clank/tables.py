@@ -46,8 +46,8 @@ def read_tables(
     variant: str = "majority",
     tokens: str | None = None,
 ) -> Tables:
-    """The checked tables of the game whose ``schema`` is given: built-in ones, or a user's
-    files where a path is given.
+    """The checked tables of the game whose ``schema`` is given: its own (from its package:
+    :attr:`~.content.Schema.tables_from`), or a user's files where a path is given.
 
     ``board`` picks the built-in side unless ``board_file`` names a file;
     ``variant`` picks how disputed fields read (:data:`VARIANTS`). Any problem
@@ -58,9 +58,9 @@ def read_tables(
         raise ContentError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
     if board_file is None and board not in BOARDS:
         raise ContentError(f"board {board!r}: choose one of {', '.join(BOARDS)}")
-    cards_bytes, cards_at = read_table(cards, "cards.json", "card table")
-    tokens_bytes, tokens_at = read_table(tokens, "tokens.json", "token table")
-    board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board")
+    cards_bytes, cards_at = read_table(cards, "cards.json", "card table", schema)
+    tokens_bytes, tokens_at = read_table(tokens, "tokens.json", "token table", schema)
+    board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board", schema)
     files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
     c, t = apply_variant(
         decode_table(cards_bytes, cards_at, schema.over(Cards)),
@@ -72,7 +72,7 @@ def read_tables(
     tables = Tables(c, t, decode_table(board_bytes, board_at, Board), variant, files)
     problems = check_tables(tables, schema)
     if problems:
-        raise ContentError("Clank! content is inconsistent:\n  " + "\n  ".join(problems))
+        raise ContentError(f"{schema.game} content is inconsistent:\n  " + "\n  ".join(problems))
     return tables
 
 

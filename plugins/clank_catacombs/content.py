@@ -38,11 +38,9 @@ from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 
-FOLDER = "clank-catacombs"
 MARKED_WAYSHRINE = "marked-wayshrine"
 """The points rule of the Wayshrines a seat marked (the Monk): the marks lie on the map,
 so the game's tally counts them itself rather than through a registered rule."""
-GAME = "Clank! Catacombs"
 START_SIDES = ("start-a", "start-b")
 LIGHTER = 6
 DARKER = 22
@@ -111,7 +109,7 @@ def read_tables(
     all problems at once.
     """
     found = {
-        name: read_table(path, f"{name}.json", what, FOLDER, GAME)
+        name: read_table(path, f"{name}.json", what, schema)
         for name, path, what in (
             ("cards", cards, "card table"),
             ("tokens", tokens, "token table"),
@@ -134,7 +132,7 @@ def read_tables(
         *check_tiles(tables.tiles, files["tiles"], artifacts),
     ]
     if problems:
-        raise ContentError(f"{GAME} content is inconsistent:\n  " + "\n  ".join(problems))
+        raise ContentError(f"{schema.game} content is inconsistent:\n  " + "\n  ".join(problems))
     return tables
 
 

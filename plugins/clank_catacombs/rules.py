@@ -21,6 +21,7 @@ values, the views and descriptions.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from importlib import resources
 from typing import Any
 
 from meeple.core.rng import Rng, shuffle, stream
@@ -94,6 +95,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         "prisoners": SECRET,
         "idols": PUBLIC,
     }
+    tables_from = resources.files("meeple.seeds") / "clank-catacombs"
     variants = (
         {"start_side": "a"},
         {"start_side": "b"},

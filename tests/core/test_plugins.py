@@ -248,6 +248,35 @@ def test_a_game_specific_bot_wins_over_a_generic_one(tiny_module: Any) -> None:
         registry.bot("tinybot", "other")
 
 
+def test_a_bot_for_every_game_built_on_an_engine_plays_those_of_any_plugin(
+    tiny_module: Any,
+) -> None:
+    """A test over the game classes picks among every plugin's games, those of plugins
+    called after the bot's own too (pluggy calls the last registered first)."""
+
+    class Bots:
+        @hookimpl
+        def meeple_bots(self, register: Any) -> None:
+            register("tinyish", RandomBot, games=lambda game: issubclass(game, tiny_module.Tiny))
+
+    class Sibling(tiny_module.Tiny):
+        id = "sibling"
+        title = "Sibling"
+
+    class Games:
+        @hookimpl
+        def meeple_games(self, register: Any) -> None:
+            register(Sibling)
+
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(Bots(), name="bots")
+    pm.register(Games(), name="games")
+    registry = Registry(pm)
+    assert sorted(registry.bot("tinyish", "sibling").games or ()) == ["sibling", "tiny"]
+    assert "tinyish" in registry.bot_names("tiny")
+    assert "tinyish" not in registry.bot_names("clank")
+
+
 class Randoms:
     """Registers a bot named ``random`` for every game, as the core does."""
 
