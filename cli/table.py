@@ -73,7 +73,7 @@ take the deciding seat's last decision back, or to stop with the error that clos
 KEYS = (
     ("↑ ↓, Enter", "choose an action (or click it)"),
     ("1-9", "choose by number (type more digits, or Enter, past 9)"),
-    ("s", "save (asks for a file the first time)"),
+    ("s", "save: to --save's file, else to one it asks for (a served page downloads it)"),
     ("u", "take your last decision back, while it showed you nothing new"),
     ("q", "quit (offers to save)"),
     ("l", "the game's legend: what its symbols mean"),

@@ -405,7 +405,7 @@ def test_help_and_legend(pm: PluginManager) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, Note)
         text = await screen_text(pilot)
-        assert "keys" in text and "save (asks for a file the first time)" in text
+        assert "keys" in text and "save: to --save's file" in text
         await pilot.press("x")
         assert not isinstance(app.screen, Note)
         await pilot.press("l")
