@@ -102,6 +102,15 @@ def _import() -> tuple[Any, Any, Any]:
     return numpy, gymnasium, pettingzoo
 
 
+def _numpy() -> Any:
+    """numpy alone: all an observation needs (a policy bot encodes without pettingzoo)."""
+    try:
+        import numpy
+    except ImportError as exc:
+        raise ImportError(INSTALL_HINT) from exc
+    return numpy
+
+
 # -- the action catalogue ------------------------------------------------------------------
 
 
@@ -257,6 +266,50 @@ def _bounds(meta: msgspec.Meta | None) -> tuple[int | None, int | None]:
     return (None if low is None else int(low)), (None if high is None else int(high))
 
 
+class Actions:
+    """The action catalogue of ``game`` at a table of ``seats``, and the legal actions of a
+    decision by their indices in it: what an environment's action mask marks, and what a
+    policy bot (:mod:`meeple.core.policy`) reads a model's scores by."""
+
+    def __init__(self, game: Game[Any, Any], seats: int) -> None:
+        self.game = game
+        self.catalogue = catalogue(game, seats)
+        self.index = {a: i for i, a in enumerate(self.catalogue)}
+        self.key = action_key(game, seats)
+
+    def legal(self, state: State, actions: Sequence[Action]) -> dict[int, Action]:
+        """The legal ``actions`` of ``state`` (or of a view of it) by catalogue index: one
+        pass over them, each through its key. Raises naming a legal action the catalogue
+        misses, or two with one key."""
+        found = list(map(self.index.get, map(self.key, actions)))  # C loops: per decision
+        if None in found:
+            action = actions[found.index(None)]
+            raise MeepleError(
+                f"{self.game.title}: the legal action "
+                f"{self.game.describe_action(state, action)} ({action!r}) is not "
+                "in the action catalogue; the game's catalogue misses it"
+            )
+        legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
+        if len(legal) < len(actions):
+            self._clash(state, actions)
+        return legal
+
+    def _clash(self, state: State, actions: Sequence[Action]) -> None:
+        """Raise naming two different legal actions with one key (a game listing one
+        action twice is no clash)."""
+        seen: dict[Hashable, Action] = {}
+        describe = self.game.describe_action
+        for action in actions:
+            other = seen.setdefault(self.key(action), action)
+            if other != action:
+                raise MeepleError(
+                    f"{self.game.title}: the legal actions {describe(state, other)} "
+                    f"({other!r}) and {describe(state, action)} ({action!r}) have one "
+                    f"catalogue key, {self.key(action)!r}: Game.action_key must name "
+                    "fields that tell them apart"
+                )
+
+
 # -- the observation -------------------------------------------------------------------------
 
 
@@ -280,7 +333,7 @@ class Encoder:
 
     def __init__(self, game: Game[Any, Any], seats: int) -> None:
         self.game, self.seats = game, seats
-        self._numpy = _import()[0]
+        self._numpy = _numpy()
         fresh = game.setup(seats, 0)
         kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
         kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
@@ -392,6 +445,13 @@ class _Vocabulary(dict[str, int]):
 
     def __missing__(self, card: str) -> int:
         return self[OTHER]
+
+
+def observer(game: Game[Any, Any], seats: int) -> Any:
+    """The encoder of ``game``'s observations at a table of ``seats``: the game's own
+    (``Game.observation_encoder``) or the generic :class:`Encoder`. Either is called as
+    ``encoder(view, seat)`` and has a ``size``."""
+    return game.observation_encoder(seats) or Encoder(game, seats)
 
 
 def _observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
@@ -576,10 +636,9 @@ def _define() -> type:
                 )
             self.game, self.seats, self.hooks, self.render_mode = game, seats, hooks, render_mode
             self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
-            self.catalogue = catalogue(game, seats)
-            self.index = {a: i for i, a in enumerate(self.catalogue)}
-            self.key = action_key(game, seats)
-            self.encoder = game.observation_encoder(seats) or Encoder(game, seats)
+            self._actions = actions = Actions(game, seats)
+            self.catalogue, self.index, self.key = actions.catalogue, actions.index, actions.key
+            self.encoder = observer(game, seats)
             self.possible_agents = [f"seat_{s}" for s in range(seats)]
             self._seat = {a: s for s, a in enumerate(self.possible_agents)}
             n = len(self.catalogue)
@@ -637,41 +696,13 @@ def _define() -> type:
             self._select()
 
         def _select(self) -> None:
-            """The agent to move now, and its legal actions by catalogue index: one pass
-            over them, each through its key."""
+            """The agent to move now, and its legal actions by catalogue index."""
             match = self._match
             seat = match.state.to_move
             if seat is None:
                 return
             self.agent_selection = self.possible_agents[seat]
-            actions = match.legal()
-            found = list(map(self.index.get, map(self.key, actions)))  # C loops: per decision
-            if None in found:
-                action = actions[found.index(None)]
-                raise MeepleError(
-                    f"{self.game.title}: the legal action "
-                    f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
-                    "in the action catalogue; the game's catalogue misses it"
-                )
-            legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
-            if len(legal) < len(actions):
-                self._clash(actions)
-            self._legal = legal
-
-        def _clash(self, actions: list[Action]) -> None:
-            """Raise naming two different legal actions with one key (a game listing one
-            action twice is no clash)."""
-            seen: dict[Hashable, Action] = {}
-            for action in actions:
-                other = seen.setdefault(self.key(action), action)
-                if other != action:
-                    state, describe = self._match.state, self.game.describe_action
-                    raise MeepleError(
-                        f"{self.game.title}: the legal actions {describe(state, other)} "
-                        f"({other!r}) and {describe(state, action)} ({action!r}) have one "
-                        f"catalogue key, {self.key(action)!r}: Game.action_key must name "
-                        "fields that tell them apart"
-                    )
+            self._legal = self._actions.legal(match.state, match.legal())
 
         @property
         def _match(self) -> Match:
