@@ -6,5 +6,7 @@ from __future__ import annotations
 import importlib.util
 
 collect_ignore = (
-    [] if importlib.util.find_spec("pettingzoo") else ["test_env.py", "test_observation.py"]
+    []
+    if importlib.util.find_spec("pettingzoo")
+    else ["test_env.py", "test_observation.py", "test_snapshots_rewards.py"]
 )
