@@ -99,7 +99,7 @@ def tournament(
         if common.HUMAN in names:
             raise MeepleError("--bots: a tournament plays bots only")
         # Each bot's options are checked (raising if one is wrong) and written canonically.
-        names = [registry.player(name, game_cls.id).text for name in names]
+        names = [registry.player(name, game_cls.id, pin=True).text for name in names]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise MeepleError(
