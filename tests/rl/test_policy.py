@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +27,8 @@ from meeple.core.plugins import Registry
 pytestmark = pytest.mark.rl
 
 Invoke = Callable[..., Any]
+
+POLICY = Path(__file__).resolve().parents[2] / "examples" / "rl_policy.py"
 
 
 def sizes(registry: Registry, game_id: str, seats: int) -> tuple[int, int]:
@@ -305,3 +311,28 @@ def test_sampling_follows_the_scores_and_the_bots_stream(
     assert set(picks(peaked, 1)) == {index[max(index)]}
     assert set(picks(flat, 1)) == set(legal) and picks(flat, 1) == picks(flat, 1)
     assert picks(flat, 1) != picks(flat, 2)
+
+
+def test_the_policy_example_trains_exports_and_rates_a_model(tmp_path: Path) -> None:
+    """A small budget: a few games imitated, two epochs of training, a short tournament
+    whose ratings and win shares it prints, the policy's among them."""
+    model = tmp_path / "policy.onnx"
+    budget = ["--games", "3", "--epochs", "2", "--rated", "6", "--workers", "1"]
+    result = subprocess.run(
+        [sys.executable, str(POLICY), *budget, "--out", str(model), "--seed", "2"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    lines = result.stdout.splitlines()
+    imitated = r"clank, 3 seats: [\d,]+ decisions of the heuristic bot in 3 games \(\d+\.\d s\)"
+    assert re.fullmatch(imitated, lines[0])
+    assert re.fullmatch(r"trained 2 epochs in \d+\.\d s \(cross entropy \d\.\d{3}\)", lines[1])
+    sha = hashlib.sha256(model.read_bytes()).hexdigest()
+    assert lines[2] == f"wrote {model} ({model.stat().st_size:,} bytes, sha256 {sha})"
+    assert lines[3] == "meeple tournament, 6 games: rating mu (mu ± 2σ), wins"
+    number = r" *-?\d+\.\d"
+    rating = rf" *(\w+)  {number} \({number}–{number}\)  \d+% \(\d+%–\d+%\)"
+    rated = [re.fullmatch(rating, line) for line in lines[4:]]
+    assert sorted(found[1] for found in rated if found) == ["heuristic", "policy", "random"]
