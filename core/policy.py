@@ -36,6 +36,8 @@ from meeple.core.state import Action
 
 INSTALL_HINT = f"bot 'policy' needs the policy extra: {install_hint('policy')}"
 
+NO_MODEL = "bot 'policy' needs a model: write policy:model=PATH.onnx"
+
 MAX_MODEL_BYTES = 256 * 1024 * 1024
 """The largest model file read."""
 
@@ -80,8 +82,8 @@ class PolicyOptions(BotOptions, frozen=True):
         return msgspec.structs.replace(self, sha256=digest)
 
     def unavailable(self) -> list[str]:
-        if not self.sha256:
-            return [f"bot 'policy': {self._unpinned()}"]
+        if not (self.model and self.sha256):
+            return [self._unpinned()]
         try:
             same = files.digest(self._read()) == self.sha256
         except MeepleError:
@@ -98,7 +100,7 @@ class PolicyOptions(BotOptions, frozen=True):
     def _read(self) -> bytes:
         """The model file's bytes."""
         if not self.model:
-            raise MeepleError("bot 'policy' needs a model: write policy:model=PATH.onnx")
+            raise MeepleError(NO_MODEL)
         try:
             return files.read_file(self.model, MAX_MODEL_BYTES)
         except UnreadableFile as exc:
@@ -108,9 +110,12 @@ class PolicyOptions(BotOptions, frozen=True):
         return f"the model {self.model!r}"
 
     def _unpinned(self) -> str:
+        """Why these options, not pinned, make no bot."""
+        if not self.model:
+            return NO_MODEL
         return (
-            f"its model {self.model!r} is named without its sha256, which a saved game or a "
-            "run holds (the command line fills it in: policy:model=PATH)"
+            f"bot 'policy': its model {self.model!r} is named without its sha256, which a saved "
+            "game or a run holds (the command line fills it in: policy:model=PATH)"
         )
 
 
@@ -241,8 +246,8 @@ _MODELS: dict[str, _Model] = {}
 
 def _load(options: PolicyOptions) -> _Model:
     """The model ``options`` pin, read now and checked against its digest."""
-    if not options.sha256:
-        raise MeepleError(f"bot 'policy': {options._unpinned()}")
+    if not (options.model and options.sha256):
+        raise MeepleError(options._unpinned())
     data = options._read()
     if files.digest(data) != options.sha256:
         raise MeepleError(

@@ -273,8 +273,9 @@ def test_a_model_is_read_as_pinned(registry: Registry, tmp_path: Path) -> None:
     low_rank(model, *sizes(registry, "tiny", 2), seed=4)
     with pytest.raises(MeepleError, match=r"is not the one this game names \(sha256"):
         pinned.make(game, 0, 0)
-    with pytest.raises(MeepleError, match=r"needs a model: write policy:model=PATH\.onnx"):
-        registry.player("policy", "tiny", pin=True)
+    for named in ({"pin": True}, {}):  # named by a person, or by ismcts:rollout=policy
+        with pytest.raises(MeepleError, match=r"needs a model: write policy:model=PATH\.onnx"):
+            registry.player("policy", "tiny", **named).make(game, 0, 0)
 
 
 def test_scores_that_are_not_numbers_are_named(registry: Registry, tmp_path: Path) -> None:
