@@ -278,7 +278,7 @@ class Player(msgspec.Struct, frozen=True):
     spec: BotSpec
     options: BotOptions | None
     text: str
-    """The canonical name: the bot's, then each option given, ``:key=value``."""
+    """The canonical name: the bot's, then each option given or pinned, ``:key=value``."""
     bots: Callable[[str], Callable[..., Any]]
 
     def unavailable(self) -> list[str]:
