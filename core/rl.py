@@ -17,6 +17,10 @@ A game refines either through :class:`~meeple.core.game.Game` methods: ``card_ki
 fields that tell its actions apart), ``action_catalogue`` and ``observation_encoder`` (see
 docs/rl.md).
 
+An environment's ``clone()`` and ``restore()`` take it back to a moment (:class:`Snapshot`),
+for a search; a ``reward`` function replaces the rewards of the end. The ``policy`` bot
+(:mod:`meeple.core.policy`) reads a decision through the same :class:`Actions` and encoder.
+
 numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
 """
 
