@@ -430,7 +430,7 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
             f"{game.min_seats}-{game.max_seats}"
         )
     # Each bot's options are checked (raising if one is wrong) and written canonically.
-    return [n if n == HUMAN else registry.player(n, game.id).text for n in names]
+    return [n if n == HUMAN else registry.player(n, game.id, pin=True).text for n in names]
 
 
 def make_bots(

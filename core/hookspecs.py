@@ -79,7 +79,9 @@ def meeple_bots(register: Callable[..., None]) -> None:
     ``options`` is a :class:`~meeple.core.plugins.BotOptions` subclass for a
     bot that takes options (``--seats ismcts:iterations=200``); such a bot
     is built as ``factory(game, seat, stream, options, bots)``, ``bots(name)``
-    giving the factory of another bot of the same game.
+    giving the factory of another bot of the same game. Options that name a
+    file (a trained model) pin it by its digest, so that records name the very
+    file: see :meth:`~meeple.core.plugins.BotOptions.pinned`.
 
     :param register: the callback that records one bot.
     """

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import msgspec
 import pluggy
 import pytest
 
 from meeple.core import bots as core_bots
-from meeple.core import hookimpl
+from meeple.core import files, hookimpl, validate
 from meeple.core.bots import RandomBot
-from meeple.core.errors import MeepleError, PluginError, UnknownGame
+from meeple.core.errors import InvalidFile, MeepleError, PluginError, UnknownGame
 from meeple.core.game import Game, class_problems
 from meeple.core.plugins import (
     BUILTIN_PLUGINS,
+    BotOptions,
     PluginManager,
     Registry,
     list_plugins,
@@ -494,3 +497,48 @@ def test_a_sound_game_class_has_no_problems(
     monkeypatch.delenv("MEEPLE_DISABLE_PLUGINS")
     games = Registry(plugin_manager(entry_points=False)).games.values()
     assert [class_problems(game) for game in (tiny_module.Tiny, *games)] == [[]] * 4
+
+
+class Pinned(BotOptions, frozen=True):
+    """Options naming a file, pinned by its digest as the policy bot's model is."""
+
+    path: str = ""
+    digest: str = ""
+
+    def pinned(self) -> Pinned:
+        return msgspec.structs.replace(self, digest=files.digest(files.read_file(self.path, 99)))
+
+    def unavailable(self) -> list[str]:
+        now = files.digest(files.read_file(self.path, 99))
+        return [] if now == self.digest else [f"{self.path} is not the file pinned"]
+
+
+class PinningBots:
+    @hookimpl
+    def meeple_bots(self, register: Any) -> None:
+        register("pinning", lambda *args: RandomBot(*args[:3]), options=Pinned)
+
+
+def test_a_seat_the_local_user_names_is_pinned(tiny_module: Any, tmp_path: Path, save: Any) -> None:
+    """Named with ``pin`` (the command line), a seat's options pin what they name, and its
+    canonical name holds it; a name read from a file is taken as written, and a saved game
+    whose pinned file changed is refused naming the seat."""
+    registry = Registry(plugin_manager(entry_points=False, extra=[tiny_module, PinningBots()]))
+    weights = tmp_path / "w.bin"
+    weights.write_bytes(b"one")
+    named = f"pinning:path={weights}"
+    assert registry.player(named, "tiny").text == named
+    pinned = registry.player(named, "tiny", pin=True).text
+    assert pinned == f"{named}:digest={files.digest(b'one')}"
+    assert registry.player(pinned, "tiny", pin=True).text == pinned
+    assert registry.player(pinned, "tiny").unavailable() == []
+    assert registry.player("random", "tiny", pin=True).unavailable() == []
+    path = save("record")
+    record = json.loads(path.read_text())
+    record["setup"]["seats"][1] = pinned
+    path.write_text(json.dumps(record))
+    validate.load(path, registry)
+    weights.write_bytes(b"two")
+    with pytest.raises(InvalidFile) as refused:
+        validate.load(path, registry)
+    assert refused.value.problems == [f"$.setup.seats[1]: {weights} is not the file pinned"]
