@@ -20,7 +20,7 @@ import typing
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 import msgspec
 
@@ -35,11 +35,10 @@ S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 
 
+# Subclasses are frozen too, as those of meeple.core.state.Action (see there).
+@dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
     """A game's setup options. Subclass with defaulted fields; docstrings are the help."""
-
-
-_Options = Options  # for annotations inside Game, whose ``Options`` attribute shadows the name
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,9 @@ class Game(Generic[S, A]):
         ``version`` whenever the same actions could give a different game.
     ``min_seats``, ``max_seats``
         The seat range.
-    ``Options``, ``State``, ``Action``, ``Event``
+    ``options_type``, ``state_type``, ``action_type``, ``event_type``
         The option struct, the state struct, and the tagged unions of the
-        game's actions and events (``Action = Dig | Gift | Stop``).
+        game's actions and events (``action_type = Dig | Gift | Stop``).
     ``zones``
         Visibility of each zone kind in the state (see :mod:`meeple.core.zones`).
     ``variants``
@@ -94,20 +93,20 @@ class Game(Generic[S, A]):
     version: ClassVar[str] = "1"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    Options: ClassVar[type[Options]] = Options
-    State: ClassVar[type[State]]
-    Action: ClassVar[Any]
-    Event: ClassVar[Any] = Event
+    options_type: ClassVar[type[Options]] = Options
+    state_type: ClassVar[type[State]]
+    action_type: ClassVar[Any]
+    event_type: ClassVar[Any] = Event
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
     variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
     passes: ClassVar[tuple[type, ...]] = ()
     __test__: ClassVar[bool] = False
     """Not a test class to pytest, even named ``Test...`` and imported into a test module."""
 
-    def __init__(self, options: _Options | None = None) -> None:
-        self.options = options if options is not None else self.Options()
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options if options is not None else self.options_type()
         self._encoder = msgspec.msgpack.Encoder()
-        self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
+        self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.state_type)
         self._json = msgspec.json.Encoder(order="deterministic")
         self._placeholders = _zones.Placeholders(self.back)
 
@@ -578,7 +577,7 @@ class Dealer(Generic[S]):
         return state
 
 
-REQUIRED = ("id", "title", "min_seats", "max_seats", "State", "Action")
+REQUIRED = ("id", "title", "min_seats", "max_seats", "state_type", "action_type")
 """The class attributes every game declares (the others have defaults)."""
 
 RULES = ("setup", "legal_actions", "resolve", "scores", "cards")
@@ -610,12 +609,13 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
         problems.append(
             f"takes {low!r}-{high!r} seats: min_seats must be an int from 1 to max_seats"
         )
-    if not (isinstance(game.State, type) and issubclass(game.State, State)):
-        problems.append(f"has State {game.State!r}, not a subclass of meeple.core.State")
-    actions = typing.get_args(game.Action) or (game.Action,)
+    if not (isinstance(game.state_type, type) and issubclass(game.state_type, State)):
+        problems.append(f"has state_type {game.state_type!r}, not a subclass of meeple.core.State")
+    actions = typing.get_args(game.action_type) or (game.action_type,)
     if not all(isinstance(a, type) and issubclass(a, Action) for a in actions):
         problems.append(
-            f"has Action {game.Action!r}, not a meeple.core.Action subclass or a union of them"
+            f"has action_type {game.action_type!r}, "
+            "not a meeple.core.Action subclass or a union of them"
         )
     if problems:
         return problems
@@ -623,8 +623,8 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
         fresh = game().setup(low, 0)
     except Exception as exc:  # the rules may fail in any way
         return [f"cannot set up {low} seats with seed 0: {explain(exc)}"]
-    if not isinstance(fresh, game.State):
-        return [f"sets up {type(fresh).__name__}, not its State {game.State.__name__}"]
+    if not isinstance(fresh, game.state_type):
+        return [f"sets up {type(fresh).__name__}, not its state_type {game.state_type.__name__}"]
     undeclared = sorted({zone.kind for _, zone in _zones.Survey(fresh).zones} - set(game.zones))
     if undeclared:
         kinds = ", ".join(map(repr, undeclared))

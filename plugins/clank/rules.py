@@ -71,8 +71,8 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
 
     min_seats = 2
     max_seats = 4
-    Action = ClankAction
-    Event = ClankEvent
+    action_type = ClankAction
+    event_type = ClankEvent
     passes = (Skip, EndTurn)
     zones = {
         "deck": SECRET,
@@ -224,8 +224,8 @@ class Clank(ClankEngine[ClankState]):
     id = "clank"
     title = "Clank!"
     version = "4"
-    Options = ClankOptions
-    State: ClassVar[type[ClankState]] = ClankState
+    options_type = ClankOptions
+    state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
     variants: ClassVar[Sequence[Mapping[str, Any]]] = (
         {},
@@ -254,7 +254,9 @@ class Clank(ClankEngine[ClankState]):
         box = Zone(kind="box")
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
         self.place_tokens(rng, seats, rooms, box)
-        state = self.State(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        state = self.state_type(
+            **self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box
+        )
         self._begin(state)
         return state
 

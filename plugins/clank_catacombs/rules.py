@@ -66,10 +66,10 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     id = "clank-catacombs"
     title = "Clank! Catacombs"
     version = "3"
-    Options = CatacombsOptions
-    State = CatacombsState
-    Action = (
-        ClankEngine.Action
+    options_type = CatacombsOptions
+    state_type = CatacombsState
+    action_type = (
+        ClankEngine.action_type
         | Explore
         | Rotate
         | PlaceTile
@@ -80,7 +80,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         | Claim
         | TurnTile
     )
-    Event = CatacombsEvent
+    event_type = CatacombsEvent
     Effect = cx.CatacombsEffect
     zones = {
         **ClankEngine.zones,
