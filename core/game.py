@@ -26,7 +26,7 @@ import msgspec
 
 from meeple.core import copier as _copier
 from meeple.core import zones as _zones
-from meeple.core.errors import IllegalAction, explain
+from meeple.core.errors import explain
 from meeple.core.rng import Stream
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event, State
@@ -127,8 +127,9 @@ class Game(Generic[S, A]):
     def resolve(self, state: S, action: A) -> list[Event]:
         """Carry out an action known to be legal, changing ``state`` in place.
 
-        Returns the events it caused. This is the rules' hot path: it does not
-        check legality, :meth:`apply` (and the engine) does that first.
+        Returns the events it caused. This is the rules' hot path, and it trusts its
+        caller: legality is checked once, by the engine (:class:`meeple.core.engine.Match`),
+        so a direct call with an action not among :meth:`legal_actions` is undefined.
         """
         raise NotImplementedError
 
@@ -207,21 +208,11 @@ class Game(Generic[S, A]):
 
     # -- what the core derives from the rules --------------------------------
 
+    @typing.final
     def is_over(self, state: S) -> bool:
+        """Whether the game has ended: when no decision is left on the stack. Final, since the
+        engine, views and ``to_move`` all read the stack: a game ends by emptying it."""
         return not state.stack
-
-    def apply(self, state: S, action: A) -> list[Event]:
-        """Apply ``action`` to ``state`` in place and return its events.
-
-        Raises :class:`IllegalAction` -- and changes nothing -- unless the
-        action is among :meth:`legal_actions`.
-        """
-        if action not in self.legal_actions(state):
-            raise IllegalAction(
-                f"{self.describe_action(state, action)} is not a legal action now "
-                f"(seat {state.to_move} to move); choose one of the listed legal actions"
-            )
-        return self.resolve(state, action)
 
     def clone(self, state: S) -> S:
         """An independent deep copy (changing it never changes ``state``)."""
@@ -602,6 +593,8 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
     if lacks:
         return [f"lacks {', '.join(lacks)}"]
     problems = []
+    if game.is_over is not Game.is_over:
+        problems.append("overrides is_over(), which is final: a game ends by emptying its stack")
     if not (isinstance(game.id, str) and _ID.fullmatch(game.id)):
         problems.append(f"has id {game.id!r}, not lowercase words joined by dashes ('my-game')")
     low, high = game.min_seats, game.max_seats

@@ -416,6 +416,7 @@ def crash(self: Any, seats: int, seed: int) -> Any:
         ({"id": "tiny_2"}, "has id 'tiny_2', not lowercase"),
         ({"min_seats": 3, "max_seats": 2}, "takes 3-2 seats: min_seats must be an int from 1 to"),
         ({"min_seats": 0}, "takes 0-4 seats"),
+        ({"is_over": lambda self, state: False}, "overrides is_over(), which is final"),
         ({"max_seats": "4"}, "takes 2-'4' seats"),
         (
             {"state_type": dict},
