@@ -283,7 +283,7 @@ def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
     args = ["meeple", "simulate", spec.game, "--seed", str(seeds[0]), "-n", str(len(seeds))]
     args += ["--workers", "1", "--seats", ",".join(spec.bots)]
     args += ["--rotate"] if spec.rotate else []
-    defaults = msgspec.to_builtins(game.Options())
+    defaults = msgspec.to_builtins(game.options_type())
     for key, value in spec.options.items():
         if value != defaults.get(key):
             text = value if isinstance(value, str) else msgspec.json.encode(value).decode()

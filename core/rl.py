@@ -217,7 +217,7 @@ def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]
 
 def _action_types(game: Game[Any, Any]) -> tuple[type, ...]:
     """The types of the game's ``Action`` union, in declaration order."""
-    return typing.get_args(game.Action) or (game.Action,)
+    return typing.get_args(game.action_type) or (game.action_type,)
 
 
 def _strings(game: Game[Any, Any], state: State) -> list[str]:
@@ -586,16 +586,16 @@ def env(
     _import()
     registry = Registry(plugin_manager())
     cls = registry.game(game_id)
-    names = [f.name for f in msgspec.structs.fields(cls.Options)]
+    names = [f.name for f in msgspec.structs.fields(cls.options_type)]
     for key, value in options.items():  # one at a time first, to name the value's choices
         try:
-            msgspec.convert({key: value}, cls.Options, strict=False)
+            msgspec.convert({key: value}, cls.options_type, strict=False)
         except msgspec.ValidationError as exc:
-            known = one_of(cls.Options, key) if key in names else ""
+            known = one_of(cls.options_type, key) if key in names else ""
             listed = f"(its options: {', '.join(names) or 'none'})"
             raise MeepleError(f"{cls.title} options: {exc}{known} {listed}") from None
     try:
-        chosen = msgspec.convert(options, cls.Options, strict=False)
+        chosen = msgspec.convert(options, cls.options_type, strict=False)
     except msgspec.ValidationError as exc:  # options that do not go together
         raise MeepleError(f"{cls.title} options: {exc}") from None
     hooks = Hooks(registry.pm)

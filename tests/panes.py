@@ -48,7 +48,7 @@ def drawings_of_a_played_game(
                 private = None if seat is None else game.render_private(view, seat)
                 panes.append((seat, game.render_table(view, seat), private))
         legal = game.legal_actions(state)
-        game.apply(state, legal[rng.below(len(legal))])
+        game.resolve(state, legal[rng.below(len(legal))])
     return panes
 
 

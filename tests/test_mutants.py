@@ -202,7 +202,7 @@ def mutate(data: bytes, draw: Draw, tags: list[str]) -> tuple[bytes, list[str]]:
 
 def frame_tags(game: Any) -> list[str]:
     """The tags of every frame type the game's state may hold."""
-    stack = msgspec.inspect.type_info(game.State).fields  # type: ignore[attr-defined]
+    stack = msgspec.inspect.type_info(game.state_type).fields  # type: ignore[attr-defined]
     (field,) = [f for f in stack if f.name == "stack"]
     kinds = field.type.item_type
     types = kinds.types if isinstance(kinds, msgspec.inspect.UnionType) else (kinds,)

@@ -183,7 +183,7 @@ def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
     defined in ``module`` itself name ``name`` directly.
     """
     members = [k if k.__module__ == module else _narrowed(k, module, name) for k in kinds]
-    union = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
+    union: Any = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
     setattr(sys.modules[module], name, union)
     return union
 

@@ -73,8 +73,8 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
 
     min_seats = 2
     max_seats = 4
-    Action = ClankAction
-    Event = ClankEvent
+    action_type = ClankAction
+    event_type = ClankEvent
     passes = (Skip, EndTurn)
     zones = {
         "deck": SECRET,
@@ -232,7 +232,7 @@ class ClankBoard(ClankEngine[S]):
     up as Clank! is: Clank! and any game that changes its rules but not its map. A game on
     another map (Catacombs' tiles) subclasses :class:`ClankEngine` and sets itself up."""
 
-    Options = ClankOptions
+    options_type = ClankOptions
     options: ClankOptions
 
     def make_catalog(self) -> Catalog:
@@ -254,7 +254,7 @@ class ClankBoard(ClankEngine[S]):
         rooms = [Zone(kind="room", up=[]) for _ in graph.order]
         self._place_tokens(rng, seats, rooms, box)
         # A game's state class is its ``S``, which a class attribute cannot say to mypy.
-        new = cast("type[S]", self.State)
+        new = cast("type[S]", self.state_type)
         state = new(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
         self._begin(state)
         return state
@@ -294,7 +294,7 @@ class Clank(ClankBoard[ClankState]):
     id = "clank"
     title = "Clank!"
     version = "5"
-    State: ClassVar[type[ClankState]] = ClankState
+    state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
     variants: ClassVar[Sequence[Mapping[str, Any]]] = (
         {},

@@ -67,10 +67,10 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     id = "clank-catacombs"
     title = "Clank! Catacombs"
     version = "4"
-    Options = CatacombsOptions
-    State = CatacombsState
-    Action = (
-        ClankEngine.Action
+    options_type = CatacombsOptions
+    state_type = CatacombsState
+    action_type = (
+        ClankEngine.action_type
         | Explore
         | Rotate
         | PlaceTile
@@ -81,7 +81,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         | Claim
         | TurnTile
     )
-    Event = CatacombsEvent
+    event_type = CatacombsEvent
     Effect = cx.CatacombsEffect
     zones = {
         **ClankEngine.zones,

@@ -109,10 +109,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
     version = "2"
     min_seats = 2
     max_seats = 4
-    Options = ClonkOptions
-    State = ClonkState
-    Action = ClonkAction
-    Event = ClonkEvent
+    options_type = ClonkOptions
+    state_type = ClonkState
+    action_type = ClonkAction
+    event_type = ClonkEvent
     zones = {
         "draw": SECRET,
         "task-pile": SECRET,

@@ -106,7 +106,8 @@ def started(g: Clank, seats: int, seed: int) -> ClankState:
 
 def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
     """Play ``action`` (checked against the legal ones) and check the state after it."""
-    events = g.apply(state, action)
+    assert action in g.legal_actions(state), action
+    events = g.resolve(state, action)
     assert g.check_state(state) == [], g.check_state(state)
     return events
 

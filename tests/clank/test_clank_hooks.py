@@ -165,7 +165,7 @@ def test_whole_games_start_and_end_every_turn_once(game: type[ClankEngine[Any]])
         state = g.setup(3, seed)
         while not g.is_over(state):
             legal = g.legal_actions(state)
-            g.apply(state, legal[(seed + len(log)) % len(legal)])
+            g.resolve(state, legal[(seed + len(log)) % len(legal)])
         starts = [s for what, s in log if what == "start"]
         ends = [s for what, s in log if what == "end"]
         assert starts[: len(ends)] == ends and len(starts) - len(ends) in (0, 1)

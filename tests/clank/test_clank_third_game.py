@@ -72,9 +72,9 @@ class Shrines(Clank):
 
     id = "clank-shrines"
     title = "Clank! with shrines"
-    Action = ClankAction | Pray
+    action_type = ClankAction | Pray
     Effect = ShrinesEffect
-    State = ShrinesState
+    state_type = ShrinesState
 
     def turn_actions(self, state: ShrinesState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)

@@ -138,7 +138,7 @@ def fits(game: CatacombsGame, state: CatacombsState, frame: Discover) -> list[tu
 def test_catacombs_graph_is_the_graph_built_afresh(
     seats: int, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = CatacombsGame(CatacombsGame.Options(start_side="random"))
+    game = CatacombsGame(CatacombsGame.options_type(start_side="random"))
     checked = []
     link_ok = game.link_ok
 

@@ -97,7 +97,7 @@ def test_a_turn_played_out() -> None:
     for seed in range(500):
         trial = g.clone(s)
         trial.rng.seed = seed
-        events = g.apply(trial, EndTurn())
+        events = g.resolve(trial, EndTurn())
         attack = next(e for e in events if isinstance(e, Attacked))
         if sorted(attack.cubes) == sorted(["dragon"] * 3 + ["seat-0", GHOST]):
             break

@@ -73,7 +73,7 @@ def test_no_card_is_split_between_lines(width: int) -> None:
                 lines = text(g.render(view, seat), width).splitlines()
                 for card in shown:
                     assert any(present.name(g, card) in line for line in lines), (step, card)
-        g.apply(state, pick.choice(g.legal_actions(state)))
+        g.resolve(state, pick.choice(g.legal_actions(state)))
 
 
 def test_every_view_of_a_seeded_game_renders() -> None:

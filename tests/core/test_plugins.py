@@ -448,9 +448,16 @@ def crash(self: Any, seats: int, seed: int) -> Any:
         ({"id": "tiny_2"}, "has id 'tiny_2', not lowercase"),
         ({"min_seats": 3, "max_seats": 2}, "takes 3-2 seats: min_seats must be an int from 1 to"),
         ({"min_seats": 0}, "takes 0-4 seats"),
+        ({"is_over": lambda self, state: False}, "overrides is_over(), which is final"),
         ({"max_seats": "4"}, "takes 2-'4' seats"),
-        ({"State": dict}, "has State <class 'dict'>, not a subclass of meeple.core.State"),
-        ({"Action": int | str}, "has Action int | str, not a meeple.core.Action subclass"),
+        (
+            {"state_type": dict},
+            "has state_type <class 'dict'>, not a subclass of meeple.core.State",
+        ),
+        (
+            {"action_type": int | str},
+            "has action_type int | str, not a meeple.core.Action subclass",
+        ),
         ({"zones": {"deck": SECRET}}, "sets up zones of kind 'hand', 'pile', which its zones"),
         ({"setup": crash}, "cannot set up 2 seats with seed 0: RuntimeError: no cards in the box"),
     ],
@@ -478,8 +485,8 @@ def test_a_game_class_lacking_the_rules_is_named_with_all_it_lacks() -> None:
     Registry(pm)
     (broken,) = pm.broken
     assert broken.error == (
-        f"its game class {__name__}.{Bare.__qualname__} lacks id, min_seats, max_seats, State, "
-        "Action, setup(), legal_actions(), resolve(), scores(), cards()"
+        f"its game class {__name__}.{Bare.__qualname__} lacks id, min_seats, max_seats, "
+        "state_type, action_type, setup(), legal_actions(), resolve(), scores(), cards()"
     )
 
 

@@ -48,7 +48,7 @@ class Shrines(ClankBoard[ShrinesState]):
 
     id = "clank-shrines"
     title = "Clank! with shrines"
-    State = ShrinesState
+    state_type = ShrinesState
     Effect = ShrinesEffect
     tables_from = resources.files(__name__)  # cards.json; the rest is Clank!'s
 
