@@ -27,11 +27,12 @@ import asyncio
 import contextlib
 import hmac
 import secrets
+import threading
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import msgspec
@@ -42,7 +43,7 @@ from meeple.core.engine import Match
 from meeple.core.errors import IllegalAction, MeepleError, install_hint
 from meeple.core.game import Game
 from meeple.core.scoring import Score, rank
-from meeple.core.state import Action, Event, State
+from meeple.core.state import Action, State
 
 PROTOCOL = 1
 """The version of the messages below; a client refuses a server speaking another."""
@@ -595,9 +596,8 @@ class Host:
 
     async def _think(self, bot: Bot, seat: int) -> Action:
         legal = self.match.legal()
-        action = await asyncio.to_thread(
-            bot.choose, Prompt.of(self.game, self.match.state, seat, legal)
-        )
+        prompt = Prompt.of(self.game, self.match.state, seat, legal)
+        action = await off_loop(lambda: bot.choose(prompt))
         if action not in legal:
             raise IllegalAction(
                 f"seat {seat}'s bot chose {self.game.describe_action(self.match.state, action)}, "
@@ -630,35 +630,83 @@ class Host:
 
     def _play(self, seat: int, action: Action, note: str | None = None) -> None:
         """Apply ``action``, log it as each seat may know it, save, and tell everyone."""
-        match, game = self.match, self.game
         self._timed_out = False
-        before = game.clone(match.state)
-        events = match.apply_legal(action)
-        if note is not None:
-            self._say(note)
-        self._narrate(seat, action, events, before)
-        now = match.state.turns.round
-        if now != before.turns.round and not match.over:
-            self._say(f"── round {now} ──")
+        for lines, added in zip(
+            self.lines, played(self.match, self.names, action, note), strict=True
+        ):
+            lines.extend(added)
         if self.save is not None:
             self.save()
         self._changed()
 
-    def _say(self, line: str) -> None:
-        for lines in self.lines:
-            lines.append(line)
 
-    def _narrate(self, seat: int, action: Action, events: list[Event], before: State) -> None:
-        """Log an action as each seat, then a spectator, may know it: the events it saw
-        (:meth:`~meeple.core.game.Game.describe_event`), else the action, described on what
-        that seat saw before it (as ``meeple play`` logs it)."""
-        game = self.game
-        for viewer in [*range(len(self.names)), None]:
-            seen = [d for e in events if (d := game.describe_event(e, viewer))]
-            if not seen:
-                who = "you" if viewer == seat else f"seat {seat} ({self.names[seat]})"
-                seen = [f"{who}: {game.describe_action(game.view(before, viewer), action)}"]
-            self.lines[self._viewer(viewer)].append("; ".join(seen))
+def played(
+    match: Match, names: Sequence[str], action: Action, note: str | None = None
+) -> list[list[str]]:
+    """Apply ``action``, one of ``match``'s legal actions; the lines it adds to the log as
+    each seat, then a spectator, may know it.
+
+    An action is told by the events of it the seat may know
+    (:meth:`~meeple.core.game.Game.describe_event`), else described on the view that seat
+    had before it, as ``meeple play`` logs it; ``note`` comes first, and a heading after
+    it when a new round starts.
+    """
+    game, seat = match.game, match.state.to_move
+    before = game.clone(match.state)
+    events = match.apply_legal(action)
+    added = []
+    for viewer in [*range(len(names)), None]:
+        seen = [d for e in events if (d := game.describe_event(e, viewer))]
+        if not seen:
+            who = "you" if viewer == seat else f"seat {seat} ({names[seat or 0]})"
+            seen = [f"{who}: {game.describe_action(game.view(before, viewer), action)}"]
+        added.append([*([note] if note else []), "; ".join(seen)])
+    now = match.state.turns.round
+    if now != before.turns.round and not match.over:
+        for lines in added:
+            lines.append(f"── round {now} ──")
+    return added
+
+
+def log_of(match: Match, names: Sequence[str], actions: Sequence[Action]) -> list[list[str]]:
+    """The log of ``actions`` played on from ``match``, as each seat, then a spectator, may
+    know it: what a host resuming a saved game tells of the moves before."""
+    log: list[list[str]] = [[] for _ in range(len(names) + 1)]
+    for action in actions:
+        if action not in match.legal():
+            raise IllegalAction(f"step {len(match.actions) + 1} of the saved game is not legal")
+        for lines, added in zip(log, played(match, names, action), strict=True):
+            lines.extend(added)
+    return log
+
+
+T = TypeVar("T")
+
+
+async def off_loop(work: Callable[[], T]) -> T:
+    """``work()`` run in a thread of its own, awaited while the loop serves on.
+
+    A daemon thread: a search still thinking when the server stops does not hold the
+    process open (a thread pool's threads are waited for at exit).
+    """
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[T] = loop.create_future()
+
+    def settle(outcome: Any, failed: bool) -> None:
+        if not done.done():
+            (done.set_exception if failed else done.set_result)(outcome)
+
+    def run() -> None:
+        outcome: Any
+        try:
+            outcome, failed = work(), False
+        except Exception as exc:
+            outcome, failed = exc, True
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+            loop.call_soon_threadsafe(settle, outcome, failed)
+
+    threading.Thread(target=run, name="meeple bot", daemon=True).start()
+    return await done
 
 
 # -- a server's connections -----------------------------------------------------------------
@@ -725,9 +773,7 @@ class Lobby:
         finally:
             self.waiting -= 1
         if isinstance(joined, str):
-            with contextlib.suppress(Closed):
-                await conn.send(_encode(Refused(reason=joined, closing=True)))
-                await conn.close(joined)
+            await self._close(conn, joined, _encode(Refused(reason=joined, closing=True)))
             return
         host, peer = joined
         self.joined += 1
@@ -797,11 +843,22 @@ class Lobby:
                 task.cancel()
             ended = await asyncio.gather(*tasks, return_exceptions=True)
         if peer.gone is not None:
-            with contextlib.suppress(Closed):
-                await conn.close(peer.gone)
+            await self._close(conn, peer.gone)
         for outcome in ended:  # a fault of the game's (its view, its words) is not hidden
             if isinstance(outcome, Exception):
                 raise outcome
+
+    async def _close(self, conn: Connection, why: str, *last: bytes) -> None:
+        """Send ``last``, then close ``conn`` saying ``why``; within the send timeout, as the
+        other side may not read (the server then lets the connection go as it can)."""
+
+        async def close() -> None:
+            for frame in last:
+                await conn.send(frame)
+            await conn.close(why)
+
+        with contextlib.suppress(Closed, TimeoutError):
+            await asyncio.wait_for(close(), self.limits.send_timeout)
 
 
 def decode(data: str | bytes) -> Join | Choose | str:
@@ -979,7 +1036,7 @@ async def play(
                         return update
                     if update.to_move == remote.seat and update.choices and update.step > answered:
                         prompt = remote.prompt(update)
-                        action = await asyncio.to_thread(bot.choose, prompt)
+                        action = await off_loop(lambda: bot.choose(prompt))  # noqa: B023
                         await remote.choose(update.step, _index(prompt.legal, action))
                         answered = update.step
             why = "the server closed the connection"

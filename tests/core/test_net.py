@@ -65,6 +65,8 @@ class Pipe:
         self.outbox.put_nowait(net._outgoing.decode(frame))
 
     async def close(self, reason: str) -> None:
+        if not self.reading:  # the close frame waits behind what was not read
+            await asyncio.Event().wait()
         self.closed = reason
         self.outbox.put_nowait(None)
 
@@ -554,9 +556,8 @@ def test_a_client_that_never_reads_is_dropped(tiny: Any) -> None:
         runner = asyncio.create_task(host.run())
         stuck, task = await join(lobby, host.tokens.spectators)
         stuck.reading = False
-        await task
-        assert stuck.closed == "a message was not taken within 0.05 seconds"
-        assert host.peers == []
+        await task  # the close does not wait for ever either
+        assert stuck.closed is None and host.peers == []
         player, _ = await join(lobby, host.tokens.seats[0] or "", 0)
         await play_seat(player, 0)
         await runner
