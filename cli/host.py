@@ -150,6 +150,7 @@ def host_game(
             timer=timer,
             fallback=fallbacks or (),
             log=earlier(table, match),
+            draw=hosting.drawer(game),
         )
     if path is not None:
         saved(table, path)  # a game stopped before its first move resumes too

@@ -16,12 +16,18 @@ whole request within :data:`REQUEST_TIMEOUT`, which uvicorn leaves unbounded.
 from __future__ import annotations
 
 import asyncio
+import io
 import socket
-from collections.abc import Awaitable, Collection
+from collections.abc import Awaitable, Callable, Collection
 from importlib import resources
 from typing import Any
 
+import msgspec
 import uvicorn
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.terminal_theme import TerminalTheme
 from starlette.applications import Starlette
 from starlette.datastructures import Headers
 from starlette.requests import Request
@@ -31,7 +37,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from meeple.cli import common
 from meeple.core import net
+from meeple.core.errors import explain
+from meeple.core.game import Game
+from meeple.core.state import State
 
 PAGE = {
     "/": ("index.html", "text/html; charset=utf-8"),
@@ -43,7 +53,7 @@ PAGE = {
 HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-        "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+        "img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -168,6 +178,63 @@ class TimedHTTP(AutoHTTPProtocol):  # type: ignore[misc,valid-type]
         # A websocket has taken the connection over by now, or a request has come.
         if self.cycle is None and transport.get_protocol() is self and not transport.is_closing():
             transport.close()
+
+
+DRAWING_WIDTH = 120
+"""Columns the game's drawing is made for (a page scrolls a wider one)."""
+
+
+def drawer(game: Game[Any, Any]) -> Callable[[State, int | None], bytes]:
+    """The game's own drawing of a seat's view, as its full-screen table draws it (the
+    table, then what only the seat sees): styled lines for the page, each text escaped
+    (:func:`~meeple.cli.common.shown`). A drawing that fails says so in its place."""
+
+    def draw(view: State, seat: int | None) -> bytes:
+        console = Console(
+            width=DRAWING_WIDTH, color_system="truecolor", force_terminal=True, file=io.StringIO()
+        )
+        options = console.options.update(height=None)
+        lines: list[list[tuple[str, str | None, str | None, str]]] = []
+        try:
+            parts = [game.render_table(view, seat)]
+            if seat is not None:
+                parts.append(game.render_private(view, seat))
+            for part in parts:
+                if part is not None:
+                    if lines:
+                        lines.append([])
+                    for line in console.render_lines(common.shown(part), options, pad=False):
+                        lines.append([styled(seg) for seg in Segment.simplify(line) if seg.text])
+        except Exception as exc:  # the game's code: the page goes on without its drawing
+            lines = [[(f"(the game's drawing failed: {explain(exc)})", None, None, "i")]]
+        return msgspec.json.encode(lines)
+
+    return draw
+
+
+THEME = TerminalTheme(
+    (24, 24, 24),
+    (222, 222, 222),
+    [(0, 0, 0), (232, 84, 84), (98, 201, 98), (226, 196, 66), (106, 150, 255), (232, 112, 232),
+     (80, 206, 216), (222, 222, 222)],
+    [(120, 120, 120), (255, 120, 120), (140, 230, 140), (250, 226, 110), (150, 184, 255),
+     (255, 150, 255), (130, 232, 240), (255, 255, 255)],
+)  # fmt: skip
+"""The drawing's colours: a dark ground, on which every colour a game names reads, and
+red and magenta (Clonk!'s red and pink crystals) differ."""
+
+
+def styled(segment: Segment) -> tuple[str, str | None, str | None, str]:
+    """A segment as the page draws it: its text, colour, background and flags (``b``old,
+    ``d``im, ``i``talic, ``u``nderline, ``r``everse)."""
+    style = segment.style or Style()
+    colours = [
+        None if c is None or c.is_default else c.get_truecolor(THEME, foreground=fg).hex
+        for c, fg in ((style.color, True), (style.bgcolor, False))
+    ]
+    on = (style.bold, style.dim, style.italic, style.underline, style.reverse)
+    flags = zip("bdiur", on, strict=True)
+    return segment.text, colours[0], colours[1], "".join(f for f, set_ in flags if set_)
 
 
 def names(host: str, port: int) -> tuple[str, list[str]]:

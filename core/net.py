@@ -62,9 +62,11 @@ class Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 
 
 class Join(Message, tag="join"):
-    """The first message of a connection: the token its link carries."""
+    """The first message of a connection: the token its link carries, and whether it
+    wants the game's own drawing of the table in each update (a page does)."""
 
     token: Annotated[str, msgspec.Meta(max_length=TOKEN_MAX)]
+    drawing: bool = False
 
 
 class Choose(Message, tag="choose"):
@@ -120,6 +122,10 @@ class Update(Message, tag="update"):
     log_from: int
     timer: float | None = None
     """Seconds left to the seat deciding, when the game is played with a timer."""
+    drawing: msgspec.Raw = msgspec.Raw(b"null")
+    """The game's own drawing of the seat's table, to a connection that asked for it: lines
+    of styled text, ``[[text, colour, background, flags], ...]`` (see ``Host.draw``);
+    ``null`` otherwise. (msgspec decodes no ``Raw`` in a union, so ``null`` is raw too.)"""
     scores: list[Score] | None = None
     """The final scores, once the game is over."""
     places: list[int] | None = None
@@ -334,8 +340,8 @@ class Peer:
     :attr:`Limits.notes`.
     """
 
-    def __init__(self, host: Host, seat: int | None, limits: Limits) -> None:
-        self.host, self.seat, self.limits = host, seat, limits
+    def __init__(self, host: Host, seat: int | None, limits: Limits, drawing: bool) -> None:
+        self.host, self.seat, self.limits, self.drawing = host, seat, limits, drawing
         self.notes: deque[bytes] = deque()
         self.stale = True
         self.log_sent = 0
@@ -383,17 +389,20 @@ class Peer:
                 return
             if self.stale:
                 self.stale = False
-                yield self.host.frame(self)
+                yield await self.host.frame(self)
 
 
 class _Shown(msgspec.Struct):
     """What every connection of one seat is sent of one version of the game, encoded once."""
 
     version: int
+    seen: State
+    """The seat's view, for a drawing made later."""
     view: msgspec.Raw
     board: msgspec.Raw
     legal: msgspec.Raw
     choices: list[str]
+    drawing: msgspec.Raw | None = None
 
 
 _NONE = msgspec.Raw(b"[]")
@@ -407,6 +416,9 @@ class Host:
     the connections are served while it thinks. ``save`` is called after every action,
     before anyone is told of it. With ``timer`` (seconds), a person who does not decide
     in time has the seat's ``fallback`` bot decide for them, and the log says so.
+    ``draw(view, seat)`` is the game's own drawing of a view, as the JSON of
+    :attr:`Update.drawing`, for the connections that ask for it; made in a worker thread,
+    once per seat and version of the game.
     """
 
     def __init__(
@@ -421,10 +433,11 @@ class Host:
         timer: float | None = None,
         fallback: Sequence[tuple[str, Bot] | None] = (),
         log: Sequence[Sequence[str]] | None = None,
+        draw: Callable[[State, int | None], bytes] | None = None,
     ) -> None:
         self.match, self.game = match, match.game
         self.names, self.bots, self.tokens = list(names), list(bots), tokens
-        self.human, self.save, self.timer = human, save, timer
+        self.human, self.save, self.timer, self.draw = human, save, timer, draw
         self.fallback = list(fallback)
         seats = len(self.names)
         self.lines: list[list[str]] = [list(lines) for lines in log or [[]] * (seats + 1)]
@@ -441,14 +454,14 @@ class Host:
 
     # -- the connections ------------------------------------------------------------------
 
-    def attach(self, seat: int | None, limits: Limits) -> Peer | str:
+    def attach(self, seat: int | None, limits: Limits, drawing: bool = False) -> Peer | str:
         """A new connection of ``seat``, welcomed; or why it cannot be one."""
         mine = [p for p in self.peers if p.seat == seat]
         most = limits.spectators if seat is None else limits.per_seat
         if len(mine) >= most:
             who = "spectators" if seat is None else f"seat {seat}"
             return f"{who} already have {most} connections open, the most allowed; close one"
-        peer = Peer(self, seat, limits)
+        peer = Peer(self, seat, limits, drawing and self.draw is not None)
         peer.note(
             Welcome(
                 protocol=PROTOCOL,
@@ -518,35 +531,39 @@ class Host:
         for peer in self.peers:
             peer.refresh()
 
-    def frame(self, peer: Peer) -> bytes:
-        """The newest update for ``peer``: its seat's part encoded once per version, then
-        the log lines it has not been sent."""
+    async def frame(self, peer: Peer) -> bytes:
+        """The newest update for ``peer``: its seat's part encoded once per version, the
+        log lines it has not been sent, and the drawing if it asked for one."""
         shown = self._show(peer.seat)
         lines = self.lines[self._viewer(peer.seat)]
         start, peer.log_sent = peer.log_sent, len(lines)
         state = self.match.state
         here = {p.seat for p in self.peers}
         left = self._deadline - asyncio.get_running_loop().time() if self._deadline else None
-        return _encode(
-            Update(
-                step=len(self.match.actions),
-                round=state.turns.round,
-                to_move=state.to_move,
-                seats=[
-                    SeatShown(name=name, here=name != self.human or s in here)
-                    for s, name in enumerate(self.names)
-                ],
-                view=shown.view,
-                board=shown.board,
-                legal=shown.legal,
-                choices=shown.choices,
-                log=lines[start:],
-                log_from=start,
-                timer=None if left is None else max(0.0, round(left, 1)),
-                scores=self.scores,
-                places=None if self.scores is None else rank(self.scores),
-            )
+        update = Update(
+            step=len(self.match.actions),
+            round=state.turns.round,
+            to_move=state.to_move,
+            seats=[
+                SeatShown(name=name, here=name != self.human or s in here)
+                for s, name in enumerate(self.names)
+            ],
+            view=shown.view,
+            board=shown.board,
+            legal=shown.legal,
+            choices=shown.choices,
+            log=lines[start:],
+            log_from=start,
+            timer=None if left is None else max(0.0, round(left, 1)),
+            scores=self.scores,
+            places=None if self.scores is None else rank(self.scores),
         )
+        if peer.drawing and self.draw is not None:
+            if shown.drawing is None:  # the game may change meanwhile: a newer update follows
+                draw, view, seat = self.draw, shown.seen, peer.seat
+                shown.drawing = msgspec.Raw(await off_loop(lambda: draw(view, seat)))
+            update.drawing = shown.drawing
+        return _encode(update)
 
     def _viewer(self, seat: int | None) -> int:
         return len(self.names) if seat is None else seat
@@ -561,6 +578,7 @@ class Host:
         legal = self.match.legal() if deciding else []
         shown = self._shown[seat] = _Shown(
             version=self.version,
+            seen=view,
             view=msgspec.Raw(_encode(view)),
             board=msgspec.Raw(_encode(board(game, view))),
             legal=msgspec.Raw(_encode(legal)) if legal else _NONE,
@@ -809,7 +827,7 @@ class Lobby:
         if self.joined >= limits.connections:
             return f"this server has {limits.connections} connections, the most it takes"
         host, seat = found
-        peer = host.attach(seat, limits)
+        peer = host.attach(seat, limits, message.drawing)
         return peer if isinstance(peer, str) else (host, peer)
 
     async def _converse(self, conn: Connection, peer: Peer) -> None:

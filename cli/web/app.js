@@ -42,7 +42,7 @@ function connect() {
   socket = new WebSocket(scheme + location.host + "/ws");
   socket.onopen = () => {
     retry = 500;
-    socket.send(JSON.stringify({ type: "join", token: token }));
+    socket.send(JSON.stringify({ type: "join", token: token, drawing: true }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {
@@ -63,6 +63,7 @@ function receive(message) {
     $("log-lines").replaceChildren();
     say("connected");
   } else if (message.type === "update") {
+    if (update === null || message.step !== update.step) say("connected");
     update = message;
     show(message);
   } else if (message.type === "refused") {
@@ -82,6 +83,7 @@ function show(u) {
   showTurn(u);
   showActions(u);
   showSeats(u);
+  showDrawing(u);
   showBoard(u);
   showLog(u);
   showScores(u);
@@ -227,7 +229,35 @@ function showBoard(u) {
   }
   const [rows, counts] = ofSeat(null);
   sections.push(area("Table", rows, counts, board.names));
-  $("board").replaceChildren(...sections);
+  $("areas").replaceChildren(...sections);
+}
+
+function showDrawing(u) {
+  // Lines of [text, colour, background, flags], as the full-screen table draws them.
+  const details = $("drawing");
+  details.hidden = !u.drawing;
+  if (!u.drawing) return;
+  if (!details.dataset.seen) {
+    details.dataset.seen = "1";
+    details.open = window.matchMedia("(min-width: 761px)").matches;
+  }
+  const lines = u.drawing.map((line) => {
+    const div = el("div", null, "line");
+    for (const [text, colour, ground, flags] of line) {
+      const span = el("span", text);
+      if (colour) span.style.color = colour;
+      if (ground) span.style.backgroundColor = ground;
+      if (flags.includes("b")) span.style.fontWeight = "bold";
+      if (flags.includes("d")) span.style.opacity = "0.6";
+      if (flags.includes("i")) span.style.fontStyle = "italic";
+      if (flags.includes("u")) span.style.textDecoration = "underline";
+      if (flags.includes("r")) span.className = "reverse";
+      div.appendChild(span);
+    }
+    if (!line.length) div.textContent = " ";
+    return div;
+  });
+  $("drawing-lines").replaceChildren(...lines);
 }
 
 function showLog(u) {

@@ -636,3 +636,28 @@ def test_an_invite_link_gives_the_websocket_and_the_token() -> None:
     for bad in ("127.0.0.1:8000", "http://127.0.0.1:8000/", "ftp://x/#t", "http:///#t"):
         with pytest.raises(net.MeepleError, match="is not an invite link"):
             net.endpoint(bad)
+
+
+def test_the_games_drawing_goes_to_the_connections_that_ask_made_once_a_version(
+    tiny: Any,
+) -> None:
+    drawn: list[int | None] = []
+
+    def draw(view: Any, seat: int | None) -> bytes:
+        drawn.append(seat)
+        return msgspec.json.encode([[[f"hand of {len(view.hands[0].cards)}", None, None, ""]]])
+
+    host = host_of(tiny, [HUMAN, HUMAN], draw=draw)
+    limits = net.Limits()
+    pages = [host.attach(0, limits, drawing=True) for _ in range(2)]
+    program = host.attach(0, limits)
+
+    async def main() -> list[net.Update]:
+        peers = [*pages, program]
+        frames = [await host.frame(peer) for peer in peers if isinstance(peer, net.Peer)]
+        return [msgspec.json.decode(frame, type=net.Update) for frame in frames]
+
+    first, second, third = run(main())
+    assert msgspec.json.decode(first.drawing) == [[["hand of 2", None, None, ""]]]
+    assert bytes(second.drawing) == bytes(first.drawing) and bytes(third.drawing) == b"null"
+    assert drawn == [0]  # once for the version both pages were sent
