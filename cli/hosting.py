@@ -276,6 +276,9 @@ def server(lobby: net.Lobby, sock: socket.socket, answers_to: Collection[str]) -
         ws_max_size=WS_MAX_BYTES,
         ws_ping_interval=20.0,
         ws_ping_timeout=20.0,
+        # Frames of tens of KiB to a few players: compressing each cost more CPU (on the
+        # server and every client) than the bandwidth it saves is worth (benchmarks/host.py).
+        ws_per_message_deflate=False,
         # Room past the lobby's own limits, so that it is the lobby that refuses, saying why;
         # uvicorn answers 503 past this bound on every connection, opened or not.
         limit_concurrency=4 * (limits.connections + limits.waiting),

@@ -62,11 +62,11 @@ class Message(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_fiel
 
 
 class Join(Message, tag="join"):
-    """The first message of a connection: the token its link carries, and whether it
-    wants the game's own drawing of the table in each update (a page does)."""
+    """The first message of a connection: the token its link carries, and whether it is a
+    page, which is sent each view laid out (:class:`Board`) and the game's own drawing too."""
 
     token: Annotated[str, msgspec.Meta(max_length=TOKEN_MAX)]
-    drawing: bool = False
+    page: bool = False
 
 
 class Choose(Message, tag="choose"):
@@ -112,8 +112,6 @@ class Update(Message, tag="update"):
     seats: list[SeatShown]
     view: msgspec.Raw
     """The seat's view: the game's ``State`` with every card it may not see hidden."""
-    board: msgspec.Raw
-    """The view laid out for a page: a :class:`Board`."""
     legal: msgspec.Raw
     """The legal actions (a list of the game's ``Action``), only to the seat deciding."""
     choices: list[str]
@@ -122,10 +120,12 @@ class Update(Message, tag="update"):
     log_from: int
     timer: float | None = None
     """Seconds left to the seat deciding, when the game is played with a timer."""
+    board: msgspec.Raw = msgspec.Raw(b"null")
+    """The view laid out for a page: a :class:`Board`; ``null`` to a program, which reads
+    the view. (msgspec decodes no ``Raw`` in a union: ``null`` is raw too.)"""
     drawing: msgspec.Raw = msgspec.Raw(b"null")
-    """The game's own drawing of the seat's table, to a connection that asked for it: lines
-    of styled text, ``[[text, colour, background, flags], ...]`` (see ``Host.draw``);
-    ``null`` otherwise. (msgspec decodes no ``Raw`` in a union, so ``null`` is raw too.)"""
+    """The game's own drawing of the seat's table, to a page: lines of styled text,
+    ``[[text, colour, background, flags], ...]`` (see ``Host.draw``); ``null`` otherwise."""
     scores: list[Score] | None = None
     """The final scores, once the game is over."""
     places: list[int] | None = None
@@ -340,8 +340,8 @@ class Peer:
     :attr:`Limits.notes`.
     """
 
-    def __init__(self, host: Host, seat: int | None, limits: Limits, drawing: bool) -> None:
-        self.host, self.seat, self.limits, self.drawing = host, seat, limits, drawing
+    def __init__(self, host: Host, seat: int | None, limits: Limits, page: bool) -> None:
+        self.host, self.seat, self.limits, self.page = host, seat, limits, page
         self.notes: deque[bytes] = deque()
         self.stale = True
         self.log_sent = 0
@@ -397,11 +397,11 @@ class _Shown(msgspec.Struct):
 
     version: int
     seen: State
-    """The seat's view, for a drawing made later."""
+    """The seat's view, for a page's board and drawing, made when a page asks."""
     view: msgspec.Raw
-    board: msgspec.Raw
     legal: msgspec.Raw
     choices: list[str]
+    board: msgspec.Raw | None = None
     drawing: msgspec.Raw | None = None
 
 
@@ -417,8 +417,8 @@ class Host:
     before anyone is told of it. With ``timer`` (seconds), a person who does not decide
     in time has the seat's ``fallback`` bot decide for them, and the log says so.
     ``draw(view, seat)`` is the game's own drawing of a view, as the JSON of
-    :attr:`Update.drawing`, for the connections that ask for it; made in a worker thread,
-    once per seat and version of the game.
+    :attr:`Update.drawing`, for the pages; made in a worker thread, once per seat and
+    version of the game.
     """
 
     def __init__(
@@ -454,14 +454,14 @@ class Host:
 
     # -- the connections ------------------------------------------------------------------
 
-    def attach(self, seat: int | None, limits: Limits, drawing: bool = False) -> Peer | str:
+    def attach(self, seat: int | None, limits: Limits, page: bool = False) -> Peer | str:
         """A new connection of ``seat``, welcomed; or why it cannot be one."""
         mine = [p for p in self.peers if p.seat == seat]
         most = limits.spectators if seat is None else limits.per_seat
         if len(mine) >= most:
             who = "spectators" if seat is None else f"seat {seat}"
             return f"{who} already have {most} connections open, the most allowed; close one"
-        peer = Peer(self, seat, limits, drawing and self.draw is not None)
+        peer = Peer(self, seat, limits, page)
         peer.note(
             Welcome(
                 protocol=PROTOCOL,
@@ -533,7 +533,7 @@ class Host:
 
     async def frame(self, peer: Peer) -> bytes:
         """The newest update for ``peer``: its seat's part encoded once per version, the
-        log lines it has not been sent, and the drawing if it asked for one."""
+        log lines it has not been sent, and to a page its board and drawing."""
         shown = self._show(peer.seat)
         lines = self.lines[self._viewer(peer.seat)]
         start, peer.log_sent = peer.log_sent, len(lines)
@@ -549,7 +549,6 @@ class Host:
                 for s, name in enumerate(self.names)
             ],
             view=shown.view,
-            board=shown.board,
             legal=shown.legal,
             choices=shown.choices,
             log=lines[start:],
@@ -558,11 +557,15 @@ class Host:
             scores=self.scores,
             places=None if self.scores is None else rank(self.scores),
         )
-        if peer.drawing and self.draw is not None:
-            if shown.drawing is None:  # the game may change meanwhile: a newer update follows
-                draw, view, seat = self.draw, shown.seen, peer.seat
-                shown.drawing = msgspec.Raw(await off_loop(lambda: draw(view, seat)))
-            update.drawing = shown.drawing
+        if peer.page:
+            if shown.board is None:
+                shown.board = msgspec.Raw(_encode(board(self.game, shown.seen)))
+            update.board = shown.board
+            if self.draw is not None:
+                if shown.drawing is None:  # the game may change meanwhile: an update follows
+                    draw, view, seat = self.draw, shown.seen, peer.seat
+                    shown.drawing = msgspec.Raw(await off_loop(lambda: draw(view, seat)))
+                update.drawing = shown.drawing
         return _encode(update)
 
     def _viewer(self, seat: int | None) -> int:
@@ -580,7 +583,6 @@ class Host:
             version=self.version,
             seen=view,
             view=msgspec.Raw(_encode(view)),
-            board=msgspec.Raw(_encode(board(game, view))),
             legal=msgspec.Raw(_encode(legal)) if legal else _NONE,
             choices=choices(game, view, legal) if legal else [],
         )
@@ -827,7 +829,7 @@ class Lobby:
         if self.joined >= limits.connections:
             return f"this server has {limits.connections} connections, the most it takes"
         host, seat = found
-        peer = host.attach(seat, limits, message.drawing)
+        peer = host.attach(seat, limits, message.page)
         return peer if isinstance(peer, str) else (host, peer)
 
     async def _converse(self, conn: Connection, peer: Peer) -> None:

@@ -42,7 +42,7 @@ function connect() {
   socket = new WebSocket(scheme + location.host + "/ws");
   socket.onopen = () => {
     retry = 500;
-    socket.send(JSON.stringify({ type: "join", token: token, drawing: true }));
+    socket.send(JSON.stringify({ type: "join", token: token, page: true }));
   };
   socket.onmessage = (event) => receive(JSON.parse(event.data));
   socket.onclose = () => {

@@ -14,11 +14,15 @@ import base64
 import contextlib
 import http.client
 import os
+import re
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -162,7 +166,7 @@ def test_each_game_is_played_to_its_end_each_seat_sent_only_what_it_sees(built_i
             update = msgspec.json.decode(frame, type=net.Update)
             assert not leaks(game, seen[update.step], seat, frame), (seat, update.step)
             if seat is None:
-                board = msgspec.json.decode(update.board, type=net.Board)
+                board = net.board(game, msgspec.json.decode(update.view, type=game.State))
                 hands = [row for row in board.rows if row.label == "hand"]
                 assert all(card.startswith("?") for row in hands for card in row.cards)
     assert frames[0][-1] != frames[1][-1]  # each seat its own view
@@ -522,3 +526,19 @@ def test_a_client_that_never_reads_is_dropped_and_the_game_goes_on() -> None:
         until(lambda: not any(p.seat is None for p in host.peers), "the spectator to be dropped")
         stuck.close()
     assert final.scores == host.match.scores()
+
+
+def test_the_client_example_of_the_docs_plays_a_seat_to_the_end() -> None:
+    """The example of docs/playing.md, run as it stands, with a seat's link."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "playing.md").read_text()
+    (example,) = re.findall(r"^```python\n(.*?)^```$", doc, re.M | re.S)
+    host = hosted("clonk", [HUMAN, "random"])
+    with serving(host) as served:
+        ran = subprocess.run(
+            [sys.executable, "-c", example, served.link(host.tokens.seats[0])],
+            capture_output=True,
+            text=True,
+            timeout=WAIT * 3,
+        )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout == f"scores: {[score.total for score in host.match.scores()]}\n"

@@ -638,7 +638,7 @@ def test_an_invite_link_gives_the_websocket_and_the_token() -> None:
             net.endpoint(bad)
 
 
-def test_the_games_drawing_goes_to_the_connections_that_ask_made_once_a_version(
+def test_pages_are_sent_the_board_and_the_games_drawing_made_once_a_version(
     tiny: Any,
 ) -> None:
     drawn: list[int | None] = []
@@ -649,7 +649,7 @@ def test_the_games_drawing_goes_to_the_connections_that_ask_made_once_a_version(
 
     host = host_of(tiny, [HUMAN, HUMAN], draw=draw)
     limits = net.Limits()
-    pages = [host.attach(0, limits, drawing=True) for _ in range(2)]
+    pages = [host.attach(0, limits, page=True) for _ in range(2)]
     program = host.attach(0, limits)
 
     async def main() -> list[net.Update]:
@@ -660,4 +660,9 @@ def test_the_games_drawing_goes_to_the_connections_that_ask_made_once_a_version(
     first, second, third = run(main())
     assert msgspec.json.decode(first.drawing) == [[["hand of 2", None, None, ""]]]
     assert bytes(second.drawing) == bytes(first.drawing) and bytes(third.drawing) == b"null"
+    board = msgspec.json.decode(first.board, type=net.Board)
+    assert [row.cards for row in board.rows if row.label == "hand" and row.seat == 1] == [
+        ["?card", "?card"]
+    ]
+    assert bytes(third.board) == b"null"  # a program reads the view itself
     assert drawn == [0]  # once for the version both pages were sent
