@@ -435,6 +435,15 @@ class Game(Generic[S, A]):
         """A log line for ``event`` as ``viewer`` may know it, or ``None`` to hide it."""
         return repr(event)
 
+    def describe_card(self, card: str) -> str:
+        """A face-up card as a person reads it, telling apart copies that differ only in a
+        mark ("pink hammer, 1 eye" and "pink hammer, 1 coin"). The web page of ``meeple
+        host`` writes it on the card, and on an action that would otherwise read like another.
+
+        The card id by default, which tells every copy apart.
+        """
+        return card
+
     def render(self, view: S, seat: int | None) -> Any:
         """What a human at ``seat`` sees of the table: a Rich renderable or a string."""
         return repr(view)
