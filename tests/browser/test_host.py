@@ -171,7 +171,7 @@ def check_leaks(page: Page, save: Path) -> None:
     raw = save.read_bytes()
     game_id = json.loads(raw)["setup"]["game"]
     cls = registry.game(game_id)
-    record = msgspec.json.decode(raw, type=Record[cls.Options, cls.Action])  # type: ignore[name-defined]
+    record = msgspec.json.decode(raw, type=Record[cls.options_type, cls.action_type])  # type: ignore[name-defined]
     seen = states(record)
     game = cls(record.setup.options)
     updates = 0

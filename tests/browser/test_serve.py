@@ -133,7 +133,7 @@ def test_a_reloaded_page_continues_its_game(serve: Serve, open_page: Open, tmp_p
     save = tmp_path / "game.json"
     server = serve("clonk", "--seats", "human,random", "--seed", "2", "--save", save.name)
     terminal = open_page(server.url)
-    first = terminal.wait_for(r"1\. .*").group(0).strip()
+    first = terminal.wait_for(r"1\. \S+(?: \S+)*").group(0)  # the action, not what is beside it
     terminal.until(partial(chosen, terminal, first), "the first action chosen")
     terminal.until(partial(saved_after, terminal, save, 0), "a save")
     terminal.page.reload()
