@@ -66,8 +66,8 @@ async def serve(game_id: str, seats: int, concurrent: int, games: int) -> None:
 
     async def one(number: int) -> None:
         match = Match.new(cls(), seats, number, Hooks(None))
-        tokens = net.Tokens.new(names, HUMAN)
-        host = net.Host(match, names, [None] * seats, tokens=tokens, human=HUMAN)
+        tokens = net.Tokens.new(names)
+        host = net.Host(match, names, [None] * seats, tokens=tokens)
         lobby.hosts.append(host)
         say({"game": number, "tokens": tokens.seats})
         await host.run()

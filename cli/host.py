@@ -23,7 +23,6 @@ import typer
 
 from meeple.cli import common, play
 from meeple.core import net, records
-from meeple.core.bots import HUMAN
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import IllegalAction, InvalidFile, MeepleError, install_hint
 from meeple.core.files import read_file
@@ -145,7 +144,6 @@ def host_game(
             setup.seats,
             common.make_bots(env.registry, game, setup.seats, setup.seed),
             tokens=tokens,
-            human=HUMAN,
             save=None if path is None else lambda: saved(table, path),
             timer=timer,
             fallback=fallbacks or (),
@@ -228,7 +226,7 @@ def links_file(path: Path) -> Path:
 def links(path: Path | None, setup: Setup[Any], new: bool) -> net.Tokens:
     """The game's links: those kept beside its save if they are this game's (and ``new`` is
     not asked), for its seats as they are now; otherwise new ones. They are kept there."""
-    fresh = net.Tokens.new(setup.seats, HUMAN)
+    fresh = net.Tokens.new(setup.seats)
     if path is None:
         return fresh
     where = links_file(path)

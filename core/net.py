@@ -38,7 +38,7 @@ from urllib.parse import urlsplit, urlunsplit
 import msgspec
 
 from meeple.core import zones as _zones
-from meeple.core.bots import Bot, Prompt
+from meeple.core.bots import HUMAN, Bot, Prompt
 from meeple.core.engine import Match
 from meeple.core.errors import IllegalAction, MeepleError, install_hint
 from meeple.core.game import Game
@@ -288,7 +288,7 @@ class Limits:
     frame_bytes: int = 1024
     """The longest message read from a connection (a :class:`Choose` takes about 40)."""
     connections: int = 64
-    """Connections joined to a game, in all."""
+    """Connections joined, to all the server's games together."""
     per_seat: int = 4
     """Connections of one seat at once (a phone, a laptop, a tab left open)."""
     spectators: int = 16
@@ -312,11 +312,13 @@ class Tokens(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     spectators: str
 
     @classmethod
-    def new(cls, seats: Sequence[str], human: str) -> Tokens:
+    def new(cls, seats: Sequence[str]) -> Tokens:
+        """New tokens for the human seats of ``seats`` (``human`` or a bot's name each)."""
+
         def token() -> str:
             return secrets.token_urlsafe(TOKEN_BYTES)
 
-        return cls(seats=[token() if name == human else None for name in seats], spectators=token())
+        return cls(seats=[token() if name == HUMAN else None for name in seats], spectators=token())
 
     def find(self, given: str) -> tuple[bool, int | None]:
         """Whether ``given`` is one of these tokens, and whose (``None``: the spectators').
@@ -428,7 +430,6 @@ class Host:
         bots: Sequence[Bot | None],
         *,
         tokens: Tokens,
-        human: str,
         save: Callable[[], object] | None = None,
         timer: float | None = None,
         fallback: Sequence[tuple[str, Bot] | None] = (),
@@ -437,7 +438,7 @@ class Host:
     ) -> None:
         self.match, self.game = match, match.game
         self.names, self.bots, self.tokens = list(names), list(bots), tokens
-        self.human, self.save, self.timer, self.draw = human, save, timer, draw
+        self.save, self.timer, self.draw = save, timer, draw
         self.fallback = list(fallback)
         seats = len(self.names)
         self.lines: list[list[str]] = [list(lines) for lines in log or [[]] * (seats + 1)]
@@ -545,7 +546,7 @@ class Host:
             round=state.turns.round,
             to_move=state.to_move,
             seats=[
-                SeatShown(name=name, here=name != self.human or s in here)
+                SeatShown(name=name, here=name != HUMAN or s in here)
                 for s, name in enumerate(self.names)
             ],
             view=shown.view,

@@ -256,7 +256,9 @@ def test_an_unknown_fallback_bot_is_refused(tmp_path: Path) -> None:
 def test_without_the_web_extra_host_says_how_to_add_it(
     cli: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "meeple.cli.hosting", None)  # import fails, as uninstalled
+    # The import fails, as uninstalled; the package forgets it too, if another test imported it.
+    monkeypatch.setitem(sys.modules, "meeple.cli.hosting", None)
+    monkeypatch.delattr("meeple.cli.hosting", raising=False)
     result: Result = cli("host", "tiny")
     assert result.exit_code == 1
     assert result.output.endswith(f"error: {WEB_EXTRA}\n")

@@ -54,7 +54,7 @@ def hosted(game_id: str, names: list[str], seed: int = 5) -> net.Host:
         None if name == HUMAN else RandomBot(game, s, bot_stream(seed, s, name))
         for s, name in enumerate(names)
     ]
-    return net.Host(match, names, bots, tokens=net.Tokens.new(names, HUMAN), human=HUMAN)
+    return net.Host(match, names, bots, tokens=net.Tokens.new(names))
 
 
 @dataclass

@@ -96,8 +96,8 @@ def host_of(game: Any, names: list[str], seed: int = 3, **kw: Any) -> net.Host:
         None if name == HUMAN else RandomBot(game, s, bot_stream(seed, s, name))
         for s, name in enumerate(names)
     ]
-    tokens = net.Tokens.new(names, HUMAN)
-    return net.Host(match, names, bots, tokens=tokens, human=HUMAN, **kw)
+    tokens = net.Tokens.new(names)
+    return net.Host(match, names, bots, tokens=tokens, **kw)
 
 
 async def join(lobby: net.Lobby, token: str, seat: int | None = None) -> tuple[Pipe, Any]:
@@ -128,7 +128,7 @@ async def play_seat(pipe: Pipe, seat: int) -> net.Update:
 
 
 def test_every_human_seat_and_the_spectators_get_a_token_of_their_own() -> None:
-    tokens = net.Tokens.new([HUMAN, "random", HUMAN], HUMAN)
+    tokens = net.Tokens.new([HUMAN, "random", HUMAN])
     assert tokens.seats[1] is None
     given = [t for t in [*tokens.seats, tokens.spectators] if t is not None]
     assert len(set(given)) == 3 and all(len(t) >= 24 for t in given)
