@@ -71,6 +71,13 @@ def chosen(terminal: Terminal, first: str) -> bool:
     return first not in terminal.text()
 
 
+def chosen_and_saved(terminal: Terminal, save: Path, actions: int) -> int | None:
+    """Press Enter (the highlighted action: the first), then s: :func:`saved_after`. An Enter
+    lost as the actions are drawn again (see :func:`chosen`) is pressed again."""
+    terminal.press("Enter")
+    return saved_after(terminal, save, actions)
+
+
 @pytest.mark.parametrize("game", TITLES)
 def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
     game: str, serve: Serve, open_page: Open, tmp_path: Path
@@ -82,8 +89,7 @@ def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
     terminal.wait_for(r"1\. ")  # the first decision's actions
     played = 0
     for _ in range(DECISIONS):
-        terminal.press("Enter")  # the highlighted action: the first
-        played = terminal.until(partial(saved_after, terminal, save, played), "a save")
+        played = terminal.until(partial(chosen_and_saved, terminal, save, played), "a save")
     # Textual's notes ("▌ saved to game.json") fade after a few seconds: the shot waits.
     terminal.until(lambda: "▌ saved to" not in terminal.text(), "the save notes to fade")
     terminal.shot(game)
