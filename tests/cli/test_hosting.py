@@ -27,6 +27,10 @@ from typing import Any
 
 import msgspec
 import pytest
+
+# The web extra's server and client: the default env installs it; the dask and rl envs,
+# which collect every module to select their marker, do not.
+pytest.importorskip("websockets", reason="meeple[web] is not installed")
 import websockets.asyncio.client
 import websockets.exceptions
 
