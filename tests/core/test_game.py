@@ -228,6 +228,6 @@ def test_reveals_another_seats_card_and_any_random_draw(tiny: Any, state: Any) -
 
 def test_table_panes_default_to_render(tiny: Any, state: Any) -> None:
     view = tiny.view(state, 0)
-    assert tiny.render_table(view, 0) == tiny.render(view, 0)
-    assert tiny.render_private(view, 0) is None
-    assert tiny.legend() == ()
+    assert tiny.presentation.render_table(view, 0) == tiny.presentation.render(view, 0)
+    assert tiny.presentation.render_private(view, 0) is None
+    assert tiny.presentation.legend() == ()
