@@ -197,9 +197,9 @@ def drawer(game: Game[Any, Any]) -> Callable[[State, int | None], bytes]:
         options = console.options.update(height=None)
         lines: list[list[tuple[str, str | None, str | None, str]]] = []
         try:
-            parts = [game.render_table(view, seat)]
-            if seat is not None:
-                parts.append(game.render_private(view, seat))
+            shown = game.presentation
+            private = None if seat is None else shown.render_private(view, seat)
+            parts = [shown.render_table(view, seat), private]
             for part in parts:
                 if part is not None:
                     if lines:
