@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import typer
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, output, play, signals
 from meeple.core import net, records
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import IllegalAction, InvalidFile, MeepleError, install_hint
@@ -45,7 +45,7 @@ class Links(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     tokens: net.Tokens
 
 
-@app.command("host", context_settings=common.GAME_FLAGS)
+@app.command("host", context_settings=arguments.GAME_FLAGS)
 def host_game(
     ctx: typer.Context,
     game_id: play.GameId = None,
@@ -112,8 +112,8 @@ def host_game(
 
     Example: meeple host clank --seats human,human,ismcts:iterations=200 --save game.json
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         options = play.game_options(ctx, env, game_id, option)
         table = play.start(env, game_id, seats, seed, options, save, resume, force)
         try:
@@ -124,12 +124,12 @@ def host_game(
         game = match.game
         fallbacks = None
         if timer is not None:
-            name = common.player_names(env.registry, game.id, fallback, "--fallback")[0]
+            name = arguments.player_names(env.registry, game.id, fallback, "--fallback")[0]
             bot = env.registry.player(name, game.id)
             fallbacks = [(bot.text, bot.make(game, s, setup.seed)) for s in range(len(setup.seats))]
         tokens = links(path, setup, new_links)
         if not hosting.is_loopback(host):
-            common.warn(
+            output.warn(
                 f"serving on {host}: anyone who can reach this machine and has a seat's link "
                 "plays that seat, and anyone with the spectators' link watches; share each "
                 "link with its player only"
@@ -142,7 +142,7 @@ def host_game(
         hosted = net.Host(
             match,
             setup.seats,
-            common.make_bots(env.registry, game, setup.seats, setup.seed),
+            arguments.make_bots(env.registry, game, setup.seats, setup.seed),
             tokens=tokens,
             save=None if path is None else lambda: saved(table, path),
             timer=timer,
@@ -157,15 +157,15 @@ def host_game(
 
     async def game_over() -> None:
         scores = await hosted.run()
-        common.console.print(play.final_scores(table, scores))
+        output.console.print(play.final_scores(table, scores))
         play.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
 
     try:
-        with common.Terminable():
+        with signals.Terminable():
             announce(game.title, setup.seats, tokens, shown, path)
             asyncio.run(hosting.serve(hosting.server(lobby, sock, answers_to), sock, [game_over()]))
     except KeyboardInterrupt as stop:
-        terminated = isinstance(stop, common.Terminated)
+        terminated = isinstance(stop, signals.Terminated)
         said = "stopped (terminated)" if terminated else "stopped"
         if path is not None and not match.over:
             said += f"; the game is saved in {path}: `meeple host --resume {path}` continues it"
@@ -177,7 +177,7 @@ def host_game(
                 f"the game so far is saved in {path}: `meeple host --resume {path}` continues it"
             )
         if isinstance(error, MeepleError):
-            common.fail(common.message_of(error))
+            output.fail(output.message_of(error))
         raise
 
 
@@ -199,7 +199,7 @@ def saved(table: play.Table, path: Path) -> None:
     try:
         records.write_atomic(path, table.encoded())
     except OSError as exc:
-        common.warn(f"could not save to {path}: {exc.strerror or exc}; the next action tries again")
+        output.warn(f"could not save to {path}: {exc.strerror or exc}; the next action tries again")
 
 
 def earlier(table: play.Table, match: Match) -> list[list[str]] | None:

@@ -24,7 +24,7 @@ from typing import Annotated, Any, NoReturn, Protocol
 import typer
 from rich.table import Table as RichTable
 
-from meeple.cli import common
+from meeple.cli import arguments, environment, output, saving, signals
 from meeple.core import records
 from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match, Rewound
@@ -92,10 +92,10 @@ class Lines(Front):
         say(text)
 
     def complain(self, message: str) -> None:
-        common.err_console.print(common.error_line(message), soft_wrap=True)
+        output.err_console.print(output.error_line(message), soft_wrap=True)
 
     def stopped(self, why: str) -> None:
-        common.err_console.print(f"\n{why}")
+        output.err_console.print(f"\n{why}")
 
     def deliver(self, name: str, data: bytes) -> bool:
         return False  # a terminal has no browser to take a download
@@ -109,7 +109,7 @@ def check_save(path: Path, game_id: str, force: bool) -> None:
     or with ``force``.
     """
     kind = ("game", "meeple record or snapshot")
-    common.check_overwrite(path, "--save", game_id, force, _saved_game, kind)
+    saving.check_overwrite(path, "--save", game_id, force, _saved_game, kind)
 
 
 def _saved_game(path: Path) -> str | None:
@@ -217,7 +217,7 @@ class Table:
     def encoded(self, *, scored: bool = True) -> bytes:
         match = self.match
         if self.snapshot_step is None:
-            return records.encode(common.record_of(match, self.setup, scored=scored))
+            return records.encode(records.record_of(match, self.setup, scored=scored))
         step = self.snapshot_step + len(match.actions)
         return records.encode(Snapshot(setup=self.setup, step=step, state=match.state))
 
@@ -239,7 +239,7 @@ class Table:
             self.front.complain(f"cannot save to {str(path)!r}: a NUL character in its name")
             return False
         try:
-            common.check_output(path, "cannot save to")
+            saving.check_output(path, "cannot save to")
         except MeepleError as exc:
             self.front.complain(str(exc))
             return False
@@ -301,7 +301,7 @@ class Table:
         Without one, a person at a terminal is asked for a file -- not after SIGTERM:
         whatever sent it wants the process gone, not a question.
         """
-        terminated = isinstance(stop, common.Terminated)
+        terminated = isinstance(stop, signals.Terminated)
         if isinstance(stop, EOFError):
             why = "input ended"
         else:
@@ -346,12 +346,12 @@ def ask(prompt: str) -> str:
     if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
         # A line that is not in the input's encoding is an answer like any other, not a crash.
         sys.stdin.reconfigure(errors="replace")
-    return common.console.input(common.plain(prompt))
+    return output.console.input(output.plain(prompt))
 
 
 def say(text: str) -> None:
-    """Print one line of outside text (see :func:`~meeple.cli.common.plain`)."""
-    common.console.print(common.plain(text), soft_wrap=True)
+    """Print one line of outside text (see :func:`~meeple.cli.output.plain`)."""
+    output.console.print(output.plain(text), soft_wrap=True)
 
 
 def choice(answer: str, n: int) -> int | None:
@@ -380,13 +380,13 @@ class Human:
         self.seat = seat
 
     def choose(self, prompt: Prompt) -> Action:
-        game, view, legal, out = prompt.game, prompt.view, prompt.legal, common.console
+        game, view, legal, out = prompt.game, prompt.view, prompt.legal, output.console
         table = self.table
-        if table.shown not in (None, self.seat) and table.setup.seats.count(common.HUMAN) > 1:
+        if table.shown not in (None, self.seat) and table.setup.seats.count(arguments.HUMAN) > 1:
             self.pass_here()
         table.shown = self.seat
         out.print()
-        out.print(common.shown(game.render(view, self.seat)))
+        out.print(output.shown(game.render(view, self.seat)))
         for i, action in enumerate(legal, 1):
             say(f"  {i:>3}. {game.describe_action(view, action)}")
         n = len(legal)
@@ -410,7 +410,7 @@ class Human:
 
         Piped input is not waited for: its lines answer decisions only.
         """
-        out = common.console
+        out = output.console
         if out.is_terminal and not out.is_dumb_terminal:
             out.clear()
             out.file.write(ERASE_SCROLLBACK)
@@ -483,14 +483,14 @@ class Narrator:
 
     def heading(self, text: str) -> None:
         """Mark where a new round starts in the log."""
-        common.console.rule(text)
+        output.console.rule(text)
 
     def tell(self, line: str) -> None:
         """Log one action."""
         say(line)
 
 
-def resume_table(path: Path, env: common.Env, save: Path | None) -> Table:
+def resume_table(path: Path, env: environment.Env, save: Path | None) -> Table:
     """The game saved in ``path``, opened with every check ``meeple validate`` runs."""
     loaded, match = open_saved(path, env.registry, env.hooks)
     return Table(match, loaded.setup, save, None if loaded.is_record else loaded.value.step)
@@ -512,17 +512,17 @@ Force = Annotated[
 
 
 def game_options(
-    ctx: typer.Context, env: common.Env, game_id: str | None, option: list[str] | None
+    ctx: typer.Context, env: environment.Env, game_id: str | None, option: list[str] | None
 ) -> list[str]:
     """The ``-o`` options, with any game option given as a flag of its own (``--board back``)."""
     if ctx.args and game_id is not None:
-        return [*(option or []), *common.option_flags(ctx, env.registry.game(game_id))]
+        return [*(option or []), *arguments.option_flags(ctx, env.registry.game(game_id))]
     if ctx.args:
         raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
     return option or []
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def play(
     ctx: typer.Context,
     game_id: GameId = None,
@@ -584,8 +584,8 @@ def play(
 
     Example: meeple play clonk --seats human,bot,bot --seed 7 --save game.json
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         options = game_options(ctx, env, game_id, option)
         if plain and full_screen:
             raise typer.BadParameter("--plain and --table cannot be used together")
@@ -602,7 +602,7 @@ def play(
 def at_terminal(table: Table) -> bool:
     """Whether ``table`` is played full-screen unless told otherwise: a person plays at it,
     at a terminal that can draw it (pipes, tests and dumb terminals play line by line)."""
-    return common.HUMAN in table.setup.seats and not no_table()
+    return arguments.HUMAN in table.setup.seats and not no_table()
 
 
 def no_table() -> str | None:
@@ -622,13 +622,13 @@ def no_table() -> str | None:
     for name, stream in streams:
         if stream is None or not stream.isatty():
             return f"standard {name} is not one"
-    if common.console.is_dumb_terminal:
+    if output.console.is_dumb_terminal:
         return f"this one cannot draw it (TERM={os.environ.get('TERM')})"
     return None
 
 
 def start(
-    env: common.Env,
+    env: environment.Env,
     game_id: str | None,
     seats: str | None,
     seed: int | None,
@@ -649,7 +649,7 @@ def start(
             raise MeepleError(f"{resume} is a game of {game.id}, not {game_id}")
         check_save(save or resume, game.id, force)
         if seats is not None:
-            names = common.parse_seats(registry, type(game), seats)
+            names = arguments.parse_seats(registry, type(game), seats)
             if len(names) != len(table.setup.seats):
                 raise MeepleError(f"--seats: the saved game has {len(table.setup.seats)} seats")
             table.setup.seats = names
@@ -659,54 +659,54 @@ def start(
         raise MeepleError("name the GAME to play (see `meeple games`), or --resume a saved one")
     game_cls = registry.game(game_id)
     if seats is None:
-        seats = ",".join([common.HUMAN] + [common.BOT] * max(1, game_cls.min_seats - 1))
-    names = common.parse_seats(registry, game_cls, seats)
-    game = game_cls(common.parse_options(game_cls, option))
+        seats = ",".join([arguments.HUMAN] + [arguments.BOT] * max(1, game_cls.min_seats - 1))
+    names = arguments.parse_seats(registry, game_cls, seats)
+    game = game_cls(arguments.parse_options(game_cls, option))
     if save is not None:
         check_save(save, game.id, force)
     if seed is None:
         seed = secrets.randbelow(1_000_000)
         say(f"seed {seed} (play this game again with --seed {seed})")
     match = Match.new(game, len(names), seed, env.hooks)
-    return Table(match, common.setup_of(game, names, seed), save, None)
+    return Table(match, records.setup_of(game, names, seed), save, None)
 
 
-def run(env: common.Env, table: Table, quiet: bool, full_screen: bool = False) -> None:
+def run(env: environment.Env, table: Table, quiet: bool, full_screen: bool = False) -> None:
     """Play ``table`` to the end, then print the scores and save."""
     match, names = table.match, table.setup.seats
-    bots = common.make_bots(env.registry, match.game, names, table.setup.seed)
+    bots = arguments.make_bots(env.registry, match.game, names, table.setup.seed)
     if full_screen:
         from meeple.cli.table import play_full_screen  # Textual loads only for a full screen
 
         play_full_screen(table, bots, quiet)
         return
     players: list[Any] = [Human(table, s) if b is None else b for s, b in enumerate(bots)]
-    humans = [s for s, n in enumerate(names) if n == common.HUMAN]
+    humans = [s for s, n in enumerate(names) if n == arguments.HUMAN]
     on_events = None
     if not quiet:
         say(f"{match.game.title}, seats: {roster(names)}")
         narrator = Narrator(players, match, names, humans[0] if len(humans) == 1 else None)
         players, on_events = [narrator] * len(players), narrator.events
     table.players = players
-    with common.Terminable():
+    with signals.Terminable():
         finish(
             table,
             lambda: match.run([table] * len(players), on_events=on_events),
-            lambda scores: common.console.print(final_scores(table, scores)),
+            lambda scores: output.console.print(final_scores(table, scores)),
         )
 
 
 def roster(seats: list[str]) -> str:
     """Each seat's number and player; the one human's marked "(you)"."""
-    alone = seats.count(common.HUMAN) == 1
+    alone = seats.count(arguments.HUMAN) == 1
     return ", ".join(
-        f"{s} {name}" + (" (you)" if alone and name == common.HUMAN else "")
+        f"{s} {name}" + (" (you)" if alone and name == arguments.HUMAN else "")
         for s, name in enumerate(seats)
     )
 
 
 def final_scores(table: Table, scores: list[Score]) -> RichTable:
-    return common.score_table(scores, table.setup.seats, f"{table.match.game.title}: final scores")
+    return output.score_table(scores, table.setup.seats, f"{table.match.game.title}: final scores")
 
 
 def finish(

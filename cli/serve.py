@@ -19,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, output, play
 from meeple.core.engine import Hooks
 from meeple.core.errors import MeepleError, install_hint
 from meeple.core.rng import SEED_MAX
@@ -30,7 +30,7 @@ app = typer.Typer()
 WEB_EXTRA = f"meeple serve needs the web extra: {install_hint('web')}"
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def serve(
     ctx: typer.Context,
     game_id: play.GameId = None,
@@ -92,10 +92,10 @@ def serve(
     Example: meeple serve clank --seats human,bot --save game.json, then open
     http://127.0.0.1:8000
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         options = play.game_options(ctx, env, game_id, option)
-        with common.console.capture():  # play's own checks, without its greeting
+        with output.console.capture():  # play's own checks, without its greeting
             table = play.start(env, game_id, seats, seed, options, save, resume, force)
         try:
             from meeple.cli.server import TableServer
@@ -121,7 +121,9 @@ def serve(
     play.say("stopped")
 
 
-def page_command(env: common.Env, save: Path, fresh: list[str], going_on: list[str]) -> list[str]:
+def page_command(
+    env: environment.Env, save: Path, fresh: list[str], going_on: list[str]
+) -> list[str]:
     """The command a page opened now runs: ``going_on`` (``--resume`` the save) while the
     ``--save`` file holds a game not yet over -- a page closed or reloaded mid-game left it
     there, and a new game would overwrite it -- else ``fresh``, a new game."""
