@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import typer
 
-from meeple.cli import arguments, environment, output, play, signals
+from meeple.cli import arguments, environment, output, signals, tabletop
 from meeple.core import net, records
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import IllegalAction, InvalidFile, MeepleError, install_hint
@@ -48,15 +48,15 @@ class Links(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 @app.command("host", context_settings=arguments.GAME_FLAGS)
 def host_game(
     ctx: typer.Context,
-    game_id: play.GameId = None,
-    seats: play.Seats = None,
+    game_id: tabletop.GameId = None,
+    seats: tabletop.Seats = None,
     seed: Annotated[
         int | None,
         typer.Option(
             min=0, max=SEED_MAX, help="Seed of the game's randomness (default: a fresh one)."
         ),
     ] = None,
-    option: play.GameOptions = None,
+    option: tabletop.GameOptions = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -70,7 +70,7 @@ def host_game(
             "they were saved beside it (and save back to it)."
         ),
     ] = None,
-    force: play.Force = False,
+    force: tabletop.Force = False,
     host: Annotated[
         str,
         typer.Option(
@@ -114,8 +114,8 @@ def host_game(
     """
     env = environment.env(ctx)
     with output.errors():
-        options = play.game_options(ctx, env, game_id, option)
-        table = play.start(env, game_id, seats, seed, options, save, resume, force)
+        options = tabletop.game_options(ctx, env, game_id, option)
+        table = tabletop.start(env, game_id, seats, seed, options, save, resume, force)
         try:
             from meeple.cli import hosting
         except ImportError:
@@ -157,8 +157,8 @@ def host_game(
 
     async def game_over() -> None:
         scores = await hosted.run()
-        output.console.print(play.final_scores(table, scores))
-        play.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
+        output.console.print(tabletop.final_scores(table, scores))
+        tabletop.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
 
     try:
         with signals.Terminable():
@@ -169,7 +169,7 @@ def host_game(
         said = "stopped (terminated)" if terminated else "stopped"
         if path is not None and not match.over:
             said += f"; the game is saved in {path}: `meeple host --resume {path}` continues it"
-        play.say(said)
+        tabletop.say(said)
         raise typer.Exit(143 if terminated else 0) from None
     except Exception as error:
         if path is not None:
@@ -187,14 +187,14 @@ def announce(
     """Print the address, then each seat's link (a bot's seat is played here) and the
     spectators'."""
     kept = f"; saved after every action in {path}" if path is not None else ""
-    play.say(f"{title} hosted at http://{shown} (Ctrl-C stops the server{kept})")
+    tabletop.say(f"{title} hosted at http://{shown} (Ctrl-C stops the server{kept})")
     for seat, (name, token) in enumerate(zip(seats, tokens.seats, strict=True)):
         link = f"http://{shown}/#{token}" if token is not None else "played here"
-        play.say(f"  seat {seat} ({name}): {link}")
-    play.say(f"  spectators: http://{shown}/#{tokens.spectators}")
+        tabletop.say(f"  seat {seat} ({name}): {link}")
+    tabletop.say(f"  spectators: http://{shown}/#{tokens.spectators}")
 
 
-def saved(table: play.Table, path: Path) -> None:
+def saved(table: tabletop.Table, path: Path) -> None:
     """Save the game after an action; a failure is said, and the game goes on."""
     try:
         records.write_atomic(path, table.encoded())
@@ -202,7 +202,7 @@ def saved(table: play.Table, path: Path) -> None:
         output.warn(f"could not save to {path}: {exc.strerror or exc}; the next action tries again")
 
 
-def earlier(table: play.Table, match: Match) -> list[list[str]] | None:
+def earlier(table: tabletop.Table, match: Match) -> list[list[str]] | None:
     """The log of a resumed game's moves so far, as each seat may know it, from its
     record; a snapshot, which holds none, says so."""
     if not match.actions:

@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meeple.cli import arguments, environment, output, play
+from meeple.cli import arguments, environment, output, play, tabletop
 from meeple.core import net
 from meeple.core.bots import Bot, Prompt
 from meeple.core.errors import MeepleError
@@ -72,11 +72,11 @@ def join(
     def show(remote: net.Remote, update: net.Update) -> None:
         if not told:
             who = f"seat {remote.seat}" if bot is None else f"seat {remote.seat} ({bot})"
-            play.say(f"joined {remote.game.title} as {who}")
+            tabletop.say(f"joined {remote.game.title} as {who}")
         told.update(seats=remote.welcome.seats, title=remote.game.title)
         if not quiet:
             for line in update.log:
-                play.say(line)
+                tabletop.say(line)
 
     with output.errors():
         try:
@@ -84,7 +84,7 @@ def join(
                 net.play(link, player, env.registry.game, retry=retry, on_update=show)
             )
         except Leave:
-            play.say("left the game; the seat's link takes you back to it")
+            tabletop.say("left the game; the seat's link takes you back to it")
             raise typer.Exit(0) from None
         except EOFError:
             output.err_console.print("input ended")
@@ -108,12 +108,14 @@ class Person:
         game, view, legal = prompt.game, prompt.view, prompt.legal
         output.console.print(output.shown(game.render(view, self.seat)))
         for i, text in enumerate(net.choices(game, view, legal), 1):
-            play.say(f"  {i:>3}. {text}")
+            tabletop.say(f"  {i:>3}. {text}")
         n = len(legal)
         while True:
-            answer = play.ask(f"seat {self.seat}, your choice [1-{n}, q quit]: ").strip().lower()
+            answer = (
+                tabletop.ask(f"seat {self.seat}, your choice [1-{n}, q quit]: ").strip().lower()
+            )
             if (index := play.choice(answer, n)) is not None:
                 return legal[index]
             if answer == "q":
                 raise Leave
-            play.say(f"{answer[:20]!r} is not a choice: type 1-{n}, or q to quit")
+            tabletop.say(f"{answer[:20]!r} is not a choice: type 1-{n}, or q to quit")

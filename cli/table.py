@@ -7,9 +7,9 @@ actions list the legal answers of the seat to move. Between two people
 sharing the screen, a "pass to seat N" screen covers the table until the
 next one confirms.
 
-The match runs in a thread of its own, through the same :class:`~meeple.cli.play.Table`
+The match runs in a thread of its own, through the same :class:`~meeple.cli.tabletop.Table`
 as line mode -- so saving, quitting and whatever stops the game behave as there
-(:func:`~meeple.cli.play.finish`) -- while the app only draws and takes keys. The two
+(:func:`~meeple.cli.tabletop.finish`) -- while the app only draws and takes keys. The two
 talk through :meth:`TableApp.post` (the thread's news, drawn in order) and a queue of
 requests (:attr:`TableApp.requests`), which the thread reads before each decision and
 while a person decides; the state is only read in the thread, between actions.
@@ -42,18 +42,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from meeple.cli import arguments, output, play, signals
-from meeple.cli.play import (
-    Human,
-    Lines,
-    Narrator,
-    Quit,
-    Table,
-    choice,
-    final_scores,
-    finish,
-    roster,
-)
+from meeple.cli import arguments, output, signals, tabletop
+from meeple.cli.play import Human, Narrator, choice, roster
+from meeple.cli.tabletop import Lines, Quit, Table, final_scores, finish
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event
@@ -165,7 +156,7 @@ class Log(Narrator):
         self.app.post(self.app.log_line, output.plain(line))
 
 
-class Front(play.Front):
+class Front(tabletop.Front):
     """The table's questions and news, asked and told in the app (from the match's thread).
 
     Each notice is shown once, at the table. What still matters once the full screen is gone

@@ -11,7 +11,8 @@ from rich.console import Console
 from typer.testing import Result
 
 from meeple.cli import output
-from meeple.cli.play import Human, Table
+from meeple.cli.play import Human
+from meeple.cli.tabletop import Table
 from meeple.core import records
 from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
