@@ -1,6 +1,6 @@
 """A game at the table, whatever it is played through -- the terminal line by line, the
-full-screen table, a served page -- and started or resumed from the options ``meeple play``,
-``serve`` and ``host`` share.
+full-screen table (at a terminal or on a ``meeple serve`` page), the pages of ``meeple host``
+-- started or resumed from the options ``play``, ``serve`` and ``host`` share.
 
 :class:`Table` holds the game being played, saves it and takes decisions back; it talks to
 the people at it through a :class:`Front`. :func:`finish` plays it to the end.
