@@ -105,16 +105,6 @@ def midpoint(game: Game[Any, Any], match: Match, hooks: Hooks) -> State:
     return again.state
 
 
-def setup_of(game: Game[Any, Any], seats: int, seed: int) -> records.Setup[Any]:
-    return records.Setup(
-        game=game.id,
-        version=game.version,
-        seats=["random"] * seats,
-        seed=seed,
-        options=game.options,
-    )
-
-
 def cycle(items: list[Any]) -> Callable[[int], Any]:
     return lambda i: items[i % len(items)]
 
@@ -142,7 +132,7 @@ def snapshots(
     game: Game[Any, Any], seats: int, states: list[State], budget: float
 ) -> dict[str, float]:
     snaps = [
-        records.Snapshot(setup=setup_of(game, seats, i), step=0, state=s)
+        records.Snapshot(setup=records.setup_of(game, ["random"] * seats, i), step=0, state=s)
         for i, s in enumerate(states)
     ]
     blobs = [records.encode(s) for s in snaps]
@@ -169,13 +159,8 @@ def validation(
     with tempfile.TemporaryDirectory(prefix="meeple-bench-") as tmp:
         paths = []
         for match in matches:
-            record = records.Record(
-                setup=setup_of(game, seats, match.seed),
-                actions=match.actions,
-                over=match.over,
-                digest=game.digest(match.state),
-                scores=match.scores(),
-            )
+            setup = records.setup_of(game, ["random"] * seats, match.seed)
+            record = records.record_of(match, setup)
             path = Path(tmp) / f"{game.id}-{seats}-{match.seed}.json"
             records.write_atomic(path, records.encode(record))
             paths.append(path)

@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
-from meeple.cli.common import best_bot
+from meeple.cli.arguments import best_bot
 from meeple.core.bots import Bot, Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError

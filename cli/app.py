@@ -11,7 +11,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from meeple.cli import common
+from meeple.cli import environment, output, signals
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import plugin_error
 
@@ -44,7 +44,7 @@ EXIT_CODES = (
 
 def _show_version(value: bool) -> None:
     if value:
-        common.console.print(f"meeple {metadata.version('meeple')}")
+        output.console.print(f"meeple {metadata.version('meeple')}")
         raise typer.Exit()
 
 
@@ -55,7 +55,7 @@ class Meeple(TyperGroup):
     built-in commands and points at ``meeple plugins``, which lists the
     commands plugins add. A command name that is not built in loads the
     plugins and calls ``meeple_commands`` (see :meth:`Env.commands
-    <meeple.cli.common.Env.commands>`); a plugin cannot replace a built-in command.
+    <meeple.cli.environment.Env.commands>`); a plugin cannot replace a built-in command.
     """
 
     def __init__(self, **kwargs: Any) -> None:
@@ -69,24 +69,24 @@ class Meeple(TyperGroup):
                 self.commands[name] = found.command
         return self.commands.get(cmd_name)
 
-    def plugin_commands(self, ctx: Any) -> dict[str, common.PluginCommand]:
-        return common.env(ctx).commands(self.builtin)
+    def plugin_commands(self, ctx: Any) -> dict[str, environment.PluginCommand]:
+        return environment.env(ctx).commands(self.builtin)
 
     def invoke(self, ctx: Any) -> Any:
         # A command that keeps work on Ctrl-C says what it kept and exits 130 itself (143 on
-        # SIGTERM, which common.Terminable turns into Terminated); for any other, Typer would
+        # SIGTERM, which signals.Terminable turns into Terminated); for any other, Typer would
         # exit 130 without a word.
         try:
             return super().invoke(ctx)
-        except common.Terminated:
-            common.err_console.print("terminated")
+        except signals.Terminated:
+            output.err_console.print("terminated")
             raise typer.Exit(143) from None
         except KeyboardInterrupt:
-            common.err_console.print("interrupted")
+            output.err_console.print("interrupted")
             raise typer.Exit(130) from None
 
 
-def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
+def make_app(pm: environment.PluginManager | None = None) -> typer.Typer:
     """The root app; ``pm`` replaces the default plugin manager (tests use it)."""
     import importlib
 
@@ -97,7 +97,7 @@ def make_app(pm: common.PluginManager | None = None) -> typer.Typer:
         rich_markup_mode="rich",
         # The environment is the context's object from the start: a plugin command
         # is looked up (which loads the plugins) before the root callback runs.
-        context_settings={"help_option_names": ["-h", "--help"], "obj": common.Env(pm)},
+        context_settings={"help_option_names": ["-h", "--help"], "obj": environment.Env(pm)},
         pretty_exceptions_enable=False,
         epilog=EXIT_CODES,
     )
@@ -135,10 +135,10 @@ def main() -> None:
     try:
         make_app()(prog_name="meeple")
     except MeepleError as exc:
-        common.err_console.print(common.error_line(common.message_of(exc)), soft_wrap=True)
+        output.err_console.print(output.error_line(output.message_of(exc)), soft_wrap=True)
         sys.exit(1)
     except KeyboardInterrupt:  # before or after a command runs (a command exits 130 itself)
-        common.err_console.print("interrupted")
+        output.err_console.print("interrupted")
         sys.exit(130)
     except Exception as exc:
         if os.environ.get("MEEPLE_DEBUG"):
@@ -147,12 +147,12 @@ def main() -> None:
         error = plugin_error(exc)
         if error is not None:  # a plugin's bot or rules: its authors can fix it
             message = f"{error}; MEEPLE_DEBUG=1 shows the traceback{notes}"
-            common.err_console.print(common.error_line(message), soft_wrap=True)
+            output.err_console.print(output.error_line(message), soft_wrap=True)
             sys.exit(1)
         where = traceback.extract_tb(exc.__traceback__)[-1]
         message = (
             f"{type(exc).__name__}: {exc} (in {where.filename}, line {where.lineno}); "
             f"run again with MEEPLE_DEBUG=1 for the traceback and report it{notes}"
         )
-        common.err_console.print(common.error_line(message, "internal error:"), soft_wrap=True)
+        output.err_console.print(output.error_line(message, "internal error:"), soft_wrap=True)
         sys.exit(1)

@@ -34,7 +34,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from meeple.cli import common
+from meeple.cli import arguments, environment, output, signals
 from meeple.core import Action, Event, testing
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
@@ -131,7 +131,7 @@ class Step(msgspec.Struct, array_like=True):
     error: str | None = None
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def check(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
@@ -178,17 +178,17 @@ def check(
 
     Example: meeple check clank -n 5 --seed 100
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         game_cls = env.registry.game(game_id)
-        flags = common.option_flags(ctx, game_cls)
+        flags = arguments.option_flags(ctx, game_cls)
         counts = list(range(game_cls.min_seats, game_cls.max_seats + 1))
         if seats is not None and seats not in counts:
-            common.fail(f"--seats {seats}: {game_cls.title} takes {counts[0]}-{counts[-1]}", 2)
-        common.seed_range(seed, n)  # every seed one a file can hold
+            output.fail(f"--seats {seats}: {game_cls.title} takes {counts[0]}-{counts[-1]}", 2)
+        arguments.seed_range(seed, n)  # every seed one a file can hold
         variants = [dict(v) for v in game_cls.variants]
         if option or flags:
-            chosen = common.parse_options(game_cls, [*(option or []), *flags])
+            chosen = arguments.parse_options(game_cls, [*(option or []), *flags])
             default = msgspec.to_builtins(game_cls.options_type())
             variants = [{k: v for k, v in msgspec.to_builtins(chosen).items() if v != default[k]}]
     counts = [seats] if seats is not None else counts
@@ -201,10 +201,10 @@ def check(
         for v, variant in enumerate(variants)
         for i in range(n)
     ]
-    with common.Terminable():  # SIGTERM ends it as Ctrl-C does, with its own line and code
+    with signals.Terminable():  # SIGTERM ends it as Ctrl-C does, with its own line and code
         report = run(game_cls, env.hooks, games, step_timeout)
     if json:
-        common.echo_json(msgspec.json.encode(report))
+        output.echo_json(msgspec.json.encode(report))
     else:
         show(report)
     if not report.ok:
@@ -212,7 +212,7 @@ def check(
 
 
 def run(
-    game_cls: common.GameClass, hooks: Hooks, games: list[Seeded], step_timeout: float
+    game_cls: arguments.GameClass, hooks: Hooks, games: list[Seeded], step_timeout: float
 ) -> Report:
     """Play ``games`` with every check, then again in two interpreters, and sum it all up;
     each step of a game may take ``step_timeout`` seconds (0: no bound)."""
@@ -234,7 +234,7 @@ def run(
             )
         except Exception as exc:  # a game may fail in any way; each is reported
             name, step = where(exc)
-            message = common.message_of(exc)
+            message = output.message_of(exc)
             if not isinstance(exc, testing.ConformanceError):
                 message = f"{type(exc).__name__}: {message}"
             failures.append(failure(game_cls.id, game, name, step, message))
@@ -475,7 +475,7 @@ def apart(
     return [msgspec.json.decode(a, type=tuple[list[Played], float]) for a in answers]
 
 
-def start(game_cls: common.GameClass, game: Seeded) -> Match:
+def start(game_cls: arguments.GameClass, game: Seeded) -> Match:
     """``game`` set up, as :func:`worker` and :func:`steps` play it."""
     rules = game_cls(msgspec.convert(game.variant, game_cls.options_type))
     return Match.new(rules, game.seats, game.seed, Hooks(None))
@@ -536,25 +536,25 @@ def steps() -> None:
 
 def show(report: Report) -> None:
     """The table of checks, the speed, then each failure and how to rerun it."""
-    table = Table(title=common.plain(f"meeple check {report.game}: {report.games} games"))
+    table = Table(title=output.plain(f"meeple check {report.game}: {report.games} games"))
     for column in ("check", "games", "passed", "failed", "what it asks"):
         table.add_column(column, justify="left" if column in ("check", "what it asks") else "right")
     for row in report.checks:
         failed = f"[bold red]{row.failed}[/]" if row.failed else "0"
         table.add_row(row.check, str(row.checked), str(row.passed), failed, row.description)
-    common.console.print(table)
+    output.console.print(table)
     rate = report.decisions_per_second
     speed = f"{rate:,.0f} decisions/s in random play" if rate is not None else "speed not measured"
-    common.console.print(f"{report.decisions:,} decisions checked; {speed}")
+    output.console.print(f"{report.decisions:,} decisions checked; {speed}")
     for f in report.failures:
         variant = ", ".join(f"{k}={v}" for k, v in f.variant.items()) or "default options"
         at = f", step {f.step}" if f.step is not None else ""
         head = f"FAILED {f.check}: {report.game} ({variant}), {f.seats} seats, seed {f.seed}{at}"
-        common.console.print(common.plain(head, "bold red"), soft_wrap=True)
-        common.console.print(common.plain(f"  {f.message}", lines=True), soft_wrap=True)
-        common.console.print(common.plain(f"  rerun: {f.rerun}"), soft_wrap=True)
+        output.console.print(output.plain(head, "bold red"), soft_wrap=True)
+        output.console.print(output.plain(f"  {f.message}", lines=True), soft_wrap=True)
+        output.console.print(output.plain(f"  rerun: {f.rerun}"), soft_wrap=True)
     verdict = ("all checks passed", "green") if report.ok else ("some checks failed", "bold red")
-    common.console.print(common.plain(*verdict))
+    output.console.print(output.plain(*verdict))
 
 
 if __name__ == "__main__":

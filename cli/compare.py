@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from meeple.cli import common, report
+from meeple.cli import arguments, environment, output, report, signals
 from meeple.cli.simulate import (
     Bots,
     FirstSeed,
@@ -78,7 +78,7 @@ def variant_items(text: str) -> list[str]:
     return [item.strip() for item in _ITEM.split(text)] if text.strip() else []
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def compare(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
@@ -121,26 +121,26 @@ def compare(
 
     Example: meeple compare clank --variant board=front --variant board=back -n 500 --rotate
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
         if len(variant) < 2:
             raise MeepleError("--variant: give two or more; the first is the base")
-        names = common.parse_seats(
-            registry, game_cls, seats or ",".join([common.BOT] * game_cls.max_seats)
+        names = arguments.parse_seats(
+            registry, game_cls, seats or ",".join([arguments.BOT] * game_cls.max_seats)
         )
-        if common.HUMAN in names:
+        if arguments.HUMAN in names:
             raise MeepleError("--seats: compare plays bots only")
-        shared = [*(option or []), *common.option_flags(ctx, game_cls)]
+        shared = [*(option or []), *arguments.option_flags(ctx, game_cls)]
         specs = []
         for text in variant:
             try:
-                options = common.parse_options(game_cls, [*shared, *variant_items(text)])
+                options = arguments.parse_options(game_cls, [*shared, *variant_items(text)])
             except MeepleError as exc:
                 raise MeepleError(f"--variant {echo(text)}: {exc}") from None
             specs.append(RunSpec.of(game_cls(options), names, rotate))
-        seeds = common.seed_range(seed, n)
+        seeds = arguments.seed_range(seed, n)
         paths: list[Path | None] = [None] * len(specs)
         if jsonl is not None:
             paths = [jsonl / f"variant-{i}.jsonl" for i in range(1, len(specs) + 1)]
@@ -149,7 +149,7 @@ def compare(
         tallies = [Tally() for _ in specs]
         pairs = [Paired() for _ in specs[1:]]
         started = time.perf_counter()
-        stopped, unwritten, term = False, None, common.Terminable()
+        stopped, unwritten, term = False, None, signals.Terminable()
         try:  # outside the workers' ``with``: leaving it on Ctrl-C stops them at once
             with term, contextlib.ExitStack() as stack:
                 sinks = stack.enter_context(lines_to(paths))
@@ -175,7 +175,7 @@ def compare(
                 each(rows([played(spec, seeds) for spec in specs], seeds), keep)
         except KeyboardInterrupt:
             stopped = True
-            code = common.interrupted(pairs[0].games, n, "seeds", terminated=term.terminated)
+            code = signals.interrupted(pairs[0].games, n, "seeds", terminated=term.terminated)
         except Unwritten as exc:
             unwritten = exc
         elapsed = time.perf_counter() - started
@@ -191,7 +191,7 @@ def compare(
         )
         show(game_cls.title, comparison, elapsed, as_json)
     if unwritten is not None:
-        common.fail(f"{unwritten}; the {pairs[0].games} seeds before it are in {jsonl}")
+        output.fail(f"{unwritten}; the {pairs[0].games} seeds before it are in {jsonl}")
     if stopped:
         raise typer.Exit(code)
 
@@ -230,11 +230,11 @@ def show(title: str, comparison: Comparison, elapsed: float, as_json: bool) -> N
     base, *others = comparison.variants
     for i, v in enumerate(comparison.variants, 1):
         said = f"variant {i} ({v.variant or 'defaults'}): {v.summary.seat_test.verdict}"
-        common.console.print(common.plain(said), soft_wrap=True)
+        output.console.print(output.plain(said), soft_wrap=True)
     for i, (other, rows) in enumerate(zip(others, comparison.differences, strict=True), 2):
         heading = (
             f"{title}: variant {i} ({other.variant or 'defaults'}) against variant 1 "
             f"({base.variant or 'defaults'}), {comparison.games} seeds"
         )
-        common.console.print(report.differences(heading, rows))
+        output.console.print(report.differences(heading, rows))
     report.speed(comparison.games * len(comparison.variants), elapsed)

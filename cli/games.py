@@ -6,7 +6,7 @@ import msgspec
 import typer
 from rich.table import Table
 
-from meeple.cli import common
+from meeple.cli import environment, output
 
 app = typer.Typer()
 
@@ -29,21 +29,21 @@ def games(
 
     Example: meeple games --json
     """
-    registry = common.env(ctx).registry
+    registry = environment.env(ctx).registry
     infos = [
         GameInfo(g.id, g.title, g.min_seats, g.max_seats, g.version, registry.game_plugin(g.id))
         for g in sorted(registry.games.values(), key=lambda g: g.id)
     ]
     if json:
-        common.echo_json(msgspec.json.encode(infos))
+        output.echo_json(msgspec.json.encode(infos))
         return
     if not infos:
-        common.console.print("No games are installed; `meeple plugins --all` shows what loaded.")
+        output.console.print("No games are installed; `meeple plugins --all` shows what loaded.")
         return
     table = Table(title="Installed games")
     for column in ("id", "title", "seats", "version", "plugin"):
         table.add_column(column, overflow="fold")  # a long id or plugin name whole, not cut
     for i in infos:
         cells = (i.id, i.title, f"{i.min_seats}-{i.max_seats}", i.version, i.plugin)
-        table.add_row(*map(common.plain, cells))
-    common.console.print(table)
+        table.add_row(*map(output.plain, cells))
+    output.console.print(table)

@@ -21,7 +21,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 import typer
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, output, tabletop
 from meeple.core import net, records
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import IllegalAction, InvalidFile, MeepleError, install_hint
@@ -45,18 +45,18 @@ class Links(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     tokens: net.Tokens
 
 
-@app.command("host", context_settings=common.GAME_FLAGS)
+@app.command("host", context_settings=arguments.GAME_FLAGS)
 def host_game(
     ctx: typer.Context,
-    game_id: play.GameId = None,
-    seats: play.Seats = None,
+    game_id: tabletop.GameId = None,
+    seats: tabletop.Seats = None,
     seed: Annotated[
         int | None,
         typer.Option(
             min=0, max=SEED_MAX, help="Seed of the game's randomness (default: a fresh one)."
         ),
     ] = None,
-    option: play.GameOptions = None,
+    option: tabletop.GameOptions = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -70,7 +70,7 @@ def host_game(
             "they were saved beside it (and save back to it)."
         ),
     ] = None,
-    force: play.Force = False,
+    force: tabletop.Force = False,
     host: Annotated[
         str,
         typer.Option(
@@ -112,10 +112,10 @@ def host_game(
 
     Example: meeple host clank --seats human,human,ismcts:iterations=200 --save game.json
     """
-    env = common.env(ctx)
-    with common.errors():
-        options = play.game_options(ctx, env, game_id, option)
-        table = play.start(env, game_id, seats, seed, options, save, resume, force)
+    env = environment.env(ctx)
+    with output.errors():
+        options = tabletop.game_options(ctx, env, game_id, option)
+        table = tabletop.start(env, game_id, seats, seed, options, save, resume, force)
         try:
             from meeple.cli import hosting
         except ImportError:
@@ -124,12 +124,12 @@ def host_game(
         game = match.game
         fallbacks = None
         if timer is not None:
-            name = common.player_names(env.registry, game.id, fallback, "--fallback")[0]
+            name = arguments.player_names(env.registry, game.id, fallback, "--fallback")[0]
             bot = env.registry.player(name, game.id)
             fallbacks = [(bot.text, bot.make(game, s, setup.seed)) for s in range(len(setup.seats))]
         tokens = links(path, setup, new_links)
         if not hosting.is_loopback(host):
-            common.warn(
+            output.warn(
                 f"serving on {host}: anyone who can reach this machine and has a seat's link "
                 "plays that seat, and anyone with the spectators' link watches; share each "
                 "link with its player only"
@@ -142,7 +142,7 @@ def host_game(
         hosted = net.Host(
             match,
             setup.seats,
-            common.make_bots(env.registry, game, setup.seats, setup.seed),
+            arguments.make_bots(env.registry, game, setup.seats, setup.seed),
             tokens=tokens,
             save=None if path is None else lambda: saved(table, path),
             timer=timer,
@@ -157,8 +157,8 @@ def host_game(
 
     async def game_over() -> None:
         scores = await hosted.run()
-        common.console.print(play.final_scores(table, scores))
-        play.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
+        output.console.print(tabletop.final_scores(table, scores))
+        tabletop.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
 
     web = hosting.server(lobby, sock, answers_to)
     try:
@@ -174,12 +174,12 @@ def host_game(
                 f"the game so far is saved in {path}: `meeple host --resume {path}` continues it"
             )
         if isinstance(error, MeepleError):
-            common.fail(common.message_of(error))
+            output.fail(output.message_of(error))
         raise
     said = "stopped (terminated)" if term.terminated else "stopped"
     if path is not None and not match.over:
         said += f"; the game is saved in {path}: `meeple host --resume {path}` continues it"
-    play.say(said)
+    tabletop.say(said)
     raise typer.Exit(143 if term.terminated else 0)
 
 
@@ -189,22 +189,22 @@ def announce(
     """Print the address, then each seat's link (a bot's seat is played here) and the
     spectators'."""
     kept = f"; saved after every action in {path}" if path is not None else ""
-    play.say(f"{title} hosted at http://{shown} (Ctrl-C stops the server{kept})")
+    tabletop.say(f"{title} hosted at http://{shown} (Ctrl-C stops the server{kept})")
     for seat, (name, token) in enumerate(zip(seats, tokens.seats, strict=True)):
         link = f"http://{shown}/#{token}" if token is not None else "played here"
-        play.say(f"  seat {seat} ({name}): {link}")
-    play.say(f"  spectators: http://{shown}/#{tokens.spectators}")
+        tabletop.say(f"  seat {seat} ({name}): {link}")
+    tabletop.say(f"  spectators: http://{shown}/#{tokens.spectators}")
 
 
-def saved(table: play.Table, path: Path) -> None:
+def saved(table: tabletop.Table, path: Path) -> None:
     """Save the game after an action; a failure is said, and the game goes on."""
     try:
         records.write_atomic(path, table.encoded())
     except OSError as exc:
-        common.warn(f"could not save to {path}: {exc.strerror or exc}; the next action tries again")
+        output.warn(f"could not save to {path}: {exc.strerror or exc}; the next action tries again")
 
 
-def earlier(table: play.Table, match: Match) -> list[list[str]] | None:
+def earlier(table: tabletop.Table, match: Match) -> list[list[str]] | None:
     """The log of a resumed game's moves so far, as each seat may know it, from its
     record; a snapshot, which holds none, says so."""
     if not match.actions:

@@ -38,7 +38,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketDisconnected
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-from meeple.cli import common
+from meeple.cli import output, signals
 from meeple.core import net
 from meeple.core.errors import explain
 from meeple.core.game import Game
@@ -188,7 +188,7 @@ DRAWING_WIDTH = 120
 def drawer(game: Game[Any, Any]) -> Callable[[State, int | None], bytes]:
     """The game's own drawing of a seat's view, as its full-screen table draws it (the
     table, then what only the seat sees): styled lines for the page, each text escaped
-    (:func:`~meeple.cli.common.shown`). A drawing that fails says so in its place."""
+    (:func:`~meeple.cli.output.shown`). A drawing that fails says so in its place."""
 
     def draw(view: State, seat: int | None) -> bytes:
         console = Console(
@@ -204,7 +204,7 @@ def drawer(game: Game[Any, Any]) -> Callable[[State, int | None], bytes]:
                 if part is not None:
                     if lines:
                         lines.append([])
-                    for line in console.render_lines(common.shown(part), options, pad=False):
+                    for line in console.render_lines(output.shown(part), options, pad=False):
                         lines.append([styled(seg) for seg in Segment.simplify(line) if seg.text])
         except Exception as exc:  # the game's code: the page goes on without its drawing
             lines = [[(f"(the game's drawing failed: {explain(exc)})", None, None, "i")]]
@@ -301,13 +301,13 @@ def _family(host: str) -> socket.AddressFamily:
     return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
-def sigterm_stops(web: uvicorn.Server) -> common.Terminable:
+def sigterm_stops(web: uvicorn.Server) -> signals.Terminable:
     """SIGTERM, heard inside the returned context, asks ``web`` to stop as uvicorn's own
     handler does while it serves (``term.terminated`` says it came).
 
-    Raised into the event loop as :class:`common.Terminated` instead, it could land in a
+    Raised into the event loop as :class:`signals.Terminated` instead, it could land in a
     weakref callback, where Python reports and drops it, and the server would serve on."""
-    return common.Terminable(partial(setattr, web, "should_exit", True))
+    return signals.Terminable(partial(setattr, web, "should_exit", True))
 
 
 async def serve(

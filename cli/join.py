@@ -14,7 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, output, play, tabletop
 from meeple.core import net
 from meeple.core.bots import Bot, Prompt
 from meeple.core.errors import MeepleError
@@ -58,13 +58,13 @@ def join(
 
     Example: meeple join "http://127.0.0.1:8000/#TOKEN" --bot ismcts:iterations=100
     """
-    env = common.env(ctx)
+    env = environment.env(ctx)
     told: dict[str, Any] = {}
 
     def player(game: Game[Any, Any], seat: int) -> Bot:
         if bot is None:
             return Person(seat)
-        names = common.player_names(env.registry, game.id, bot, "--bot")
+        names = arguments.player_names(env.registry, game.id, bot, "--bot")
         if len(names) != 1:
             raise MeepleError(f"--bot {bot!r}: one bot plays one seat; name one, without commas")
         return env.registry.player(names[0], game.id).make(game, seat, secrets.randbelow(SEED_MAX))
@@ -72,26 +72,26 @@ def join(
     def show(remote: net.Remote, update: net.Update) -> None:
         if not told:
             who = f"seat {remote.seat}" if bot is None else f"seat {remote.seat} ({bot})"
-            play.say(f"joined {remote.game.title} as {who}")
+            tabletop.say(f"joined {remote.game.title} as {who}")
         told.update(seats=remote.welcome.seats, title=remote.game.title)
         if not quiet:
             for line in update.log:
-                play.say(line)
+                tabletop.say(line)
 
-    with common.errors():
+    with output.errors():
         try:
             final = asyncio.run(
                 net.play(link, player, env.registry.game, retry=retry, on_update=show)
             )
         except Leave:
-            play.say("left the game; the seat's link takes you back to it")
+            tabletop.say("left the game; the seat's link takes you back to it")
             raise typer.Exit(0) from None
         except EOFError:
-            common.err_console.print("input ended")
+            output.err_console.print("input ended")
             raise typer.Exit(130) from None
     scores = final.scores or []
     title = f"{told['title']}: final scores"
-    common.console.print(common.score_table(scores, told["seats"], title))
+    output.console.print(output.score_table(scores, told["seats"], title))
 
 
 class Leave(Exception):
@@ -106,14 +106,16 @@ class Person:
 
     def choose(self, prompt: Prompt) -> Action:
         game, view, legal = prompt.game, prompt.view, prompt.legal
-        common.console.print(common.shown(game.presentation.render(view, self.seat)))
+        output.console.print(output.shown(game.presentation.render(view, self.seat)))
         for i, text in enumerate(net.choices(game, view, legal), 1):
-            play.say(f"  {i:>3}. {text}")
+            tabletop.say(f"  {i:>3}. {text}")
         n = len(legal)
         while True:
-            answer = play.ask(f"seat {self.seat}, your choice [1-{n}, q quit]: ").strip().lower()
+            answer = (
+                tabletop.ask(f"seat {self.seat}, your choice [1-{n}, q quit]: ").strip().lower()
+            )
             if (index := play.choice(answer, n)) is not None:
                 return legal[index]
             if answer == "q":
                 raise Leave
-            play.say(f"{answer[:20]!r} is not a choice: type 1-{n}, or q to quit")
+            tabletop.say(f"{answer[:20]!r} is not a choice: type 1-{n}, or q to quit")

@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import common
+from meeple.cli import environment, output
 from meeple.core.errors import MeepleError, python
 
 app = typer.Typer()
@@ -140,8 +140,8 @@ def new(
 
     Example: meeple new card-race --dir ~/games
     """
-    with common.errors():
-        registry = common.env(ctx).registry
+    with output.errors():
+        registry = environment.env(ctx).registry
         if name in registry.games:
             raise MeepleError(
                 f"a game {name!r} is already installed (plugin {registry.game_plugin(name)!r}); "
@@ -155,8 +155,8 @@ def new(
     # the game once it is installed.
     install, test = shlex.quote(f"{folder}[test]"), shlex.quote(str(folder))
     py = python()
-    common.console.print(
-        common.plain(
+    output.console.print(
+        output.plain(
             f"wrote {folder}\nnext: {py} -m pip install -e {install} && {py} -m pytest {test}",
             lines=True,
         ),

@@ -7,7 +7,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from meeple.cli import common
+from meeple.cli import environment, output
 from meeple.cli.app import Meeple
 from meeple.core.plugins import list_plugins
 
@@ -37,14 +37,14 @@ def plugins(
 
     Example: meeple plugins --all --hook meeple_games
     """
-    env = common.env(ctx)
+    env = environment.env(ctx)
     env.report = False  # every broken plugin is reported below, in full
     root = ctx.find_root().command
     commands = root.plugin_commands(ctx) if isinstance(root, Meeple) else {}
     pm = env.pm
     if hook is not None and not hasattr(pm.hook, hook):
         known = ", ".join(sorted(h for h in vars(pm.hook) if h.startswith("meeple_")))
-        common.fail(f"--hook {hook!r}: no such hook (hooks: {known})")
+        output.fail(f"--hook {hook!r}: no such hook (hooks: {known})")
     infos = [
         p for p in list_plugins(pm) if (all_ or not p.builtin) and (hook is None or hook in p.hooks)
     ]
@@ -53,16 +53,16 @@ def plugins(
         for name, found in sorted(commands.items())
     ]
     if json:
-        common.echo_json(
+        output.echo_json(
             msgspec.json.encode({"plugins": infos, "commands": added, "broken": pm.broken})
         )
         return
     for broken in pm.broken:
-        common.warn(broken.describe())
+        output.warn(broken.describe())
     if pm.broken:
         names = ",".join(dict.fromkeys(b.name for b in pm.broken))
-        common.err_console.print(
-            common.plain(
+        output.err_console.print(
+            output.plain(
                 "Fix or uninstall a broken plugin, or block it: "
                 f"MEEPLE_DISABLE_PLUGINS={names} silences these warnings."
             ),
@@ -71,7 +71,7 @@ def plugins(
     if not infos:
         what = "plugins" if all_ else "third-party plugins"
         found = f"implement {hook}" if hook else "are installed"
-        common.console.print(f"No {what} {found}." + ("" if all_ else " (--all: built-ins too)"))
+        output.console.print(f"No {what} {found}." + ("" if all_ else " (--all: built-ins too)"))
     else:
         # Built for 80 columns: a name is folded rather than cut (built-in ones share a long
         # prefix, and MEEPLE_DISABLE_PLUGINS takes the whole name), a hook per line.
@@ -81,13 +81,13 @@ def plugins(
         table.add_column("distribution", overflow="fold")
         for p in infos:  # names and versions come from plugins: text, never markup
             source = "built-in" if p.builtin else f"{p.distribution or ''} {p.version or ''}"
-            hooks = Text("\n").join(map(common.plain, p.hooks))
-            table.add_row(common.plain(p.name), hooks, common.plain(source.strip()))
-        common.console.print(table)
+            hooks = Text("\n").join(map(output.plain, p.hooks))
+            table.add_row(output.plain(p.name), hooks, output.plain(source.strip()))
+        output.console.print(table)
     if added:
         table = Table(title="Commands added by plugins")
         for column in ("command", "plugin", "help"):
             table.add_column(column, overflow="fold")
         for c in added:
-            table.add_row(*map(common.plain, (c.name, c.plugin, c.help)))
-        common.console.print(table)
+            table.add_row(*map(output.plain, (c.name, c.plugin, c.help)))
+        output.console.print(table)

@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meeple.cli import common
+from meeple.cli import environment, output
 from meeple.core import validate
 from meeple.core.game import Game
 from meeple.core.state import Action, Event, State
@@ -31,7 +31,7 @@ class Log:
     def before(self, step: int, state: State, action: Action) -> None:
         if state.turns.round != self.round:
             self.round = state.turns.round
-            common.console.rule(f"round {self.round}")
+            output.console.rule(f"round {self.round}")
         seat = state.to_move
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat or 0]})"
         said = self.game.presentation.describe_action(self.game.view(state, self.viewer), action)
@@ -40,7 +40,7 @@ class Log:
     def after(self, step: int, state: State, events: list[Event]) -> None:
         describe, viewer = self.game.presentation.describe_event, self.viewer
         seen = [text for e in events if (text := describe(e, viewer))]
-        common.console.print(common.plain(self.line + "".join(f" — {s}" for s in seen)))
+        output.console.print(output.plain(self.line + "".join(f" — {s}" for s in seen)))
 
 
 @app.command()
@@ -62,30 +62,30 @@ def replay(
 
     Example: meeple replay game.json --seat 0 --to 40
     """
-    env = common.env(ctx)
-    with common.errors():  # every check of `meeple validate` before the log begins
+    env = environment.env(ctx)
+    with output.errors():  # every check of `meeple validate` before the log begins
         loaded, _ = validate.open_saved(file, env.registry, env.hooks)
     if not loaded.is_record:
-        common.fail(
+        output.fail(
             f"{file}: this is a snapshot, which holds no actions to replay; "
             "`meeple validate` checks it and `meeple play --resume` continues it"
         )
     seats, actions = loaded.setup.seats, loaded.value.actions
     if seat is not None and seat >= len(seats):
-        common.fail(f"--seat {seat}: this game has seats 0-{len(seats) - 1}", code=2)
+        output.fail(f"--seat {seat}: this game has seats 0-{len(seats) - 1}", code=2)
     if to is not None and to > len(actions):
-        common.fail(f"--to {to}: the record holds {len(actions)} actions", code=2)
+        output.fail(f"--to {to}: the record holds {len(actions)} actions", code=2)
     game = loaded.game
-    common.console.print(
-        common.plain(
+    output.console.print(
+        output.plain(
             f"{game.title}: {len(seats)} seats ({', '.join(seats)}), seed {loaded.setup.seed}, "
             f"{len(actions)} actions"
         )
     )
-    with common.errors():
+    with output.errors():
         match = validate.replay(loaded, env.hooks, to=to, narration=Log(game, seats, seat))
     if match.over:
-        common.console.print(common.score_table(match.scores(), seats))
+        output.console.print(output.score_table(match.scores(), seats))
         return
-    common.console.print(f"after {len(match.actions)} of {len(actions)} actions:")
-    common.console.print(common.shown(game.presentation.render(game.view(match.state, seat), seat)))
+    output.console.print(f"after {len(match.actions)} of {len(actions)} actions:")
+    output.console.print(output.shown(game.presentation.render(game.view(match.state, seat), seat)))

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 from rich.table import Table
 
-from meeple.cli import common
+from meeple.cli import output
 from meeple.core.stats import Difference, Estimate, Player, Rating, Summary
 
 WINS = "a shared victory counts 1/k to each of its k winners"
@@ -53,7 +53,7 @@ def players(
 ) -> Table:
     """Win rate and mean score of each seat or bot; ``shown`` is each row's label. ``games``
     adds the games each played (every seat plays every game: its table leaves them out)."""
-    t = Table(title=common.plain(heading), caption=f"{WINS}\nrates: {RATES}; scores: {MEANS}")
+    t = Table(title=output.plain(heading), caption=f"{WINS}\nrates: {RATES}; scores: {MEANS}")
     # A narrow terminal folds a long bot name (its options) rather than cut a number.
     t.add_column(label, overflow="fold")
     counted = ("games",) if games else ()
@@ -61,7 +61,7 @@ def players(
         t.add_column(column, justify="right", no_wrap=True)
     for row, name in zip(rows, shown, strict=True):
         t.add_row(
-            common.plain(name),
+            output.plain(name),
             *([str(row.games)] if games else []),
             wins(row.wins),
             rate(row.win_rate),
@@ -81,27 +81,27 @@ def outcomes(bots: Sequence[Player]) -> Table | None:
         t.add_column(column, justify="left" if column in ("bot", "outcome") else "right")
     for bot in bots:
         for note, share in bot.outcomes.items():
-            t.add_row(common.plain(bot.name), common.plain(note), rate(share), rate_interval(share))
+            t.add_row(output.plain(bot.name), output.plain(note), rate(share), rate_interval(share))
     return t
 
 
 def summary(title: str, s: Summary) -> None:
     """Print the per-seat, seat test, per-bot, outcome and game-length tables."""
     seats = [f"{p.name} ({p.bot})" if p.bot is not None else p.name for p in s.seats]
-    common.console.print(
+    output.console.print(
         players(f"{title}: {s.games} games, by seat", "seat", s.seats, seats, games=False)
     )
-    common.console.print(common.plain(s.seat_test.verdict), soft_wrap=True)
-    common.console.print(players("by bot", "bot", s.bots, [b.name for b in s.bots]))
+    output.console.print(output.plain(s.seat_test.verdict), soft_wrap=True)
+    output.console.print(players("by bot", "bot", s.bots, [b.name for b in s.bots]))
     table = outcomes(s.bots)
     if table is not None:
-        common.console.print(table)
+        output.console.print(table)
     length = Table(title="game length", caption=MEANS)
     for column in ("", "mean", "95% CI", "min", "max"):
         length.add_column(column, justify="right")
     for name, m in (("decisions", s.decisions), ("rounds", s.rounds)):
         length.add_row(name, mean(m.mean), mean_interval(m.mean), f"{m.min:g}", f"{m.max:g}")
-    common.console.print(length)
+    output.console.print(length)
 
 
 def show(title: str, s: Summary, as_json: bool, elapsed: float | None = None) -> None:
@@ -117,7 +117,7 @@ def show(title: str, s: Summary, as_json: bool, elapsed: float | None = None) ->
 def differences(heading: str, rows: Sequence[Difference]) -> Table:
     """One variant against the base: each measure under both, and the paired difference."""
     t = Table(
-        title=common.plain(heading),
+        title=output.plain(heading),
         caption="difference = variant - base, seed by seed\n* its 95% interval excludes 0",
     )
     for column in ("measure", "base", "variant", "difference", "95% CI", ""):
@@ -127,7 +127,7 @@ def differences(heading: str, rows: Sequence[Difference]) -> Table:
         shown, interval = (rate, rate_interval) if share else (mean, mean_interval)
         diff = row.difference
         t.add_row(
-            common.plain(row.measure),
+            output.plain(row.measure),
             shown(row.base),
             shown(row.other),
             f"{diff.value:+.1%}" if share else f"{diff.value:+.2f}",
@@ -146,7 +146,7 @@ def ratings(rows: Sequence[Rating]) -> Table:
         t.add_column(column, justify="left" if column == "bot" else "right")
     for r in rows:
         t.add_row(
-            common.plain(r.bot),
+            output.plain(r.bot),
             str(r.games),
             f"{r.mu:.2f}",
             f"{r.sigma:.2f}",
@@ -168,9 +168,9 @@ def pace(per_second: float) -> str:
 
 def speed(games: int, elapsed: float) -> None:
     rate = games / elapsed if elapsed > 0 else float("inf")
-    common.console.print(f"{games} games in {elapsed:.2f} s ({pace(rate)})")
+    output.console.print(f"{games} games in {elapsed:.2f} s ({pace(rate)})")
 
 
 def json(value: Any) -> None:
     """Print a msgspec value as indented JSON (what ``--json`` writes)."""
-    common.echo_json(msgspec.json.encode(value))
+    output.echo_json(msgspec.json.encode(value))

@@ -12,7 +12,7 @@ import msgspec
 import msgspec.inspect as mi
 import typer
 
-from meeple.cli import common
+from meeple.cli import environment, output
 from meeple.core import records
 
 app = typer.Typer()
@@ -36,8 +36,8 @@ def schema(
 
     Example: meeple schema clonk --kind record > clonk-record.schema.json
     """
-    with common.errors():
-        game = common.env(ctx).registry.game(game_id)
+    with output.errors():
+        game = environment.env(ctx).registry.game(game_id)
     files = {Kind.record: records.record_type(game), Kind.snapshot: records.snapshot_type(game)}
     chosen = [files[kind]] if kind is not None else list(files.values())
     parts, defs = components(chosen)
@@ -48,7 +48,7 @@ def schema(
         f"(rules version {game.version}, file format {records.FORMAT})",
         **document,
     }
-    common.echo_json(msgspec.json.encode(document))
+    output.echo_json(msgspec.json.encode(document))
 
 
 REF = "#/$defs/"

@@ -19,7 +19,7 @@ from typing import Annotated
 
 import typer
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, output, tabletop
 from meeple.core.engine import Hooks
 from meeple.core.errors import MeepleError, install_hint
 from meeple.core.rng import SEED_MAX
@@ -30,18 +30,18 @@ app = typer.Typer()
 WEB_EXTRA = f"meeple serve needs the web extra: {install_hint('web')}"
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def serve(
     ctx: typer.Context,
-    game_id: play.GameId = None,
-    seats: play.Seats = None,
+    game_id: tabletop.GameId = None,
+    seats: tabletop.Seats = None,
     seed: Annotated[
         int | None,
         typer.Option(
             min=0, max=SEED_MAX, help="Seed of every page's game (default: a fresh one each)."
         ),
     ] = None,
-    option: play.GameOptions = None,
+    option: tabletop.GameOptions = None,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -54,7 +54,7 @@ def serve(
             help="Every page continues the game saved in this record or snapshot (and saves back)."
         ),
     ] = None,
-    force: play.Force = False,
+    force: tabletop.Force = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No log pane.")] = False,
     host: Annotated[
         str,
@@ -92,11 +92,11 @@ def serve(
     Example: meeple serve clank --seats human,bot --save game.json, then open
     http://127.0.0.1:8000
     """
-    env = common.env(ctx)
-    with common.errors():
-        options = play.game_options(ctx, env, game_id, option)
-        with common.console.capture():  # play's own checks, without its greeting
-            table = play.start(env, game_id, seats, seed, options, save, resume, force)
+    env = environment.env(ctx)
+    with output.errors():
+        options = tabletop.game_options(ctx, env, game_id, option)
+        with output.console.capture():  # play's own checks, without its greeting
+            table = tabletop.start(env, game_id, seats, seed, options, save, resume, force)
         try:
             from meeple.cli.server import TableServer
         except ImportError:
@@ -110,7 +110,7 @@ def serve(
             command = functools.partial(page_command, env, save, fresh, going_on)
         check_address(host, port)
         if not loopback(host):
-            play.say(
+            tabletop.say(
                 f"warning: {host} is not this machine's loopback address: anyone who can "
                 f"reach its port {port} can open a page and play, and every page's game "
                 "runs on this machine"
@@ -118,10 +118,12 @@ def serve(
         one_game = save is not None or resume is not None
         title = table.match.game.title
         TableServer(command, host, port, title, max_pages=max_pages, one_game=one_game).serve()
-    play.say("stopped")
+    tabletop.say("stopped")
 
 
-def page_command(env: common.Env, save: Path, fresh: list[str], going_on: list[str]) -> list[str]:
+def page_command(
+    env: environment.Env, save: Path, fresh: list[str], going_on: list[str]
+) -> list[str]:
     """The command a page opened now runs: ``going_on`` (``--resume`` the save) while the
     ``--save`` file holds a game not yet over -- a page closed or reloaded mid-game left it
     there, and a new game would overwrite it -- else ``fresh``, a new game."""

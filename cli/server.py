@@ -41,7 +41,7 @@ from aiohttp import WSMsgType, hdrs, web
 from textual_serve.app_service import AppService
 from textual_serve.server import Server
 
-from meeple.cli import play
+from meeple.cli import tabletop
 from meeple.cli.serve import loopback
 
 MAX_SIZE = (500, 200)
@@ -267,7 +267,7 @@ class TableServer(Server):
         return app
 
     async def on_startup(self, app: web.Application) -> None:
-        play.say(f"serving {self.title} at {self.public_url} (Ctrl-C stops)")
+        tabletop.say(f"serving {self.title} at {self.public_url} (Ctrl-C stops)")
 
     async def on_shutdown(self, app: web.Application) -> None:
         self.stopping = True

@@ -47,7 +47,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from meeple.cli import common, report
+from meeple.cli import arguments, environment, output, report, saving, signals
 from meeple.cli.stats import check_game
 from meeple.core import cluster
 from meeple.core.errors import MeepleError, cut, cut_in
@@ -106,7 +106,7 @@ Force = Annotated[
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def simulate(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
@@ -159,30 +159,30 @@ def simulate(
     """
     if resume and jsonl is None:
         raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
-        names = common.parse_seats(
-            registry, game_cls, seats or ",".join([common.BOT] * game_cls.max_seats)
+        names = arguments.parse_seats(
+            registry, game_cls, seats or ",".join([arguments.BOT] * game_cls.max_seats)
         )
-        if common.HUMAN in names:
+        if arguments.HUMAN in names:
             raise MeepleError("--seats: simulate plays bots only; use `meeple play` to join a game")
-        flags = common.option_flags(ctx, game_cls)
-        game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
+        flags = arguments.option_flags(ctx, game_cls)
+        game = game_cls(arguments.parse_options(game_cls, [*(option or []), *flags]))
         # Options a game checks only at set-up (a start seat for this many seats) fail
         # here, in one line, rather than in a worker as the failure of a game.
         game.setup(len(names), seed)
         if jsonl is not None:
             check_jsonl(jsonl, game.id, force or resume)
         spec = RunSpec.of(game, names, rotate)
-        seeds = common.seed_range(seed, n)
+        seeds = arguments.seed_range(seed, n)
         if dask is None or dask == cluster.LOCAL:  # a scheduler's workers are its own
             workers = local_workers(workers)
         # Joined before the file is emptied: a scheduler that does not answer costs nothing.
         on = joined(dask, workers) if dask is not None else contextlib.nullcontext()
         tally = Tally()
-        stopped, failed, unwritten, term = False, None, None, common.Terminable()
+        stopped, failed, unwritten, term = False, None, None, signals.Terminable()
         with on as remote, lines_to([jsonl], resume) as [sink]:
             if sink is not None and resume:
                 earlier = Resume(sink, spec, seeds, str(jsonl))
@@ -190,7 +190,7 @@ def simulate(
                     check_game(spec, result, f"{jsonl}:{number}")
                     tally.add(result)
                 if earlier.torn:
-                    common.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")
+                    output.warn(f"--jsonl {jsonl}: its last line was cut short; playing it again")
             if sink is not None and sink.tell() == 0:
                 append(sink, header_line(spec), str(jsonl))
             done = tally.games
@@ -216,13 +216,13 @@ def simulate(
             elapsed = time.perf_counter() - started
     if stopped:
         kept = f"; {jsonl} holds their lines" if jsonl is not None and tally.games else ""
-        code = common.interrupted(tally.games, n, "games", kept, terminated=term.terminated)
+        code = signals.interrupted(tally.games, n, "games", kept, terminated=term.terminated)
     if tally.games:
         report.show(game.title, tally.summary(), as_json)
         if tally.games > done and not as_json:  # the speed of the games played now
             report.speed(tally.games - done, elapsed)
     if unwritten is not None:
-        common.fail(
+        output.fail(
             f"{unwritten}; the {tally.games} games before it are in {jsonl}: make room, "
             "then the same command with --resume continues the run"
         )
@@ -235,7 +235,7 @@ def simulate(
         ):
             raise failed.__cause__  # played in this process: the traceback is the game's
         kept = f"; the {tally.games} games before it are in {jsonl}" if jsonl else ""
-        common.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
+        output.fail(f"{failed}{kept}\nplay it alone: {rerun(game_cls, spec, failed.seeds)}")
     if stopped:
         raise typer.Exit(code)
 
@@ -246,7 +246,7 @@ def local_workers(asked: int | None) -> int:
     the cores, each costing an interpreter's start and memory; a warning says so."""
     cores = cpu_count()
     if asked is not None and asked > cores:
-        common.warn(f"--workers {asked}: this process may use {cores} cores; playing on {cores}")
+        output.warn(f"--workers {asked}: this process may use {cores} cores; playing on {cores}")
     return min(asked or cores, cores)
 
 
@@ -263,7 +263,9 @@ Player = Callable[[RunSpec, range], Games]
 
 
 @contextlib.contextmanager
-def players(env: common.Env, workers: int, remote: cluster.Dask | None = None) -> Iterator[Player]:
+def players(
+    env: environment.Env, workers: int, remote: cluster.Dask | None = None
+) -> Iterator[Player]:
     """What plays runs: the Dask cluster ``remote``, this process (one worker) or worker
     processes, shared by every run played inside the ``with``.
 
@@ -312,12 +314,12 @@ COLUMNS = (
 def progress(title: str, total: int, done: int = 0, quiet: bool = False) -> Iterator[Advance]:
     """A progress bar of ``total`` games on standard error, ``done`` of them already; gives the
     call that counts one more. Off with ``quiet``, and where standard error is no terminal."""
-    out = common.err_console
+    out = output.err_console
     with Progress(
         *COLUMNS, console=out, transient=True, disable=quiet or not out.is_terminal
     ) as bar:
         # Markup is escaped, not avoided: the bar's description column reads markup.
-        task = bar.add_task(escape(common.escaped(title)), total=total, completed=done)
+        task = bar.add_task(escape(output.escaped(title)), total=total, completed=done)
         yield functools.partial(bar.advance, task)
 
 
@@ -341,7 +343,7 @@ def check_jsonl(path: Path, game_id: str, force: bool) -> None:
         except MeepleError:
             return None
 
-    common.check_overwrite(path, "--jsonl", game_id, force, game_of, ("run", "run file"))
+    saving.check_overwrite(path, "--jsonl", game_id, force, game_of, ("run", "run file"))
 
 
 MAX_HEADER_BYTES = 1024 * 1024

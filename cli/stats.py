@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meeple.cli import common, report
+from meeple.cli import environment, output, report
 from meeple.core.errors import MeepleError, UnreadableFile, cut
 from meeple.core.files import open_file
 from meeple.core.game import Game
@@ -39,9 +39,9 @@ def stats(
 
     Example: meeple stats part1.jsonl part2.jsonl --json
     """
-    with common.errors():
+    with output.errors():
         tally = Tally()
-        installed = common.env(ctx).registry.games
+        installed = environment.env(ctx).registry.games
         spec = read_shards(files, tally, installed)
         if not tally.games:
             raise MeepleError(f"{', '.join(map(str, files))}: no games in the run")

@@ -7,9 +7,9 @@ actions list the legal answers of the seat to move. Between two people
 sharing the screen, a "pass to seat N" screen covers the table until the
 next one confirms.
 
-The match runs in a thread of its own, through the same :class:`~meeple.cli.play.Table`
+The match runs in a thread of its own, through the same :class:`~meeple.cli.tabletop.Table`
 as line mode -- so saving, quitting and whatever stops the game behave as there
-(:func:`~meeple.cli.play.finish`) -- while the app only draws and takes keys. The two
+(:func:`~meeple.cli.tabletop.finish`) -- while the app only draws and takes keys. The two
 talk through :meth:`TableApp.post` (the thread's news, drawn in order) and a queue of
 requests (:attr:`TableApp.requests`), which the thread reads before each decision and
 while a person decides; the state is only read in the thread, between actions.
@@ -42,18 +42,9 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from meeple.cli import common, play
-from meeple.cli.play import (
-    Human,
-    Lines,
-    Narrator,
-    Quit,
-    Table,
-    choice,
-    final_scores,
-    finish,
-    roster,
-)
+from meeple.cli import arguments, output, signals, tabletop
+from meeple.cli.play import Human, Narrator, choice, roster
+from meeple.cli.tabletop import Lines, Quit, Table, final_scores, finish
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event
@@ -101,12 +92,12 @@ class Decision:
 
 
 class Drawing:
-    """A game's drawing in a pane: made safe to show (:func:`~meeple.cli.common.shown`), and
+    """A game's drawing in a pane: made safe to show (:func:`~meeple.cli.output.shown`), and
     rendered once for each width -- a pane is measured and drawn again and again, and a
     game's table can take milliseconds to render."""
 
     def __init__(self, drawing: Any) -> None:
-        self.drawing = common.shown(drawing)
+        self.drawing = output.shown(drawing)
         self.lines: dict[int, list[list[Segment]]] = {}
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
@@ -159,13 +150,13 @@ class Log(Narrator):
         self.app.redraw()
 
     def heading(self, text: str) -> None:
-        self.app.post(self.app.log_line, common.plain(f"── {text} ──", "dim"))
+        self.app.post(self.app.log_line, output.plain(f"── {text} ──", "dim"))
 
     def tell(self, line: str) -> None:
-        self.app.post(self.app.log_line, common.plain(line))
+        self.app.post(self.app.log_line, output.plain(line))
 
 
-class Front(play.Front):
+class Front(tabletop.Front):
     """The table's questions and news, asked and told in the app (from the match's thread).
 
     Each notice is shown once, at the table. What still matters once the full screen is gone
@@ -266,7 +257,7 @@ class TableApp(App[None]):
         self.table, self.quiet = table, quiet
         self.requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
         names = table.setup.seats
-        self.humans = [s for s, name in enumerate(names) if name == common.HUMAN]
+        self.humans = [s for s, name in enumerate(names) if name == arguments.HUMAN]
         self.viewer = self.humans[0] if len(self.humans) == 1 else None
         """Whose view the panes show: the one person's, or the last seat that was passed the
         screen (``None``: an onlooker's, until then)."""
@@ -334,7 +325,7 @@ class TableApp(App[None]):
         elif request == "interrupt":
             raise KeyboardInterrupt
         elif request == "terminate":
-            raise common.Terminated
+            raise signals.Terminated
         elif isinstance(request, Exception):
             raise request
 
@@ -436,14 +427,14 @@ class TableApp(App[None]):
         line = " · ".join(p for p in (self.status, turn, f"seats: {roster(names)}") if p)
         if line != self.status_line:  # an update draws the screen again
             self.status_line = line
-            self.main.status.update(common.plain(line))
+            self.main.status.update(output.plain(line))
 
     def log_line(self, line: RenderableType) -> None:
         self.main.log_pane.write(line)
 
     def tell(self, text: str, severity: Literal["information", "error"]) -> None:
-        self.log_line(common.plain(text, "bold red" if severity == "error" else "bold"))
-        self.notify(common.escaped(text), severity=severity, markup=False)
+        self.log_line(output.plain(text, "bold red" if severity == "error" else "bold"))
+        self.notify(output.escaped(text), severity=severity, markup=False)
 
     def ask_seat(self, decision: Decision) -> None:
         """Show ``decision``, after passing the screen to its seat if another person had it."""
@@ -457,7 +448,7 @@ class TableApp(App[None]):
         self.draw(decision.picture)
         actions = self.main.actions
         actions.set_options(
-            Option(common.plain(f"{i:>3}. {text}")) for i, text in enumerate(decision.actions, 1)
+            Option(output.plain(f"{i:>3}. {text}")) for i, text in enumerate(decision.actions, 1)
         )
         actions.highlighted = 0
         actions.focus()
@@ -468,7 +459,7 @@ class TableApp(App[None]):
         self.draw(Picture(picture.status, board, picture.private))
         self.main.board_pane.scroll_home(animate=False)
         actions = self.main.actions
-        actions.set_options([Option(common.plain("leave the table"))])
+        actions.set_options([Option(output.plain("leave the table"))])
         actions.highlighted = 0
         actions.focus()
 
@@ -516,7 +507,7 @@ class TableApp(App[None]):
         """Answer the decision shown with ``request``; the actions say ``meanwhile`` until the
         match's thread shows the next one."""
         self.decision = None
-        self.main.actions.set_options([Option(common.plain(meanwhile), disabled=True)])
+        self.main.actions.set_options([Option(output.plain(meanwhile), disabled=True)])
         self.requests.put(request)
 
     async def action_quit(self) -> None:
@@ -644,7 +635,7 @@ class Ask(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(common.plain(self.prompt))
+            yield Static(output.plain(self.prompt))
             yield Input()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -671,12 +662,12 @@ class Note(ModalScreen[None]):
         self.title_text, self.rows = title, rows
 
     def compose(self) -> ComposeResult:
-        table = RichTable(title=common.plain(self.title_text), show_header=False, box=None)
+        table = RichTable(title=output.plain(self.title_text), show_header=False, box=None)
         for key, meaning in self.rows:
-            shown = common.plain(key, "bold") if isinstance(key, str) else common.shown(key)
-            table.add_row(shown, common.plain(meaning))
+            shown = output.plain(key, "bold") if isinstance(key, str) else output.shown(key)
+            table.add_row(shown, output.plain(meaning))
         if not self.rows:
-            table.add_row(common.plain("(this game draws no symbols that need one)"))
+            table.add_row(output.plain("(this game draws no symbols that need one)"))
         table.caption = "↑ ↓: scroll · any other key: back to the table"
         with VerticalScroll():
             yield Static(table)
@@ -732,7 +723,7 @@ class TooSmall(Whole):
 def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
     """Play ``table`` at the full-screen table; what stopped the game is raised again here."""
     app = TableApp(table, bots, quiet)
-    with common.Terminable(app.terminate):
+    with signals.Terminable(app.terminate):
         app.run()
         if app.match_thread.is_alive():
             # Closed from outside (textual-serve quits the app when its browser page goes):
@@ -741,9 +732,9 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
             app.match_thread.join()
     if sys.stdout.isatty():  # what the full screen showed last, left on the terminal
         if app.scores is not None:
-            common.console.print(final_scores(table, app.scores))
+            output.console.print(final_scores(table, app.scores))
         if app.front.why is not None:
-            common.err_console.print(app.front.why)
+            output.err_console.print(app.front.why)
         if app.front.last_save is not None:
             Lines().saved(*app.front.last_save)
     if (failure := app.failure or app.crash) is not None:

@@ -21,7 +21,7 @@ from typing import Annotated, Any
 import msgspec
 import typer
 
-from meeple.cli import common, report
+from meeple.cli import arguments, environment, output, report, signals
 from meeple.cli.simulate import FirstSeed, Quiet, Workers, local_workers, players, progress
 from meeple.core.errors import MeepleError, echo
 from meeple.core.plugins import Registry
@@ -48,7 +48,7 @@ MAX_GAMES = 100_000
 ``C(b, s) · s``, and 50 bots in 4 seats already make 921,200 games."""
 
 
-@app.command(context_settings=common.GAME_FLAGS)
+@app.command(context_settings=arguments.GAME_FLAGS)
 def tournament(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
@@ -90,14 +90,14 @@ def tournament(
 
     Example: meeple tournament clonk --bots greedy,random -n 200
     """
-    env = common.env(ctx)
-    with common.errors():
+    env = environment.env(ctx)
+    with output.errors():
         registry = env.registry
         game_cls = registry.game(game_id)
-        names = common.player_names(registry, game_cls.id, bots, "--bots")
+        names = arguments.player_names(registry, game_cls.id, bots, "--bots")
         if len(names) < 2 or "" in names:
             raise MeepleError(f"--bots {echo(bots)}: name two or more bots, separated by commas")
-        if common.HUMAN in names:
+        if arguments.HUMAN in names:
             raise MeepleError("--bots: a tournament plays bots only")
         names = distinct(registry, game_cls.id, names, bots)
         seats = per_game if per_game is not None else min(len(names), game_cls.max_seats)
@@ -106,8 +106,8 @@ def tournament(
                 f"--per-game {seats}: {game_cls.title} takes {game_cls.min_seats}-"
                 f"{game_cls.max_seats} seats, and {len(names)} bots fill at most {len(names)}"
             )
-        flags = common.option_flags(ctx, game_cls)
-        game = game_cls(common.parse_options(game_cls, [*(option or []), *flags]))
+        flags = arguments.option_flags(ctx, game_cls)
+        game = game_cls(arguments.parse_options(game_cls, [*(option or []), *flags]))
         spec = Schedule(**msgspec.structs.asdict(RunSpec.of(game, names)), seats=seats, first=seed)
         rounds = math.ceil(n / spec.size)
         total = rounds * spec.size
@@ -120,11 +120,11 @@ def tournament(
                 f"to whole schedules makes {total:,}, more than {MAX_GAMES:,}; name fewer bots, "
                 "give --per-game fewer seats, or add --allow-large to play them all"
             )
-        seeds = common.seed_range(seed, total)  # every seed one a file can hold
-        common.err_console.print(common.plain(f"{total:,} games: {plan}"), soft_wrap=True)
+        seeds = arguments.seed_range(seed, total)  # every seed one a file can hold
+        output.err_console.print(output.plain(f"{total:,} games: {plan}"), soft_wrap=True)
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        stopped, term = False, common.Terminable()
+        stopped, term = False, signals.Terminable()
         with progress(f"{game.title} tournament games", total, quiet=quiet) as advance:
 
             def keep(result: GameResult) -> None:
@@ -138,7 +138,7 @@ def tournament(
             except KeyboardInterrupt:  # the games played so far are rated still
                 stopped = True
         if stopped:
-            code = common.interrupted(tally.games, total, "games", terminated=term.terminated)
+            code = signals.interrupted(tally.games, total, "games", terminated=term.terminated)
             if not tally.games:
                 raise typer.Exit(code)
         elapsed = time.perf_counter() - started
@@ -154,8 +154,8 @@ def tournament(
         )
     else:
         played_of = f"{tally.games:,} of {total:,}" if stopped else f"{total:,}"
-        common.console.print(common.plain(f"{played_of} games: {plan}"), soft_wrap=True)
-        common.console.print(report.ratings(ratings.ratings()))
+        output.console.print(output.plain(f"{played_of} games: {plan}"), soft_wrap=True)
+        output.console.print(report.ratings(ratings.ratings()))
         report.summary(game.title, tally.summary())
         report.speed(tally.games, elapsed)
     if stopped:
@@ -174,7 +174,7 @@ def distinct(registry: Registry, game_id: str, names: Sequence[str], given: str)
             first, text = seen[key], player.text
             same = f"{text} twice" if first == text else f"{first} and {text} are one bot"
             raise MeepleError(
-                f"--bots {echo(given)}: {same} (`bot` is {common.best_bot(registry, game_id)} "
+                f"--bots {echo(given)}: {same} (`bot` is {arguments.best_bot(registry, game_id)} "
                 "here); name each bot once, or give them different options"
             )
         seen[key] = player.text

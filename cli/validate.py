@@ -9,7 +9,7 @@ import msgspec
 import typer
 from rich.text import Text
 
-from meeple.cli import common
+from meeple.cli import environment, output
 from meeple.core.validate import Report, check_file
 
 app = typer.Typer()
@@ -32,7 +32,7 @@ def validate(
 
     Example: meeple validate game.json saves/*.json --json
     """
-    env = common.env(ctx)
+    env = environment.env(ctx)
     reports = [check_file(f, env.registry, env.hooks, check_every=check_every) for f in files]
     if json:
         # JSON holds UTF-8 only: a byte of a file name that is not is written as its escape.
@@ -40,7 +40,7 @@ def validate(
             msgspec.structs.replace(r, path=r.path.encode(errors="backslashreplace").decode())
             for r in reports
         ]
-        common.echo_json(msgspec.json.encode(named))
+        output.echo_json(msgspec.json.encode(named))
     else:
         for report in reports:
             show(report)
@@ -55,9 +55,9 @@ def show(report: Report) -> None:
     if report.steps is not None:
         what += f", {report.steps} steps" if kind == "record" else f" at step {report.steps}"
     status = ("OK     ", "green") if report.ok else ("INVALID", "bold red")
-    line = Text.assemble(status, " ", common.plain(report.path))
+    line = Text.assemble(status, " ", output.plain(report.path))
     if what:
-        line.append_text(common.plain(f" ({what})"))
-    common.console.print(line, soft_wrap=True)
+        line.append_text(output.plain(f" ({what})"))
+    output.console.print(line, soft_wrap=True)
     for problem in report.problems:
-        common.console.print(common.plain(f"  - {problem}"), soft_wrap=True)
+        output.console.print(output.plain(f"  - {problem}"), soft_wrap=True)

@@ -22,13 +22,15 @@ import contextlib
 import os
 import shlex
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
+from meeple.core.engine import Match
 from meeple.core.errors import InvalidFile, UnreadableFile
-from meeple.core.files import read_file
+from meeple.core.files import digests, read_file
 from meeple.core.game import Game
 from meeple.core.rng import Seed
 from meeple.core.scoring import Score
@@ -108,6 +110,34 @@ def record_type(game: type[Game[Any, Any]]) -> Any:
 
 def snapshot_type(game: type[Game[Any, Any]]) -> Any:
     return Snapshot[game.options_type, game.state_type]  # type: ignore[name-defined]
+
+
+def setup_of(game: Game[Any, Any], seats: Sequence[str], seed: int) -> Setup[Any]:
+    """The setup that, with the same plugins and files, sets this game up again."""
+    return Setup(
+        game=game.id,
+        version=game.version,
+        seats=list(seats),
+        seed=seed,
+        options=game.options,
+        files=digests(game.options),
+    )
+
+
+def record_of(match: Match, setup: Setup[Any], *, scored: bool = True) -> Record[Any, Any]:
+    """The record of ``match`` so far; scores are included once it is over, if ``scored``.
+
+    A record is complete without its scores (replays recompute them), which
+    is how a game whose score hook fails is still saved.
+    """
+    over = match.over
+    return Record(
+        setup=setup,
+        actions=list(match.actions),
+        over=over,
+        digest=match.game.digest(match.state),
+        scores=match.scores() if over and scored else None,
+    )
 
 
 def header(data: bytes, path: str) -> tuple[str, str, str]:

@@ -342,13 +342,7 @@ def check_replay(
     game: Game[Any, Any], setup: records.Setup[Any], match: Match, hooks: Hooks, where: str
 ) -> None:
     """The match's record, written and read back, replays on a fresh game to the same end."""
-    record = records.Record(
-        setup=setup,
-        actions=match.actions,
-        over=match.over,
-        digest=game.digest(match.state),
-        scores=match.scores() if match.over else None,
-    )
+    record = records.record_of(match, setup)
     fresh = type(game)(game.options)
     try:
         value = records.decode(records.encode(record), type(game), records.RECORD, "<record>")

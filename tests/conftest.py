@@ -203,14 +203,7 @@ def played(
     chooser = Stream(f"tests/{seed}")
     while not match.over and (steps is None or len(match.actions) < steps):
         match.step(chooser.choice(match.legal()))
-    setup = records.Setup(
-        game=game.id,
-        version=game.version,
-        seats=["random"] * seats,
-        seed=seed,
-        options=game.options,
-    )
-    return match, setup
+    return match, records.setup_of(game, ["random"] * seats, seed)
 
 
 @pytest.fixture
@@ -220,13 +213,7 @@ def save(registry: Registry, tmp_path: Path):
     def save(kind: str = "record", game_id: str = "tiny", **kw: int | None) -> Path:
         match, setup = played(registry, game_id, **kw)
         if kind == "record":
-            value: object = records.Record(
-                setup=setup,
-                actions=match.actions,
-                over=match.over,
-                digest=match.game.digest(match.state),
-                scores=match.scores() if match.over else None,
-            )
+            value: object = records.record_of(match, setup)
         else:
             value = records.Snapshot(setup=setup, step=len(match.actions), state=match.state)
         path = tmp_path / f"{game_id}-{kind}-{len(list(tmp_path.iterdir()))}.json"

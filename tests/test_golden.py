@@ -24,7 +24,7 @@ import msgspec
 import pytest
 
 from meeple import plugins as builtin
-from meeple.cli.common import best_bot
+from meeple.cli.arguments import best_bot
 from meeple.core.engine import Hooks, Match, TooLong
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import bot_stream

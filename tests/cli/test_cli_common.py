@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 from typer.testing import Result
 
-from meeple.cli import common
+from meeple.cli import arguments, output
 from meeple.core import Game, MeepleError, Options
 from meeple.core.plugins import Registry
 from meeple.core.scoring import Score
@@ -43,14 +43,14 @@ class House(Game):  # type: ignore[type-arg]
 
 
 def test_options_are_converted_from_text() -> None:
-    got = common.parse_options(House, ["rounds=5", "fast=true", "tasks=[1, 2]"])
+    got = arguments.parse_options(House, ["rounds=5", "fast=true", "tasks=[1, 2]"])
     assert got == HouseOptions(rounds=5, fast=True, tasks=[1, 2])
-    assert common.parse_options(House, []) == HouseOptions()
+    assert arguments.parse_options(House, []) == HouseOptions()
 
 
 def test_an_unknown_option_lists_the_valid_ones_with_their_help() -> None:
     with pytest.raises(MeepleError) as err:
-        common.parse_options(House, ["round=5"])
+        arguments.parse_options(House, ["round=5"])
     message = str(err.value)
     assert "House has no option 'round'" in message
     assert "rounds (default 3): How many rounds to play." in message
@@ -60,7 +60,7 @@ def test_an_unknown_option_lists_the_valid_ones_with_their_help() -> None:
 def test_option_help_shows_code_as_the_help_texts_do() -> None:
     """A docstring's reST markup (inline literals, roles) is shown as meeple's own help text
     writes code: in single backquotes, never as raw double backquotes."""
-    assert common.option_docs(HouseOptions)["fast"] == (
+    assert arguments.option_docs(HouseOptions)["fast"] == (
         "`true` to hurry, as `Options` and `the guide` say."
     )
 
@@ -68,7 +68,7 @@ def test_option_help_shows_code_as_the_help_texts_do() -> None:
 def test_no_installed_game_shows_rest_markup_in_its_option_help(
     registry: Registry, game_id: str
 ) -> None:
-    for name, doc in common.option_docs(registry.game(game_id).options_type).items():
+    for name, doc in arguments.option_docs(registry.game(game_id).options_type).items():
         assert "``" not in doc and ":`" not in doc, (name, doc)
 
 
@@ -84,7 +84,7 @@ def test_no_installed_game_shows_rest_markup_in_its_option_help(
 )
 def test_bad_option_values(item: str, message: str) -> None:
     with pytest.raises(MeepleError) as err:
-        common.parse_options(House, [item])
+        arguments.parse_options(House, [item])
     assert message in str(err.value)
 
 
@@ -99,39 +99,39 @@ def test_bad_option_values(item: str, message: str) -> None:
     ],
 )
 def test_an_option_given_as_a_flag_is_named_as_written(flag: str, value: str, message: str) -> None:
-    item = common.Flag(flag.removeprefix("--"), value, flag)
+    item = arguments.Flag(flag.removeprefix("--"), value, flag)
     with pytest.raises(MeepleError) as err:
-        common.parse_options(House, [item])
+        arguments.parse_options(House, [item])
     assert str(err.value).startswith(message)
 
 
 def test_an_option_nested_too_deeply_is_refused() -> None:
     with pytest.raises(MeepleError, match="--option tasks: its JSON is nested too deeply"):
-        common.parse_options(House, ["tasks=" + "[" * 100_000])
+        arguments.parse_options(House, ["tasks=" + "[" * 100_000])
 
 
 @pytest.mark.parametrize("item", ["mode=plain\udcff", "rounds=\udcff"])
 def test_an_option_that_is_not_utf8_is_refused(item: str) -> None:
     """Undecodable bytes (a file name in another encoding) could not be saved in a record."""
     with pytest.raises(MeepleError, match="not UTF-8 text, which a saved game cannot hold"):
-        common.parse_options(House, [item])
+        arguments.parse_options(House, [item])
 
 
 def test_seats_resolve_bot_and_check_the_count(registry: Registry) -> None:
-    assert common.parse_seats(registry, House, " Bot ,human") == ["random", "human"]
+    assert arguments.parse_seats(registry, House, " Bot ,human") == ["random", "human"]
     with pytest.raises(MeepleError, match="4 seats, but House takes 2-3"):
-        common.parse_seats(registry, House, "bot,bot,bot,bot")
+        arguments.parse_seats(registry, House, "bot,bot,bot,bot")
     with pytest.raises(MeepleError, match="no bot 'robot' plays house"):
-        common.parse_seats(registry, House, "bot,robot")
+        arguments.parse_seats(registry, House, "bot,robot")
 
 
 def test_seats_take_bot_options(registry: Registry) -> None:
-    seats = common.parse_seats(registry, House, " Ismcts: iterations = 9 ,Bot")
+    seats = arguments.parse_seats(registry, House, " Ismcts: iterations = 9 ,Bot")
     assert seats == ["ismcts:iterations=9", "random"]
     with pytest.raises(MeepleError, match="bot 'random' takes no options"):
-        common.parse_seats(registry, House, "human,bot:x=1")
+        arguments.parse_seats(registry, House, "human,bot:x=1")
     with pytest.raises(MeepleError, match="--seats 'ismcts:iterations=\\\\udcff,bot': not UTF-8"):
-        common.parse_seats(registry, House, "ismcts:iterations=\udcff,bot")
+        arguments.parse_seats(registry, House, "ismcts:iterations=\udcff,bot")
 
 
 def test_score_table_marks_shared_winners() -> None:
@@ -141,7 +141,7 @@ def test_score_table_marks_shared_winners() -> None:
         Score(seat=2, total=2, parts={"coins": 2}),
     ]
     console = Console(width=100, record=True)
-    console.print(common.score_table(scores, ["ann", "bob", "cy"]))
+    console.print(output.score_table(scores, ["ann", "bob", "cy"]))
     text = console.export_text()
     assert "task bonus" in text
     rows = [line for line in text.splitlines() if "│" in line]
@@ -149,7 +149,7 @@ def test_score_table_marks_shared_winners() -> None:
     assert places == ["★ 1", "★ 1", "3"]  # shared first place, then 3
     assert "note" not in text  # the column shows only when a game writes notes
     noted = [Score(seat=0, total=0, note="eliminated"), Score(seat=1, total=4, note="escaped")]
-    console.print(common.score_table(noted, ["ann", "bob"]))
+    console.print(output.score_table(noted, ["ann", "bob"]))
     text = console.export_text()
     assert "eliminated" in text and "escaped" in text
 
@@ -160,7 +160,7 @@ def test_score_table_of_four_seats_fits_80_columns_uncut() -> None:
     notes = ("escaped", "eliminated", "escaped", "eliminated")
     scores = [Score(seat=s, total=62, parts=parts, note=n) for s, n in enumerate(notes)]
     console = Console(width=80, record=True)
-    console.print(common.score_table(scores, ["heuristic", "random"] * 2))
+    console.print(output.score_table(scores, ["heuristic", "random"] * 2))
     text = console.export_text()
     assert "…" not in text and max(map(len, text.splitlines())) <= 80
     for word in ("heuristic", "artifacts", "eliminated"):

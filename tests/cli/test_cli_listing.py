@@ -10,7 +10,7 @@ import pytest
 import typer
 from typer.testing import CliRunner, Result
 
-from meeple.cli import common
+from meeple.cli import output
 from meeple.cli.app import make_app
 from meeple.core import hookimpl
 from meeple.core.plugins import (
@@ -117,7 +117,7 @@ def test_plugins_all_shows_every_name_whole_at_80_columns(
 ) -> None:
     """The built-in plugins' names share a long prefix: cut to the width, two read
     ``meeple.plugins.cla…``. Each shows whole, with its hooks and where it comes from."""
-    monkeypatch.setattr(common.console, "width", 80)
+    monkeypatch.setattr(output.console, "width", 80)
     result = cli("plugins", "--all")
     assert result.exit_code == 0
     assert "…" not in result.stdout
@@ -131,7 +131,7 @@ def test_plugins_all_shows_every_name_whole_at_80_columns(
 def test_games_cuts_nothing_at_80_columns(
     cli: Invoke, registry: Registry, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(common.console, "width", 80)
+    monkeypatch.setattr(output.console, "width", 80)
     result = cli("games")
     assert result.exit_code == 0 and "…" not in result.stdout
     cells = "".join(line.split("│")[-2].strip() for line in result.stdout.splitlines()[4:-1])

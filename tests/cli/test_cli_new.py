@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from meeple.cli.app import make_app
-from meeple.cli.common import best_bot, parse_options
+from meeple.cli.arguments import best_bot, parse_options
 from meeple.cli.new import names, write_package
 from meeple.core import testing
 from meeple.core.engine import Hooks, Match

@@ -15,7 +15,7 @@ from meeple.core import hookimpl, records
 from meeple.core.bots import RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
-from meeple.core.records import Setup, Snapshot
+from meeple.core.records import Snapshot
 from meeple.core.rng import Stream
 from meeple.core.validate import check_file, load
 
@@ -227,9 +227,7 @@ def test_resume_from_a_snapshot_saves_a_later_snapshot(
     game = registry.game("tiny")()
     match = Match.new(game, 2, 9, Hooks(registry.pm))
     match.step(match.legal()[0])
-    setup = Setup(
-        game="tiny", version=game.version, seats=["human", "random"], seed=9, options=game.options
-    )
+    setup = records.setup_of(game, ["human", "random"], 9)
     snap = tmp_path / "s.json"
     records.write_atomic(snap, records.encode(Snapshot(setup=setup, step=1, state=match.state)))
     result = cli("play", "--resume", str(snap), input="1\n" * 20)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from typer.testing import Result
 
-from meeple.cli import play
+from meeple.cli import tabletop
 from meeple.core import hookimpl, records
 from meeple.core.bots import RandomBot
 from meeple.core.engine import Hooks
@@ -243,13 +243,13 @@ def test_sigterm_as_a_finished_game_is_saved_exits_143(
     cli: Invoke, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, sigterm: Callable[..., None]
 ) -> None:
     """The game is over and being saved when SIGTERM comes: no "interrupted", no exit 130."""
-    save = play.Table.save
+    save = tabletop.Table.save
 
-    def saving(self: play.Table, path: Path, *, scored: bool = True) -> bool:
+    def saving(self: tabletop.Table, path: Path, *, scored: bool = True) -> bool:
         os.kill(os.getpid(), signal.SIGTERM)
         return save(self, path, scored=scored)
 
-    monkeypatch.setattr(play.Table, "save", saving)
+    monkeypatch.setattr(tabletop.Table, "save", saving)
     result = cli(*BOTS, "--save", str(tmp_path / "g.json"))
     assert result.exit_code == 143 and result.stderr == "terminated\n"
 

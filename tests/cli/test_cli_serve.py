@@ -23,7 +23,6 @@ from typing import IO
 import pytest
 from typer.testing import Result
 
-from meeple.cli import common
 from meeple.cli.serve import WEB_EXTRA, play_command
 from meeple.core import records
 from meeple.core.engine import Hooks, Match
@@ -124,14 +123,14 @@ def test_a_page_opened_after_one_closed_mid_game_continues_its_game(
     match = Match.new(game, 2, 7, Hooks(None))
     for _ in range(2):
         match.step(game.legal_actions(match.state)[0])
-    setup = common.setup_of(game, ["human", "random"], 7)
-    records.write_atomic(save, records.encode(common.record_of(match, setup)))
+    setup = records.setup_of(game, ["human", "random"], 7)
+    records.write_atomic(save, records.encode(records.record_of(match, setup)))
     assert server.command[3:] == [
         *("play", "tiny", "--seats", "human,random", "--resume", str(save), "--table", "--page")
     ]
     while not game.is_over(match.state):  # played to the end: the next page starts anew
         match.step(game.legal_actions(match.state)[0])
-    records.write_atomic(save, records.encode(common.record_of(match, setup)))
+    records.write_atomic(save, records.encode(records.record_of(match, setup)))
     assert "--resume" not in server.command
 
 

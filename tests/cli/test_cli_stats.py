@@ -18,7 +18,7 @@ import pytest
 from rich.console import Console
 from typer.testing import Result
 
-from meeple.cli import common, report, tournament
+from meeple.cli import output, report, tournament
 from meeple.cli.compare import Comparison, variant_items
 from meeple.cli.tournament import Tournament
 from meeple.core.runner import Schedule
@@ -441,7 +441,7 @@ def test_compare_and_tournament_are_the_same_on_any_number_of_workers(
 def at_80_columns(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
     """What the tables print, on a console 80 columns wide."""
     out = io.StringIO()
-    monkeypatch.setattr(common, "console", Console(file=out, width=80, highlight=False))
+    monkeypatch.setattr(output, "console", Console(file=out, width=80, highlight=False))
     return out
 
 
@@ -478,7 +478,7 @@ def test_an_interval_from_a_negative_end_reads_as_one_at_80_columns(
             difference=estimate(0.3, -0.7, 1.3),
         ),
     ]
-    common.console.print(report.differences("a variant against the base", rows))
+    output.console.print(report.differences("a variant against the base", rows))
     shown = at_80_columns.getvalue()
     assert "-12.2 to -1.0% │ * │" in shown and "-0.7 to 1.3 │" in shown
     assert "–-" not in shown and max(map(len, shown.splitlines())) <= 80

@@ -6,7 +6,7 @@ made with (:data:`SNAPSHOTS_MADE_WITH`), and remade on purpose with
 ``pytest --snapshot-update``. The text of the same views (each game's first decision and
 its end, the help, the pass screen) is checked under any release, by the tests playing them.
 
-A test builds the table as ``meeple play`` does (:func:`meeple.cli.play.start`) and plays
+A test builds the table as ``meeple play`` does (:func:`meeple.cli.tabletop.start`) and plays
 it through key presses. Choices in a whole game are posted as key events and awaited by
 polling: the pilot's own ``press`` waits until the process is idle, which costs a tenth
 of a second per decision.
@@ -34,8 +34,9 @@ from textual.app import App
 from textual.pilot import Pilot
 from typer.testing import Result
 
-from meeple.cli import common, play
+from meeple.cli import arguments, environment, play, tabletop
 from meeple.cli.table import Ask, Note, PassTo, TableApp, TooSmall
+from meeple.core import records
 from meeple.core.bots import Bot, Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
@@ -53,10 +54,10 @@ def open_table(
     pm: PluginManager, game: str, seats: str, *, seed: int = 1, save: Path | None = None
 ) -> TableApp:
     """The app ``meeple play GAME --seats SEATS --seed SEED --table`` runs."""
-    env = common.Env(pm)
-    table = play.start(env, game, seats, seed, [], save, None)
+    env = environment.Env(pm)
+    table = tabletop.start(env, game, seats, seed, [], save, None)
     return TableApp(
-        table, common.make_bots(env.registry, table.match.game, table.setup.seats, seed), False
+        table, arguments.make_bots(env.registry, table.match.game, table.setup.seats, seed), False
     )
 
 
@@ -189,10 +190,10 @@ def test_a_resumed_game_logs_its_earlier_moves(
     drive(first, play_a_while)
     played = logged(first).replace(f" saved to {save}", "")
     assert "── round 2 ──" in played and "seat 1 draws a card" in played
-    env = common.Env(pm)
-    table = play.start(env, None, None, None, [], None, save)
+    env = environment.Env(pm)
+    table = tabletop.start(env, None, None, None, [], None, save)
     again = TableApp(
-        table, common.make_bots(env.registry, table.match.game, table.setup.seats, 5), False
+        table, arguments.make_bots(env.registry, table.match.game, table.setup.seats, 5), False
     )
 
     async def look(pilot: Pilot[None]) -> None:
@@ -441,7 +442,7 @@ def test_every_colour_of_a_game_is_drawn_its_own_way(game: str, registry: Regist
 
 
 def test_passing_the_screen_hides_the_last_seats_hand(pm: PluginManager) -> None:
-    tiny = common.Env(pm).registry.game("tiny")
+    tiny = environment.Env(pm).registry.game("tiny")
 
     class Hand(Presentation[Any, Any]):
         def render_private(self, view: Any, seat: int) -> str:
@@ -452,7 +453,7 @@ def test_passing_the_screen_hides_the_last_seats_hand(pm: PluginManager) -> None
 
     game = Hands()
     match = Match.new(game, 2, 5, Hooks(None))
-    table = play.Table(match, common.setup_of(game, ["human", "human"], 5), None, None)
+    table = tabletop.Table(match, records.setup_of(game, ["human", "human"], 5), None, None)
     app = TableApp(table, [None, None], False)
 
     async def script(pilot: Pilot[None]) -> None:
@@ -737,7 +738,7 @@ def test_a_terminal_and_a_person_open_the_full_screen(
     stderr: bool,
     full: bool,
 ) -> None:
-    table = play.start(common.Env(pm), "tiny", seats, 1, [], None, None)
+    table = tabletop.start(environment.Env(pm), "tiny", seats, 1, [], None, None)
 
     class Stream:
         def __init__(self, tty: bool) -> None:

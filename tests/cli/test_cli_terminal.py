@@ -24,7 +24,7 @@ from rich.table import Table
 from rich.text import Text
 from typer.testing import Result
 
-from meeple.cli import common
+from meeple.cli import output
 from meeple.core import hookimpl
 from meeple.core.plugins import BrokenPlugin, PluginManager
 from meeple.core.present import Presentation
@@ -46,17 +46,17 @@ def assert_safe(out: str) -> None:
 
 
 def test_escaped_writes_every_control_as_its_code() -> None:
-    assert common.escaped("a\x1bb\x9bc\x7fd\x00e\tf\ng\rh") == r"a\x1bb\x9bc\x7fd\x00e" + "\t" + (
+    assert output.escaped("a\x1bb\x9bc\x7fd\x00e\tf\ng\rh") == r"a\x1bb\x9bc\x7fd\x00e" + "\t" + (
         r"f\x0ag\x0dh"
     )
-    assert common.escaped("x\ny", lines=True) == "x\ny"
-    assert common.escaped("Zürich ★ ٣") == "Zürich ★ ٣"  # printable text is left alone
-    assert common.escaped("caf\udce9.json") == r"caf\udce9.json"  # a byte no encoding writes
+    assert output.escaped("x\ny", lines=True) == "x\ny"
+    assert output.escaped("Zürich ★ ٣") == "Zürich ★ ٣"  # printable text is left alone
+    assert output.escaped("caf\udce9.json") == r"caf\udce9.json"  # a byte no encoding writes
 
 
 def test_plain_is_never_markup() -> None:
     console = Console(record=True, width=200, force_terminal=True)
-    console.print(common.plain(EVIL))
+    console.print(output.plain(EVIL))
     assert console.export_text() == SHOWN + "\n"
 
 
@@ -65,20 +65,20 @@ def test_a_drawing_keeps_its_styles_and_escapes_its_text() -> None:
     table.add_column("cell")
     table.add_row(f"{EVIL}")
     console = Console(record=True, width=200, color_system=None)
-    console.print(common.shown(table))
+    console.print(output.shown(table))
     out = console.export_text()
     assert_safe(out)
     assert "Board" in out and r"\x1b[2J" in out and "[bold]" not in out  # the game's markup
-    console.print(common.shown(Group("[b]x[/b]", Control.clear(), Control.move_to(0, 0))))
+    console.print(output.shown(Group("[b]x[/b]", Control.clear(), Control.move_to(0, 0))))
     assert console.export_text() == "x\n"  # the game's markup kept, no cursor codes
-    console.print(common.shown("a [b]\x1b\nline"))  # a string drawing is plain lines
+    console.print(output.shown("a [b]\x1b\nline"))  # a string drawing is plain lines
     assert console.export_text().endswith("a [b]\\x1b\nline\n")
 
 
 def test_a_drawing_is_as_wide_as_it_draws() -> None:
     """In a table's column (a legend's symbols), not the whole width given."""
     console = Console(width=100)
-    drawn = Measurement.get(console, console.options, common.shown(Text("red text", "red")))
+    drawn = Measurement.get(console, console.options, output.shown(Text("red text", "red")))
     assert (drawn.minimum, drawn.maximum) == (4, 8)
 
 

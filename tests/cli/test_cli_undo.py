@@ -10,8 +10,9 @@ import pytest
 from rich.console import Console
 from typer.testing import Result
 
-from meeple.cli import common
-from meeple.cli.play import Human, Table
+from meeple.cli import output
+from meeple.cli.play import Human
+from meeple.cli.tabletop import Table
 from meeple.core import records
 from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
@@ -36,7 +37,7 @@ class Told:
 def clank_table(seed: int = 1, seats: tuple[str, ...] = ("human", "human")) -> Table:
     game = Clank()
     match = Match.new(game, len(seats), seed, Hooks(None))
-    table = Table(match, common.setup_of(game, seats, seed), None, None)
+    table = Table(match, records.setup_of(game, seats, seed), None, None)
     table.players = [Told()] * len(seats)
     return table
 
@@ -158,7 +159,7 @@ class Terminal(io.StringIO):
 
 def test_hot_seat_on_a_terminal_clears_and_waits(monkeypatch: pytest.MonkeyPatch) -> None:
     screen = io.StringIO()
-    monkeypatch.setattr(common, "console", Console(file=screen, force_terminal=True))
+    monkeypatch.setattr(output, "console", Console(file=screen, force_terminal=True))
     typed = Terminal("\n")
     monkeypatch.setattr("sys.stdin", typed)
     Human(clank_table(), 1).pass_here()

@@ -1,0 +1,452 @@
+"""A game at the table, whatever it is played through -- the terminal line by line, the
+full-screen table (at a terminal or on a ``meeple serve`` page), the pages of ``meeple host``
+-- started or resumed from the options ``play``, ``serve`` and ``host`` share.
+
+:class:`Table` holds the game being played, saves it and takes decisions back; it talks to
+the people at it through a :class:`Front`. :func:`finish` plays it to the end.
+
+No game is lost: the ``--save`` file is checked before the game starts, and
+whatever stops the game -- ``q``, Ctrl-C, SIGTERM, the end of the input, an
+error in a bot, the rules or a hook -- saves it there first.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import secrets
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, NoReturn, Protocol
+
+import typer
+from rich.table import Table as RichTable
+
+from meeple.cli import arguments, environment, output, saving, signals
+from meeple.core import records
+from meeple.core.bots import Prompt
+from meeple.core.engine import Hooks, Match
+from meeple.core.errors import InvalidFile, MeepleError
+from meeple.core.records import Setup, Snapshot
+from meeple.core.scoring import Score
+from meeple.core.state import Action, State
+from meeple.core.validate import open_saved
+
+YES = ("y", "yes")
+NO = ("n", "no")
+
+
+class Quit(Exception):
+    """A human typed ``q``."""
+
+
+class Front(Protocol):
+    """How a :class:`Table` talks to the people at it: line by line on the terminal
+    (:class:`Lines`), or through the full-screen table's dialogs and log."""
+
+    def ask(self, prompt: str) -> str:
+        """One line of answer (``EOFError`` when the input ends)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """One line of news: a decision taken back, or why it could not be."""
+        ...
+
+    def complain(self, message: str) -> None:
+        """Why something asked for could not be done."""
+        ...
+
+    def stopped(self, why: str) -> None:
+        """Why the game stops now: ``interrupted``, ``terminated``, ``input ended``."""
+        ...
+
+    def deliver(self, name: str, data: bytes) -> bool:
+        """Hand the people the file ``name`` holding ``data`` (a download, in the browser of
+        a ``meeple serve`` page); whether it was taken."""
+        ...
+
+    def saved(self, path: Path, failure: str | None) -> None:
+        """Where the game was saved, or why it could not be (``failure``)."""
+        if failure is None:
+            self.say(f"saved to {path}")
+        else:
+            self.complain(f"could not save to {path}: {failure}")
+
+
+class Lines(Front):
+    """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
+
+    def ask(self, prompt: str) -> str:
+        return ask(prompt)
+
+    def say(self, text: str) -> None:
+        say(text)
+
+    def complain(self, message: str) -> None:
+        output.err_console.print(output.error_line(message), soft_wrap=True)
+
+    def stopped(self, why: str) -> None:
+        output.err_console.print(f"\n{why}")
+
+    def deliver(self, name: str, data: bytes) -> bool:
+        return False  # a terminal has no browser to take a download
+
+
+def check_save(path: Path, game_id: str, force: bool) -> None:
+    """Raise :class:`MeepleError` unless ``game_id``'s game may be saved to ``path``.
+
+    The folder must take the file, and an existing file is overwritten only
+    if it is a record or snapshot of the same game (resuming saves back so)
+    or with ``force``.
+    """
+    kind = ("game", "meeple record or snapshot")
+    saving.check_overwrite(path, "--save", game_id, force, _saved_game, kind)
+
+
+def _saved_game(path: Path) -> str | None:
+    """The game of the record or snapshot at ``path`` (``None``: it is neither)."""
+    try:
+        return records.header(records.read_bytes(path), str(path))[1]
+    except InvalidFile:
+        return None
+
+
+class Table:
+    """The game being played, how to save it, and how to take a decision back.
+
+    A game started here or resumed from a record saves as a record; one
+    resumed from a snapshot (whose earlier actions are unknown) as a snapshot.
+    The table asks each seat's player in turn (it is every seat's player for
+    the engine), so it knows when an action was chosen but not yet logged,
+    and which seat chose each action.
+    """
+
+    def __init__(
+        self, match: Match, setup: Setup[Any], save: Path | None, snapshot_step: int | None
+    ):
+        self.match = match
+        self.setup = setup
+        self.save_path = save
+        self.snapshot_step = snapshot_step
+        self.players: list[Any] = []
+        # Where the actions logged from now on start from, to rebuild the state
+        # after an action that was cut short (see ``settle``).
+        self.start = match.game.clone(match.state)
+        self.logged = len(match.actions)
+        self.chosen: int | None = None
+        """How many actions were logged when the last choice was made (``None``: choosing)."""
+        self.choosers: dict[int, int] = {}
+        """The seat that chose each action chosen here, by its index in the match's actions."""
+        self.shown: int | None = None
+        """The human seat whose view was shown last (see :class:`~meeple.cli.play.Human`)."""
+        self.front: Front = Lines()
+        self.page = False
+        """A served page's table (``--page``): its visitor names no file on the server."""
+
+    def choose(self, prompt: Prompt) -> Action:
+        self.chosen = None
+        action = self.players[prompt.seat].choose(prompt)
+        self.chosen = len(self.match.actions)
+        self.choosers[self.chosen] = prompt.seat
+        return action
+
+    def history(self) -> tuple[State, list[Action]]:
+        """How the game was set up, and the actions played before this table's start (none
+        in a new game, or one resumed from a snapshot, which does not know them)."""
+        match, setup = self.match, self.setup
+        if not self.logged:
+            return self.start, []
+        start = Match.new(match.game, len(setup.seats), setup.seed, match.hooks).state
+        return start, match.actions[: self.logged]
+
+    def replayed(self, actions: int) -> State:
+        """The state after the match's first ``actions`` actions, rebuilt from the start by
+        the logged actions alone; observer hooks are not called again (they must not change
+        a state)."""
+        match = self.match
+        replay = Match(match.game, match.game.clone(self.start), Hooks(None), match.seed)
+        for action in match.actions[self.logged : actions]:
+            replay.step(action)
+        return replay.state
+
+    def settle(self) -> None:
+        """Undo an action cut short by an error or Ctrl-C, which may have half-changed the state."""
+        match = self.match
+        if self.chosen != len(match.actions):
+            return
+        match.rewind(self.replayed(len(match.actions)), len(match.actions))
+        self.chosen = None
+
+    def take_back(self, seat: int) -> str | None:
+        """Take back ``seat``'s last decision: ``None`` when done, otherwise why not, to show.
+
+        Only the last action may be taken back, by the seat that chose it at this table,
+        and only if it showed that seat nothing new (:meth:`~meeple.core.game.Game.reveals`),
+        so an undo never buys a second look; taking back again takes back the one before,
+        while the same holds. The state is rebuilt from the start (as :meth:`settle` does)
+        and the match's log loses the action, so a saved record keeps only the actions
+        that stand. Observer hooks already told of the action are not told to forget it.
+
+        A player taking back while asked for a decision raises
+        :class:`~meeple.core.engine.Rewound` next, so that the engine asks again.
+        """
+        match = self.match
+        last = len(match.actions) - 1
+        if last < self.logged:
+            return "no decision made at this table is left to take back"
+        chooser = self.choosers.get(last)
+        if chooser != seat:
+            who = "before this game was resumed" if chooser is None else f"by seat {chooser}"
+            return f"the last decision was made {who}, and only your own last one can go"
+        before = self.replayed(last)
+        if match.game.reveals(before, match.state, seat):
+            return "it showed you something you could not know before, so it stands"
+        match.rewind(before, last)
+        del self.choosers[last]
+        return None
+
+    def encoded(self, *, scored: bool = True) -> bytes:
+        match = self.match
+        if self.snapshot_step is None:
+            return records.encode(records.record_of(match, self.setup, scored=scored))
+        step = self.snapshot_step + len(match.actions)
+        return records.encode(Snapshot(setup=self.setup, step=step, state=match.state))
+
+    def save(self, path: Path, *, scored: bool = True) -> bool:
+        """Write the game to ``path``; say where, or why not."""
+        try:
+            records.write_atomic(path, self.encoded(scored=scored))
+        except OSError as exc:
+            self.front.saved(path, exc.strerror or str(exc))
+            return False
+        self.save_path = path
+        self.front.saved(path, None)
+        return True
+
+    def save_as(self, path: Path) -> bool:
+        """Save to a file a person named: a new one, as nothing is overwritten on a word typed
+        at the table (another game may be saved there); whether it was saved."""
+        if "\0" in str(path):  # typed (Ctrl-@); no file name holds one
+            self.front.complain(f"cannot save to {str(path)!r}: a NUL character in its name")
+            return False
+        try:
+            saving.check_output(path, "cannot save to")
+        except MeepleError as exc:
+            self.front.complain(str(exc))
+            return False
+        if path.exists():
+            self.front.complain(f"{path} exists already; name a new file")
+            return False
+        return self.save(path)
+
+    def save_now(self) -> None:
+        """Save where the game saves, asking for a file the first time (a served page
+        downloads it instead: a visitor names no file on the server)."""
+        if self.save_path is not None:
+            self.save(self.save_path)
+        elif self.page:
+            self.download()
+        else:
+            self.ask_file("Save to which file? (Enter or n: cancel) ")
+
+    def offer_save(self) -> None:
+        """Ask whether (and where) to save before leaving."""
+        if self.save_path is not None:
+            if self.agrees(f"Save to {self.save_path} before leaving?"):
+                self.save(self.save_path)
+        elif self.page:
+            if self.agrees("Download the game before leaving?"):
+                self.download()
+        else:
+            self.ask_file("Save to which file? (Enter or n: leave without saving) ")
+
+    def agrees(self, question: str) -> bool:
+        """Ask ``question`` until answered yes (y, yes or Enter) or no (n or no)."""
+        while (answer := self.front.ask(f"{question} [Y/n] ").strip().lower()) not in NO:
+            if answer in ("", *YES):
+                return True
+            self.front.complain("answer y (or Enter) to say yes, n to say no")
+        return False
+
+    def ask_file(self, prompt: str) -> None:
+        """Ask for a file until the game is saved there or the person declines (Enter, n or
+        no: a file named ``n`` is far likelier a no than a wish)."""
+        while (name := self.front.ask(prompt).strip()).lower() not in ("", *NO):
+            if name.lower() in YES:
+                prompt = "Type the file's name (Enter: none) "
+            elif self.save_as(Path(name)):
+                return
+
+    def download(self) -> None:
+        """Hand the game to the browser of a served page, as a file named after it."""
+        name = f"{self.match.game.id}-{self.setup.seed}.json"
+        if self.front.deliver(name, self.encoded()):
+            self.front.say(f"downloaded as {name}")
+        else:
+            self.front.complain("the download did not start: let this page open pop-ups")
+
+    def stop(self, stop: KeyboardInterrupt | EOFError) -> NoReturn:
+        """Leave after Ctrl-C, SIGTERM or the end of the input: save if the game has a file,
+        and exit 130 (143 after SIGTERM).
+
+        Without one, a person at a terminal is asked for a file -- not after SIGTERM:
+        whatever sent it wants the process gone, not a question.
+        """
+        terminated = isinstance(stop, signals.Terminated)
+        if isinstance(stop, EOFError):
+            why = "input ended"
+        else:
+            why = "terminated" if terminated else "interrupted"
+        asks = not terminated and sys.stdin is not None and sys.stdin.isatty()
+        if self.save_path is None and not asks:
+            why += "\nnot saved: give --save FILE to keep a game when it stops"
+        self.front.stopped(why)
+        with contextlib.suppress(KeyboardInterrupt, EOFError):
+            if self.save_path is not None:
+                self.settle()
+                self.save(self.save_path)
+            elif asks:
+                self.offer_save()
+        raise typer.Exit(143 if terminated else 130)
+
+    def rescue(self, error: Exception) -> None:
+        """Save the game after ``error`` stopped it, and note on ``error`` where it went."""
+        path = self.save_path
+        if path is None:
+            return
+        try:
+            self.settle()
+            try:
+                saved = self.save(path)
+            except Exception:  # a failing score hook: a record is whole without its scores
+                saved = self.save(path, scored=False)
+        except Exception as failure:
+            saved = False
+            error.add_note(f"saving failed too: {type(failure).__name__}: {failure}")
+        error.add_note(
+            f"the game so far is saved in {path}; `meeple play --resume {path}` continues it"
+            if saved
+            else f"the game so far could not be saved to {path}"
+        )
+
+
+def ask(prompt: str) -> str:
+    """Read one line from the person at the table (``EOFError`` when the input ends)."""
+    if sys.stdin is None:  # started with its input closed (``<&-``): it has ended already
+        raise EOFError
+    if isinstance(sys.stdin, io.TextIOWrapper) and sys.stdin.errors == "strict":
+        # A line that is not in the input's encoding is an answer like any other, not a crash.
+        sys.stdin.reconfigure(errors="replace")
+    return output.console.input(output.plain(prompt))
+
+
+def say(text: str) -> None:
+    """Print one line of outside text (see :func:`~meeple.cli.output.plain`)."""
+    output.console.print(output.plain(text), soft_wrap=True)
+
+
+def resume_table(path: Path, env: environment.Env, save: Path | None) -> Table:
+    """The game saved in ``path``, opened with every check ``meeple validate`` runs."""
+    loaded, match = open_saved(path, env.registry, env.hooks)
+    return Table(match, loaded.setup, save, None if loaded.is_record else loaded.value.step)
+
+
+GameId = Annotated[str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")]
+Seats = Annotated[
+    str | None,
+    typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
+]
+GameOptions = Annotated[
+    list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
+]
+Force = Annotated[
+    bool,
+    typer.Option(help="Let --save overwrite a file that is not a saved game of this game."),
+]
+"""Options ``meeple play``, ``serve`` and ``host`` share, as Typer reads them."""
+
+
+def game_options(
+    ctx: typer.Context, env: environment.Env, game_id: str | None, option: list[str] | None
+) -> list[str]:
+    """The ``-o`` options, with any game option given as a flag of its own (``--board back``)."""
+    if ctx.args and game_id is not None:
+        return [*(option or []), *arguments.option_flags(ctx, env.registry.game(game_id))]
+    if ctx.args:
+        raise typer.BadParameter(f"unexpected {ctx.args[0]!r}")
+    return option or []
+
+
+def start(
+    env: environment.Env,
+    game_id: str | None,
+    seats: str | None,
+    seed: int | None,
+    option: list[str],
+    save: Path | None,
+    resume: Path | None,
+    force: bool = False,
+) -> Table:
+    registry = env.registry
+    if resume is not None:
+        if seed is not None or option:
+            raise MeepleError(
+                "--seed and --option cannot change a resumed game; the file fixes them"
+            )
+        table = resume_table(resume, env, save or resume)
+        game = table.match.game
+        if game_id is not None and game_id != game.id:
+            raise MeepleError(f"{resume} is a game of {game.id}, not {game_id}")
+        check_save(save or resume, game.id, force)
+        if seats is not None:
+            names = arguments.parse_seats(registry, type(game), seats)
+            if len(names) != len(table.setup.seats):
+                raise MeepleError(f"--seats: the saved game has {len(table.setup.seats)} seats")
+            table.setup.seats = names
+        say(f"resumed {resume} after {len(table.match.actions)} actions")
+        return table
+    if game_id is None:
+        raise MeepleError("name the GAME to play (see `meeple games`), or --resume a saved one")
+    game_cls = registry.game(game_id)
+    if seats is None:
+        seats = ",".join([arguments.HUMAN] + [arguments.BOT] * max(1, game_cls.min_seats - 1))
+    names = arguments.parse_seats(registry, game_cls, seats)
+    game = game_cls(arguments.parse_options(game_cls, option))
+    if save is not None:
+        check_save(save, game.id, force)
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+        say(f"seed {seed} (play this game again with --seed {seed})")
+    match = Match.new(game, len(names), seed, env.hooks)
+    return Table(match, records.setup_of(game, names, seed), save, None)
+
+
+def final_scores(table: Table, scores: list[Score]) -> RichTable:
+    return output.score_table(scores, table.setup.seats, f"{table.match.game.title}: final scores")
+
+
+def finish(
+    table: Table, play: Callable[[], list[Score]], show: Callable[[list[Score]], object]
+) -> None:
+    """Run ``play`` (the game at ``table``) to the end, ``show`` the scores and save.
+
+    Whatever stops the game saves it first, as the module's docstring promises:
+    ``q`` offers to, Ctrl-C and the end of the input do when the game has a file
+    (:meth:`Table.stop`), an error does before it is raised (:meth:`Table.rescue`).
+    """
+    try:
+        try:
+            show(play())
+        except Quit:
+            table.offer_save()  # Ctrl-C or an error while it asks: handled as below
+            raise typer.Exit(0) from None
+    except (KeyboardInterrupt, EOFError) as stop:
+        table.stop(stop)
+    except typer.Exit:
+        raise
+    except Exception as error:  # a bot, the rules, a hook, the full-screen table: save first
+        table.rescue(error)
+        raise
+    if table.save_path is not None and not table.save(table.save_path):
+        raise typer.Exit(1)  # the game was played, but it is not where the user asked
