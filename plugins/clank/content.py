@@ -61,6 +61,10 @@ class PointsIf(Points, frozen=True, tag="if"):
     of: list[Slug] = []
 
 
+Bonus = PointsPer | PointsIf
+"""A card's or token's points rule: its registered name is ``per`` or ``cond``."""
+
+
 class Card(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
     """One kind of card, ``count`` copies of it."""
 
@@ -236,7 +240,7 @@ class Schema:
     effect kinds, conditions and points rules it registers (the tables are checked against
     them); where its own tables lie, and its name for messages."""
 
-    effect: Any
+    effect: object
     effects: tuple[type[Effect], ...]
     conditions: frozenset[str]
     points: frozenset[str]
@@ -308,7 +312,7 @@ def decode_table(data: bytes, where: str, kind: type[T]) -> T:
 S = TypeVar("S", Card[Any], Token[Any])
 
 
-def _with_variant(item: S, kind: Any, variant: str, allowed: frozenset[str], path: str) -> S:
+def _with_variant(item: S, kind: object, variant: str, allowed: frozenset[str], path: str) -> S:
     """``item`` (decoded as ``kind``) with the fields ``variant`` reads differently; a bad
     override names its path."""
     changes = item.variants.get(variant) if variant != "majority" else None

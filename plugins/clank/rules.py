@@ -19,10 +19,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
+
+from rich.console import RenderableType
+from rich.text import Text
 
 from meeple.core.rng import Rng, shuffle
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone
 from meeple.plugins.clank import checks, content, drawing, present, tables
 from meeple.plugins.clank.cards import OFFERS_KEPT, Cards, on_offer
@@ -142,7 +145,7 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
 
     # -- what the core needs to know ---------------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[object]]:
         """The values the actions name: off the board, tunnels, rooms, the swords spent
         against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
         tokens (a face-down one by its back), the market items, and the tokens a Take
@@ -205,22 +208,22 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
         """How descriptions name a room."""
         return f"room {room}"
 
-    def describe_action(self, state: S, action: Any) -> str:
+    def describe_action(self, state: S, action: Action) -> str:
         return present.describe_action(action, self, state)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
         return present.describe_event(event, self, viewer)
 
-    def render(self, view: S, seat: int | None) -> Any:
+    def render(self, view: S, seat: int | None) -> RenderableType:
         return present.render(self, view, seat)
 
-    def render_table(self, view: S, seat: int | None) -> Any:
+    def render_table(self, view: S, seat: int | None) -> RenderableType:
         return present.render_table(self, view, seat)
 
-    def render_private(self, view: S, seat: int) -> Any:
+    def render_private(self, view: S, seat: int) -> RenderableType:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[Any, str]]:
+    def legend(self) -> Sequence[tuple[str | Text, str]]:
         return drawing.LEGEND
 
     def seat_summary(self, state: S) -> Sequence[str]:
@@ -255,7 +258,8 @@ class ClankBoard(ClankEngine[S]):
         self._place_tokens(rng, seats, rooms, box)
         # A game's state class is its ``S``, which a class attribute cannot say to mypy.
         new = cast("type[S]", self.state_type)
-        state = new(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
+        common = self._common_setup(seats, rng, graph.start, box)
+        state = new(**common, stack=[], rooms=rooms, box=box)
         self._begin(state)
         return state
 
@@ -296,7 +300,7 @@ class Clank(ClankBoard[ClankState]):
     version = "5"
     state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
-    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
+    variants: ClassVar[Sequence[Mapping[str, str]]] = (
         {},
         {"board": "back"},
         {"variant": "klank", "teleport_locks": "key"},

@@ -12,11 +12,11 @@ bracket every turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
-from meeple.core.state import Event
+from meeple.core.state import Action, Event, Frame
 from meeple.core.turns import Turns
 from meeple.core.zones import Zone, draw
 from meeple.plugins.clank.dragon import DRAGON
@@ -44,12 +44,12 @@ from meeple.plugins.clank.state import (
 
 
 class Common(TypedDict):
-    """The state fields every game on the engine sets up alike (``_common_setup``)."""
+    """The state fields every game on the engine sets up alike (``_common_setup``); its
+    pending decisions, none yet, are typed by the game's state (``stack=[]``)."""
 
     seats: int
     rng: Rng
     turns: Turns
-    stack: list[Any]
     players: list[Player]
     bag: Bag
     rage: int
@@ -67,8 +67,8 @@ class TurnRules(Part[S]):
     """Set-up, the turn's listing and resolving, its choices and its end."""
 
     _handlers: dict[type, Handler[S]]
-    _apply: dict[type, Callable[[S, Any], list[Event]]]
-    _facts: dict[type, Callable[[S, Any, list[Event]], None]]
+    _apply: dict[type, Callable[[S, Action], list[Event]]]
+    _facts: dict[type, Callable[[S, Action, list[Event]], None]]
 
     # -- set-up ----------------------------------------------------------------
 
@@ -102,7 +102,6 @@ class TurnRules(Part[S]):
             seats=seats,
             rng=rng,
             turns=Turns.start(seats),
-            stack=[],
             players=players,
             bag=Bag(cubes={DRAGON: t.dragon_cubes}),
             rage=t.rage_start[str(seats)],
@@ -148,7 +147,7 @@ class TurnRules(Part[S]):
 
     # -- legal actions -----------------------------------------------------------
 
-    def legal_actions(self, state: S) -> list[Any]:
+    def legal_actions(self, state: S) -> list[Action]:
         stack = state.stack
         if not stack:
             return []
@@ -158,7 +157,7 @@ class TurnRules(Part[S]):
         return self._frame_actions(state, frame)
 
     @hook
-    def turn_actions(self, state: S, seat: int) -> list[Any]:
+    def turn_actions(self, state: S, seat: int) -> list[Action]:
         """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end.
 
         The map is asked for once and handed to each part of the listing: a map that grows
@@ -167,7 +166,7 @@ class TurnRules(Part[S]):
         pool = state.pool
         play = self.acts.play
         hand = p.hand.cards
-        out: list[Any] = []
+        out: list[Action] = []
         if hand:
             for c in self.cat.distinct(hand):
                 out.append(play[c])
@@ -190,12 +189,12 @@ class TurnRules(Part[S]):
         return out
 
     @hook
-    def own_decision(self, frame: Any) -> bool:
+    def own_decision(self, frame: Frame) -> bool:
         """Whether ``frame`` is a decision its seat takes for itself while another seat has
         the turn (none here): the state check accepts it on the stack."""
         return False
 
-    def resolve(self, state: S, action: Any) -> list[Event]:
+    def resolve(self, state: S, action: Action) -> list[Event]:
         """The registered rule of ``action``, what it notes for the turn, then what waits
         (:meth:`_proceed`)."""
         kind = type(action)
@@ -231,7 +230,7 @@ class TurnRules(Part[S]):
         return events
 
     @hook
-    def declined(self, state: S, frame: Any, events: list[Event]) -> None:
+    def declined(self, state: S, frame: Frame, events: list[Event]) -> None:
         """What declining ``frame``, just taken off the stack, does (nothing here)."""
 
     @action(Pick)

@@ -72,6 +72,7 @@ class Locks(CatacombsPart):
             self._found(state, seat, state.majors.draw(), events)
         elif f.library:
             zone = self._reserve_pile(state, "secret-tome")
+            assert zone is not None, "can_pick offers a Library only while Secret Tomes are left"
             card = zone.draw()
             p.discard.add(card)
             events.append(Acquired(seat=seat, card=card, how="gain"))
