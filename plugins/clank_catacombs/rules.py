@@ -22,10 +22,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
-from typing import Any
+
+from rich.console import RenderableType
+from rich.text import Text
 
 from meeple.core.rng import Rng, shuffle, stream
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import PUBLIC, SECRET, Zone
 from meeple.plugins.clank.packs.market_offer import Claim
 from meeple.plugins.clank.packs.offer import Accept
@@ -160,7 +162,7 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         self._begin(state)
         return state
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[object]]:
         """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
         starting side has at most their rooms and tunnels, and no cell more steps away from
         the starting tile (whose cells run south from (0, 0)) than it has square tiles."""
@@ -215,19 +217,19 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     def validate_state(self, state: CatacombsState) -> list[str]:
         return [*super().validate_state(state), *checks.check(self, state)]
 
-    def render_table(self, view: CatacombsState, seat: int | None) -> Any:
+    def render_table(self, view: CatacombsState, seat: int | None) -> RenderableType:
         return present.render_table(self, view, seat)
 
-    def render_private(self, view: CatacombsState, seat: int) -> Any:
+    def render_private(self, view: CatacombsState, seat: int) -> RenderableType:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[Any, str]]:
+    def legend(self) -> Sequence[tuple[str | Text, str]]:
         return drawing.LEGEND
 
     def room_name(self, state: CatacombsState, room: int) -> str:
         return present.room_name(self, state, room)
 
-    def describe_action(self, state: CatacombsState, action: Any) -> str:
+    def describe_action(self, state: CatacombsState, action: Action) -> str:
         return present.describe_action(action, self, state)
 
     def describe_event(self, event: Event, viewer: int | None) -> str | None:
