@@ -14,10 +14,10 @@ as written).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -309,7 +309,14 @@ def decode_table(data: bytes, where: str, kind: type[T]) -> T:
         raise ContentError(f"{where}: not valid JSON ({exc})") from None
 
 
-S = TypeVar("S", Card[Any], Token[Any])
+class Varied(Protocol):
+    """A table item that may read differently by source (a card, a token)."""
+
+    @property
+    def variants(self) -> Mapping[str, Mapping[str, object]]: ...
+
+
+S = TypeVar("S", bound=Varied)
 
 
 def _with_variant(item: S, kind: object, variant: str, allowed: frozenset[str], path: str) -> S:

@@ -258,8 +258,7 @@ class ClankBoard(ClankEngine[S]):
         self._place_tokens(rng, seats, rooms, box)
         # A game's state class is its ``S``, which a class attribute cannot say to mypy.
         new = cast("type[S]", self.state_type)
-        common = self._common_setup(seats, rng, graph.start, box)
-        state = new(**common, stack=[], rooms=rooms, box=box)
+        state = new(**self._common_setup(seats, rng, graph.start, box), rooms=rooms, box=box)
         self._begin(state)
         return state
 

@@ -12,7 +12,7 @@ bracket every turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
@@ -44,12 +44,14 @@ from meeple.plugins.clank.state import (
 
 
 class Common(TypedDict):
-    """The state fields every game on the engine sets up alike (``_common_setup``); its
-    pending decisions, none yet, are typed by the game's state (``stack=[]``)."""
+    """The state fields every game on the engine sets up alike (``_common_setup``)."""
 
     seats: int
     rng: Rng
     turns: Turns
+    stack: list[Any]
+    """Empty: typed ``list[Any]``, as :class:`meeple.core.State`'s, so that it fits the stack of
+    every game's own frames (a list type cannot be narrowed)."""
     players: list[Player]
     bag: Bag
     rage: int
@@ -102,6 +104,7 @@ class TurnRules(Part[S]):
             seats=seats,
             rng=rng,
             turns=Turns.start(seats),
+            stack=[],
             players=players,
             bag=Bag(cubes={DRAGON: t.dragon_cubes}),
             rage=t.rage_start[str(seats)],

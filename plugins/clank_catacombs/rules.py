@@ -139,7 +139,6 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
             p.room = graph.start
         state = CatacombsState(
             **fields,
-            stack=[],
             rooms=[Zone(kind="room", up=[]) for _ in graph.order],
             box=box,
             tiles=placed,
