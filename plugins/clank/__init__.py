@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
-from meeple.core.game import Game
 from meeple.core.plugins import hookimpl
 from meeple.plugins.clank.bots import HeuristicBot
 from meeple.plugins.clank.rules import Clank, ClankBoard
@@ -13,7 +11,7 @@ from meeple.plugins.clank.rules import Clank, ClankBoard
 __all__ = ["Clank", "HeuristicBot"]
 
 
-def on_the_board(game: type[Game[Any, Any]]) -> bool:
+def on_the_board(game: type) -> bool:
     """The games the ``heuristic`` bot plays: every game on Clank!'s board, whichever package
     registers it (a game on another map brings its own, as Catacombs does)."""
     return issubclass(game, ClankBoard)

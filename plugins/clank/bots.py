@@ -22,14 +22,16 @@ the best cards, walk, spend what is left, end.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Generic
 
 from meeple.core.bots import Prompt
 from meeple.core.rng import Stream
+from meeple.core.state import Action, Frame
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Exit
 from meeple.plugins.clank.content import Card
+from meeple.plugins.clank.part import S
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import (
     END_TURN,
@@ -39,7 +41,6 @@ from meeple.plugins.clank.state import (
     ChooseOne,
     DiscardCard,
     DiscardOne,
-    EngineState,
     Fight,
     Move,
     Pick,
@@ -71,13 +72,14 @@ from meeple.plugins.clank.weighing import (
 )
 
 
-class HeuristicBot:
-    """Builds its deck, takes the artifact it can carry out, and gets out alive."""
+class HeuristicBot(Generic[S]):
+    """Builds its deck, takes the artifact it can carry out, and gets out alive: on Clank!'s
+    board, or, subclassed, on a game on the engine over its state ``S``."""
 
     margin = MARGIN
     """Health kept after voluntary damage."""
 
-    def __init__(self, game: ClankEngine[Any], seat: int, stream: Stream) -> None:
+    def __init__(self, game: ClankEngine[S], seat: int, stream: Stream) -> None:
         self.game = game
         self.cat = game.cat
         self.seat = seat
@@ -89,11 +91,11 @@ class HeuristicBot:
 
     # -- the decision -------------------------------------------------------------
 
-    def choose(self, prompt: Prompt) -> Any:
+    def choose(self, prompt: Prompt) -> Action:
         legal = prompt.legal
         if len(legal) == 1:
             return legal[0]
-        view: EngineState[Any, Any] = prompt.view
+        view: S = prompt.view
         self.prepare(view)
         match view.stack[-1]:
             case ChooseOne(options=options):
@@ -112,11 +114,11 @@ class HeuristicBot:
                     return answer
         return self.turn(legal)
 
-    def answer(self, frame: Any, legal: Sequence[Any]) -> Any:
+    def answer(self, frame: Frame, legal: Sequence[Action]) -> Action | None:
         """The answer to a decision that a game on the engine adds (``None``: a turn's)."""
         return None
 
-    def prepare(self, view: EngineState[Any, Any]) -> None:
+    def prepare(self, view: S) -> None:
         """Read the bot's situation and price every resource for it."""
         self.view = view
         # The map comes from the game for the state: a map that grows is read anew.
@@ -266,7 +268,7 @@ class HeuristicBot:
 
     # -- a turn --------------------------------------------------------------------------
 
-    def turn(self, legal: Sequence[Any]) -> Any:
+    def turn(self, legal: Sequence[Action]) -> Action:
         """Play cards, heal, buy, spend, walk, spend the rest, end."""
         plays = [a for a in legal if type(a) is Play]
         if plays:
@@ -300,7 +302,7 @@ class HeuristicBot:
 
         return min(plays, key=order)
 
-    def potion(self, legal: Sequence[Any]) -> Any:
+    def potion(self, legal: Sequence[Action]) -> Action | None:
         """Drink a healing potion when hurt; a boots or swords one when the next step needs it."""
         token = self.cat.token
         stuck = None
@@ -324,7 +326,7 @@ class HeuristicBot:
                     return a
         return None
 
-    def room_action(self, legal: Sequence[Any]) -> Any:
+    def room_action(self, legal: Sequence[Action]) -> Action | None:
         """An action of the bot's room (``None``: none): the artifact taken as a turn action,
         if it is the best one from here; a game on the engine adds its own."""
         for a in legal:
@@ -336,7 +338,7 @@ class HeuristicBot:
         """Whether the bot, holding no artifact, stands by the best one it could take."""
         return self.artifacts == 0 and self.target(self.me.room)[0] == self.me.room
 
-    def market(self, legal: Sequence[Any]) -> Any:
+    def market(self, legal: Sequence[Action]) -> Action | None:
         """Buy an item worth more than its gold, or a Master Key that shortens the way."""
         token = self.cat.token
         for a in legal:
@@ -361,7 +363,7 @@ class HeuristicBot:
 
     # -- walking --------------------------------------------------------------------------
 
-    def step(self, legal: Sequence[Any]) -> Any:
+    def step(self, legal: Sequence[Action]) -> Action | None:
         """The move or teleport that gets closer to the goal, the cheapest way.
 
         Boots go first: a teleport is ranked as if it cost 1.5, so it is kept for a
@@ -375,15 +377,14 @@ class HeuristicBot:
         tunnels = self.graph.tunnels
         best, best_at = None, INF
         for a in legal:
-            kind = type(a)
-            if kind is Move:
+            if type(a) is Move:
                 hurt = tunnels[a.tunnel].monsters - a.swords
                 if hurt and self.left - hurt < self.margin:
                     continue
                 cost = tunnels[a.tunnel].boots + a.swords * SWORD_SPENT + hurt * price.hurt
                 if tunnels[a.tunnel].locked and a.tunnel not in price.opened:
                     cost += price.lock
-            elif kind is Teleport:
+            elif type(a) is Teleport:
                 cost = 1.5
             else:
                 continue
@@ -431,7 +432,7 @@ class HeuristicBot:
             return self.start_value
         return sum(self.card_value(card[c]) for c in seen) / len(seen)
 
-    def action_value(self, a: Any, deck: float) -> float:
+    def action_value(self, a: Acquire | UseDevice | Fight, deck: float) -> float:
         """What acquiring, using or fighting a card is worth now."""
         card = self.cat.card[a.card]
         w = self.w
@@ -442,18 +443,17 @@ class HeuristicBot:
             return worth(card.use, w, self.cat) - 0.3
         return worth(card.defeat, w, self.cat)
 
-    def best_card_action(self, legal: Sequence[Any], reserve: int) -> Any:
+    def best_card_action(self, legal: Sequence[Action], reserve: int) -> Action | None:
         """The most valuable acquire, device or fight, keeping ``reserve`` swords for the walk."""
         card = self.cat.card
         swords = self.view.pool.swords
         deck = self.deck_value()
         best, best_value = None, 0.05
         for a in legal:
-            kind = type(a)
-            if kind is Fight:
+            if type(a) is Fight:
                 if swords - card[a.card].cost < reserve:
                     continue
-            elif kind is not Acquire and kind is not UseDevice:
+            elif type(a) is not Acquire and type(a) is not UseDevice:
                 continue
             value = self.action_value(a, deck)
             if value > best_value:
@@ -462,14 +462,14 @@ class HeuristicBot:
 
     # -- answers to the other questions ------------------------------------------------
 
-    def pick(self, legal: Sequence[Any], options: Sequence[Sequence[fx.Effect]]) -> Any:
+    def pick(self, legal: Sequence[Action], options: Sequence[Sequence[fx.Effect]]) -> Action:
         """The option worth most now."""
         picks = [a for a in legal if type(a) is Pick]
         if not picks:
             return legal[0]
         return max(picks, key=lambda a: worth(options[a.option], self.w, self.cat))
 
-    def trash(self, legal: Sequence[Any]) -> Any:
+    def trash(self, legal: Sequence[Action]) -> Action:
         """Stumbles first, then Burgles, then the weakest card; an optional trash of a
         good card is declined."""
         cards = [a for a in legal if type(a) is TrashCard]
@@ -486,7 +486,7 @@ class HeuristicBot:
         card = self.cat.card[cid]
         return self.card_value(card) + card.points
 
-    def discard(self, legal: Sequence[Any], then: Sequence[fx.Effect]) -> Any:
+    def discard(self, legal: Sequence[Action], then: Sequence[fx.Effect]) -> Action:
         """Discard the weakest hand card if what it pays for is worth more."""
         cards = [a for a in legal if type(a) is DiscardCard]
         if not cards:
@@ -495,7 +495,7 @@ class HeuristicBot:
         gain = worth(then, self.w, self.cat)
         return worst if gain > self.card_value(self.cat.card[worst.card]) else SKIP
 
-    def replace(self, legal: Sequence[Any]) -> Any:
+    def replace(self, legal: Sequence[Action]) -> Action:
         """Send away the row card that hurts most: danger first, then the least useful."""
         cards = [a for a in legal if type(a) is Replace]
         if not cards:
@@ -508,7 +508,7 @@ class HeuristicBot:
             return worth(card.defeat, self.w, self.cat)
         return self.card_value(card) + card.points
 
-    def take(self, legal: Sequence[Any]) -> Any:
+    def take(self, legal: Sequence[Action]) -> Action:
         """Secrets and idols always; an artifact if it is the best one from here."""
         best = None
         for a in legal:

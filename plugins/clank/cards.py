@@ -13,8 +13,9 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.plugins.clank import content
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.part import Part, S, action, hook, shared
 from meeple.plugins.clank.resolve import ACQUIRED_GEM, GEM_DISCOUNT
@@ -23,7 +24,6 @@ from meeple.plugins.clank.state import (
     Acquired,
     Bought,
     Buy,
-    EngineState,
     Fight,
     Pending,
     Play,
@@ -37,7 +37,7 @@ OFFERS_KEPT = 256
 """Row offers a game object keeps: a turn asks for the same one at every decision, a search
 for those of the states it visits."""
 
-Offered = tuple[str, content.Card, Any, bool, int]
+Offered = tuple[str, content.Card[fx.Effect], Fight | UseDevice | Acquire, bool, int]
 """A card of the row or a Reserve top as :meth:`Cards._card_actions` reads it: its id,
 its definition, the action taking it (fight, use or acquire), whether swords pay for it, and
 the least Skill (or swords) that can: its cost, 0 for a gem (rules.md#gem-discount). A plain
@@ -63,10 +63,10 @@ class Cards(Part[S]):
 
     _on_offer: dict[str, Offered]
     _offer: Callable[[tuple[str, ...]], tuple[Offered, ...]]
-    _plays: Callable[[str], tuple[Pending[Any], ...]]
+    _plays: Callable[[str], tuple[Pending[fx.Effect], ...]]
 
     def _card_actions(
-        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
+        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Action]
     ) -> None:
         """rules.md#acquire, rules.md#device, rules.md#fight over the row and the Reserve."""
         cards = list(state.row.cards)
@@ -101,7 +101,7 @@ class Cards(Part[S]):
         return tuple(offer)
 
     @staticmethod
-    def _skill_price(state: EngineState[Any, Any], card: Any) -> int:
+    def _skill_price(state: S, card: content.Card[fx.Effect]) -> int:
         """rules.md#gem-discount: a card's Skill cost, gems cheaper under the discount."""
         if card.gem:
             return max(card.cost - 2 * state.pool.mods.count(GEM_DISCOUNT), 0)
@@ -117,7 +117,7 @@ class Cards(Part[S]):
         """rules.md#acquire: a card limited to the depths or a crystal cave."""
         return room in (graph.depths if where == "depths" else graph.caves)
 
-    def _market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+    def _market_actions(self, state: S, p: Player, out: list[Action]) -> None:
         """rules.md#market: one item kind per action, if the seat has the gold."""
         buy = self.acts.buy
         out.extend(buy[kind] for kind in self._market_kinds(state, p, None))
@@ -159,7 +159,7 @@ class Cards(Part[S]):
         events: list[Event] = [Played(seat=seat, card=card)]
         return events
 
-    def _play_effects(self, card: str) -> tuple[Pending[Any], ...]:
+    def _play_effects(self, card: str) -> tuple[Pending[fx.Effect], ...]:
         """The play effects of ``card`` as they wait in the queue. Pending values are
         frozen, so every state's queue may share them: :meth:`play_card` keeps them by card."""
         return tuple(self._pending(self.cat.card[card].play, card))

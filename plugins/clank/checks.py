@@ -8,10 +8,10 @@ message a person can act on.
 from __future__ import annotations
 
 from collections.abc import Container
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from meeple.plugins.clank.dragon import COLOURS, DRAGON
-from meeple.plugins.clank.state import EngineState, Turn
+from meeple.plugins.clank.state import Turn
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.part import S
@@ -136,7 +136,7 @@ def check_homes(game: ClankEngine[S], state: S) -> list[str]:
     return problems
 
 
-def check_stack(game: ClankEngine[Any], state: EngineState[Any, Any]) -> list[str]:
+def check_stack(game: ClankEngine[S], state: S) -> list[str]:
     """The pending decisions: a turn at the bottom, every frame the turn seat's (or one a
     seat takes for itself, :meth:`~.rules.ClankEngine.own_decision`), a seat in."""
     stack = state.stack

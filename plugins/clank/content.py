@@ -14,10 +14,10 @@ as written).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import Annotated, Any, Generic, Literal, TypeVar
+from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -59,6 +59,10 @@ class PointsIf(Points, frozen=True, tag="if"):
     points: Count
     cond: str
     of: list[Slug] = []
+
+
+Bonus = PointsPer | PointsIf
+"""A card's or token's points rule: its registered name is ``per`` or ``cond``."""
 
 
 class Card(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -236,7 +240,7 @@ class Schema:
     effect kinds, conditions and points rules it registers (the tables are checked against
     them); where its own tables lie, and its name for messages."""
 
-    effect: Any
+    effect: object
     effects: tuple[type[Effect], ...]
     conditions: frozenset[str]
     points: frozenset[str]
@@ -305,10 +309,17 @@ def decode_table(data: bytes, where: str, kind: type[T]) -> T:
         raise ContentError(f"{where}: not valid JSON ({exc})") from None
 
 
-S = TypeVar("S", Card[Any], Token[Any])
+class Varied(Protocol):
+    """A table item that may read differently by source (a card, a token)."""
+
+    @property
+    def variants(self) -> Mapping[str, Mapping[str, object]]: ...
 
 
-def _with_variant(item: S, kind: Any, variant: str, allowed: frozenset[str], path: str) -> S:
+S = TypeVar("S", bound=Varied)
+
+
+def _with_variant(item: S, kind: object, variant: str, allowed: frozenset[str], path: str) -> S:
     """``item`` (decoded as ``kind``) with the fields ``variant`` reads differently; a bad
     override names its path."""
     changes = item.variants.get(variant) if variant != "majority" else None

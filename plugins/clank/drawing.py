@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Generic
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
@@ -21,9 +21,9 @@ from rich.text import Text
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.content import Tunnel
+from meeple.plugins.clank.part import S
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.part import S
     from meeple.plugins.clank.rules import ClankEngine
 
 WIDTH = 100
@@ -135,7 +135,7 @@ def add_tokens(label: Text, tokens: Iterable[str]) -> None:
         label.append(" " + marks, style=TOKEN)
 
 
-def add_pawns(label: Text, view: Any, room: int) -> None:
+def add_pawns(label: Text, view: S, room: int) -> None:
     """The pawns of the seats still in the dungeon standing in ``room``, in their colours."""
     for s, p in enumerate(view.players):
         if p.room == room and p.status == "in":
@@ -143,7 +143,7 @@ def add_pawns(label: Text, view: Any, room: int) -> None:
             label.append(str(s), style=PAWNS[s % len(PAWNS)])
 
 
-def mark_yours(label: Text, view: Any, room: int, seat: int | None) -> Text:
+def mark_yours(label: Text, view: S, room: int, seat: int | None) -> Text:
     """``label`` reversed if ``seat`` stands in ``room``."""
     if seat is not None and view.players[seat].room == room:
         label.stylize(YOU)
@@ -219,11 +219,11 @@ def pack(lines: dict[int, list[Text]], width: int) -> list[Text]:
     return out
 
 
-class BoardMap:
+class BoardMap(Generic[S]):
     """The board as :func:`pack` lays it out, within the terminal's width and
     :data:`WIDTH`, then the seat's way out."""
 
-    def __init__(self, game: ClankEngine[Any], view: Any, seat: int | None) -> None:
+    def __init__(self, game: ClankEngine[S], view: S, seat: int | None) -> None:
         self.game, self.view, self.seat = game, view, seat
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:

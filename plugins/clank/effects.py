@@ -172,7 +172,7 @@ BASE_EFFECTS: tuple[type[Effect], ...] = (
 _EFFECT = re.compile(r"\b(?:fx\.)?Effect\b")
 
 
-def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
+def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> object:
     """The union of ``kinds`` that the game module ``module`` decodes, published there as ``name``.
 
     An effect holding effects (a ``choose``'s options) must decode the game's union, and
@@ -183,7 +183,7 @@ def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
     defined in ``module`` itself name ``name`` directly.
     """
     members = [k if k.__module__ == module else _narrowed(k, module, name) for k in kinds]
-    union: Any = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
+    union: object = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
     setattr(sys.modules[module], name, union)
     return union
 
@@ -197,7 +197,7 @@ def _narrowed(kind: type[Effect], module: str, name: str) -> type[Effect]:
     }
     if not notes:
         return kind
-    body: dict[str, Any] = {
+    body: dict[str, object] = {
         "__module__": module,
         "__qualname__": kind.__qualname__,
         "__doc__": kind.__doc__,

@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN, Zone
 from meeple.plugins.clank.catalog import SECRET_KINDS, Exit, Graph
 from meeple.plugins.clank.content import Tunnel
@@ -108,7 +108,7 @@ class Movement(Part[S]):
         return 0 if NO_MONSTERS in pool.mods else tunnel.monsters - swords
 
     @hook
-    def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
+    def move_actions(self, state: S, p: Player, graph: Any, out: list[Action]) -> None:
         """rules.md#movement and rules.md#teleport: every move open to the seat now over
         ``graph``, the state's map (into the start only with an artifact, rules.md#escape:
         asked only of a tunnel leading there)."""
@@ -202,7 +202,7 @@ class Movement(Part[S]):
         return [t for t in tokens if not self.taken_as_action(t)]
 
     @hook
-    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
+    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Action]) -> None:
         """The turn actions the seat's room offers, listed last (rules.md#take-artifact: taking
         a token of the room). Most rooms hold no token taken so, and are passed over before
         :meth:`takeable` is asked."""
@@ -267,7 +267,7 @@ class Movement(Part[S]):
         return [take[face] for face in faces]
 
     @frame(TakeToken)
-    def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
+    def token_actions(self, state: S, frame: TakeToken) -> list[Action]:
         """rules.md#tokens: a token of the room entered, a secret of a room next to the seat's
         (Wand of Wind), or none."""
         if frame.adjacent:
@@ -281,7 +281,7 @@ class Movement(Part[S]):
         return [*takes, SKIP]
 
     @action(Take)
-    def take(self, state: S, action: Any) -> list[Event]:
+    def take(self, state: S, action: Take) -> list[Event]:
         """rules.md#tokens: the token leaves its room and is revealed; its effects follow.
 
         Taken when offered (a pending :class:`TakeToken`) or, in a game that lets a seat

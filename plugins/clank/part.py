@@ -29,9 +29,10 @@ from functools import lru_cache
 from typing import Any, ClassVar, Literal, TypeVar
 
 from meeple.core.game import Game
-from meeple.core.state import Event
+from meeple.core.state import Action, Event, Frame
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clank.catalog import Catalog, Graph
+from meeple.plugins.clank.effects import Effect
 from meeple.plugins.clank.state import (
     Acquire,
     Buy,
@@ -55,13 +56,20 @@ from meeple.plugins.clank.state import (
 S = TypeVar("S", bound=EngineState[Any, Any])
 """The state type of a game on the engine."""
 
-C = TypeVar("C", bound=Callable[..., Any])
+C = TypeVar("C", bound=Callable[..., object])
+
+Key = type | str
+"""What a rule is registered for: an action, effect or frame type, or a condition's or points
+rule's name."""
 
 Kind = Literal["action", "fact", "effect", "watch", "frame", "condition", "points"]
 KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "watch", "frame", "condition", "points")
+Rules = dict[Kind, dict[Any, str]]
+"""Per kind, the method name registered for each key: a type, or a name (a condition's, a
+points rule's), as the kind says."""
 
 
-def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
+def _register(kind: Kind, keys: tuple[Key, ...]) -> Callable[[C], C]:
     def mark(method: C) -> C:
         vars(method).setdefault("_rules", []).append((kind, keys))
         return method
@@ -169,20 +177,20 @@ def actions_of(cat: Catalog) -> Actions:
     return Actions(cat)
 
 
-class Part(Game[S, Any]):
+class Part(Game[S, Action]):
     """What the parts of the engine share, and what they ask of one another."""
 
     cat: Catalog
     options: EngineOptions
     acts: Actions
-    rules: ClassVar[dict[Kind, dict[Any, str]]] = {}
+    rules: ClassVar[Rules] = {}
     """Per kind of rule, the method name registered for each key (collected by class)."""
     hooks: ClassVar[frozenset[str]] = frozenset()
     """The names of the methods marked :func:`hook` along the class hierarchy."""
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
-        rules: dict[Kind, dict[Any, str]] = {kind: {} for kind in KINDS}
+        rules: Rules = {kind: {} for kind in KINDS}
         hooks: set[str] = set()
         for klass in reversed(cls.__mro__):
             for name, member in vars(klass).items():
@@ -193,12 +201,12 @@ class Part(Game[S, Any]):
         cls.rules = rules
         cls.hooks = frozenset(hooks)
 
-    def _bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
+    def _bind(self, kind: Kind) -> dict[Any, Any]:
         """The registered rules of ``kind``, each key to its bound method (built once)."""
         return {key: getattr(self, name) for key, name in self.rules[kind].items()}
 
     @staticmethod
-    def _pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
+    def _pending(effects: Iterable[Effect], card: str | None) -> list[Pending[Effect]]:
         """``effects`` waiting in the turn's queue, with the card they came from."""
         out = []
         for e in effects:
@@ -224,12 +232,12 @@ class Part(Game[S, Any]):
     # -- the cards on offer --------------------------------------------------
 
     def _card_actions(
-        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
+        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Action]
     ) -> None:
         """The row's and the Reserve's cards the turn can take, into ``out``."""
         raise NotImplementedError
 
-    def _market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+    def _market_actions(self, state: S, p: Player, out: list[Action]) -> None:
         """The market items the seat can buy, into ``out``."""
         raise NotImplementedError
 
@@ -243,7 +251,7 @@ class Part(Game[S, Any]):
         """The seat draws ``n`` cards."""
         raise NotImplementedError
 
-    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
+    def _frame_actions(self, state: S, frame: Frame) -> list[Action]:
         """The answers to a pending decision."""
         raise NotImplementedError
 
@@ -253,11 +261,11 @@ class Part(Game[S, Any]):
         """The map of ``state``."""
         raise NotImplementedError
 
-    def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
+    def move_actions(self, state: S, p: Player, graph: Any, out: list[Action]) -> None:
         """Every move open to the seat now, into ``out``."""
         raise NotImplementedError
 
-    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
+    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Action]) -> None:
         """The turn actions the seat's room offers, into ``out``."""
         raise NotImplementedError
 
@@ -265,7 +273,7 @@ class Part(Game[S, Any]):
         """The secrets in the rooms next to ``room``, by room."""
         raise NotImplementedError
 
-    def token_actions(self, state: S, frame: TakeToken) -> list[Any]:
+    def token_actions(self, state: S, frame: TakeToken) -> list[Action]:
         """The answers to an offer of tokens."""
         raise NotImplementedError
 

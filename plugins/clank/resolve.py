@@ -10,13 +10,13 @@ once it is answered. Each handler is registered for its effect type
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
 from meeple.core import copier
-from meeple.core.state import Event
-from meeple.core.zones import draw
+from meeple.core.state import Action, Event, Frame
+from meeple.core.zones import Zone, draw
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import Part, S, condition, effect, frame, watch
 from meeple.plugins.clank.state import (
@@ -35,7 +35,9 @@ from meeple.plugins.clank.state import (
     Waiting,
 )
 
-Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
+Handler = Callable[[S, int, fx.Effect, "str | None", list[Event]], None]
+"""An effect's handler: ``(state, seat, effect, card, events)``, registered for the effect's
+type (:func:`~.part.effect`), which is the type it is handed."""
 
 SKILL_PER_CLANK = "skill-per-clank"
 GOLD_BONUS = "gold-bonus-1"
@@ -46,12 +48,12 @@ ACQUIRED_GEM = "acquired-gem:"
 
 
 class Effects(Part[S]):
-    Effect: ClassVar[Any] = fx.Effect
+    Effect: ClassVar[object] = fx.Effect
     """The game's effect union, its vocabulary (:func:`~.effects.vocabulary`)."""
     _handlers: dict[type, Handler[S]]
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
-    _watchers: dict[type, Callable[[S, int, Waiting[Any]], Waiting[Any] | None]]
-    _frames: dict[type, Callable[[S, Any], list[Any]]]
+    _watchers: dict[type, Callable[[S, int, Waiting[fx.Effect]], Waiting[fx.Effect] | None]]
+    _frames: dict[type, Callable[[S, Frame], list[Action]]]
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
@@ -63,7 +65,7 @@ class Effects(Part[S]):
         as the engine's. Built once per game, so the queue's dispatch stays one dict lookup.
         ``kind`` ``watch``: the watchers of the effects that wait."""
         named = cls.rules[kind]
-        table = dict(named)
+        table: dict[type, str] = dict(named)
         for member in fx.kinds(cls.Effect):
             base = next((k for k in member.__mro__ if k in named), None)
             if base is not None:
@@ -224,7 +226,7 @@ class Effects(Part[S]):
         elif e.mod == GEM_DISCOUNT and self.options.gem_discount == "turn":
             pool.skill += self._gem_refund(pool)
 
-    def _gem_refund(self, pool: Pool[Any]) -> int:
+    def _gem_refund(self, pool: Pool[fx.Effect]) -> int:
         """rules.md#gem-discount: the Skill back for the gems acquired this turn before the
         latest discount: each was paid at one discount fewer, and no price falls below 0."""
         n = pool.mods.count(GEM_DISCOUNT)
@@ -238,7 +240,7 @@ class Effects(Part[S]):
         state.pool.waiting.append(Waiting(e, card))
 
     @watch(fx.If)
-    def when_holds(self, state: S, seat: int, item: Waiting[Any]) -> Waiting[Any] | None:
+    def when_holds(self, state: S, seat: int, item: Waiting[fx.If]) -> Waiting[fx.If] | None:
         """rules.md#conditions, #conditions-once: ``then`` once the condition holds, once."""
         e = item.effect
         if not self._holds_cond(state, seat, e.cond, item.card):
@@ -248,7 +250,7 @@ class Effects(Part[S]):
 
     @effect(fx.DragonAttack)
     def dragon_attack(
-        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.DragonAttack, card: str | None, events: list[Event]
     ) -> None:
         self._attack(state, events)
 
@@ -272,7 +274,7 @@ class Effects(Part[S]):
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
     def _feasible(
-        self, state: S, seat: int, options: Sequence[list[Any]], card: str | None
+        self, state: S, seat: int, options: Sequence[list[fx.Effect]], card: str | None
     ) -> list[bool]:
         """rules.md#choices: for each of ``options``, whether the seat can carry it out and
         whether it would change the table (rules.md#no-empty-option); an option that fails
@@ -306,7 +308,9 @@ class Effects(Part[S]):
         pool = msgspec.structs.replace(state.pool, queue=[], waiting=[])
         return msgspec.structs.replace(state, pool=pool)
 
-    def _changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
+    def _changes(
+        self, trial: S, table: S, seat: int, effects: list[fx.Effect], card: str | None
+    ) -> bool:
         """Whether ``effects`` would change ``table`` (:meth:`_trial_table`): tried on
         ``trial``, a copy of it. One test for every effect type, a game's own included, where
         a rule per type would repeat its handler. The comparison stops at the first field that
@@ -344,20 +348,20 @@ class Effects(Part[S]):
 
     @effect(fx.ReplaceRowCard)
     def replace_row_card(
-        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.ReplaceRowCard, card: str | None, events: list[Event]
     ) -> None:
         if state.row.cards:
             state.stack.append(ReplaceOne(seat=seat))
 
     @effect(fx.TakeAdjacentSecret)
     def take_adjacent_secret(
-        self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
+        self, state: S, seat: int, e: fx.TakeAdjacentSecret, card: str | None, events: list[Event]
     ) -> None:
         room = state.players[seat].room
         if self._adjacent_secrets(state, room):
             state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
 
-    def _reserve_pile(self, state: S, kind: str) -> Any:
+    def _reserve_pile(self, state: S, kind: str) -> Zone | None:
         """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
         defs = self.cat.card
         for zone in state.reserve:
@@ -384,28 +388,28 @@ class Effects(Part[S]):
 
     # -- answers to the frames ----------------------------------------------
 
-    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
+    def _frame_actions(self, state: S, frame: Frame) -> list[Action]:
         """The answers to a pending choice other than the turn itself (the registered ones)."""
         return self._frames[type(frame)](state, frame)
 
     @frame(ChooseOne)
-    def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
+    def options_open(self, state: S, frame: ChooseOne[fx.Effect]) -> list[Action]:
         """rules.md#choices: each option the seat can carry out, or none."""
         ok = self._feasible(state, frame.seat, frame.options, frame.card)
         return [self.acts.pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
 
     @frame(TrashOne)
-    def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
+    def trash_choices(self, state: S, frame: TrashOne) -> list[Action]:
         trash = self.acts.trash
         p = state.players[frame.seat]
-        out: list[Any] = [trash[c] for c in self.cat.distinct(self._trashable(p, frame.name))]
+        out: list[Action] = [trash[c] for c in self.cat.distinct(self._trashable(p, frame.name))]
         return [*out, SKIP] if frame.optional or not out else out
 
     @frame(DiscardOne)
-    def discard_choices(self, state: S, frame: DiscardOne) -> list[Any]:
+    def discard_choices(self, state: S, frame: DiscardOne[fx.Effect]) -> list[Action]:
         hand = state.players[frame.seat].hand.cards
         return [*(self.acts.discard[c] for c in self.cat.distinct(hand)), SKIP]
 
     @frame(ReplaceOne)
-    def replace_choices(self, state: S, frame: ReplaceOne) -> list[Any]:
+    def replace_choices(self, state: S, frame: ReplaceOne) -> list[Action]:
         return [self.acts.replace[c] for c in state.row.cards] or [SKIP]

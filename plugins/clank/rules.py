@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ClassVar, cast
+from typing import ClassVar, cast
 
 from meeple.core.rl import Encoding
 from meeple.core.rng import Rng, shuffle
@@ -69,7 +69,7 @@ class ClankEncoding(Encoding[S, Action]):
 
     game: ClankEngine[S]
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[object]]:
         """The values the actions name: off the board, tunnels, rooms, the swords spent
         against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
         tokens (a face-down one by its back), the market items, and the tokens a Take
@@ -285,7 +285,7 @@ class Clank(ClankBoard[ClankState]):
     version = "5"
     state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
-    variants: ClassVar[Sequence[Mapping[str, Any]]] = (
+    variants: ClassVar[Sequence[Mapping[str, str]]] = (
         {},
         {"board": "back"},
         {"variant": "klank", "teleport_locks": "key"},

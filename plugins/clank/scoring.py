@@ -8,7 +8,6 @@ and the final scores, eliminated seats below every scoring one.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from meeple.core.scoring import Score
 from meeple.plugins.clank import content
@@ -19,7 +18,7 @@ from meeple.plugins.clank.state import Player
 class Scoring(Part[S]):
     """The tally, the points rules and the final scores."""
 
-    _points: dict[str, Callable[[Player, list[str], Any], int]]
+    _points: dict[str, Callable[[Player, list[str], content.Bonus], int]]
 
     @hook
     def tally(self, state: S, seat: int) -> dict[str, int]:
@@ -40,26 +39,26 @@ class Scoring(Part[S]):
                 cards += card.bonus.points * self._bonus_count(p, owned, card.bonus)
         return {"artifact": artifacts, "tokens": others, "gold": p.gold, "cards": cards}
 
-    def _bonus_count(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def _bonus_count(self, p: Player, owned: list[str], bonus: content.Bonus) -> int:
         """rules.md#scoring: how many times a card's points rule pays (a condition: 0 or 1)."""
         key = bonus.per if isinstance(bonus, content.PointsPer) else bonus.cond
         return self._points[key](p, owned, bonus)
 
     @points("5-gold")
-    def per_5_gold(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def per_5_gold(self, p: Player, owned: list[str], bonus: content.Bonus) -> int:
         return p.gold // 5
 
     @points("secret-tome")
-    def per_secret_tome(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def per_secret_tome(self, p: Player, owned: list[str], bonus: content.Bonus) -> int:
         defs = self.cat.card
         return sum(defs[x].id == "secret-tome" for x in owned)
 
     @points("mastery")
-    def if_mastery(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_mastery(self, p: Player, owned: list[str], bonus: content.Bonus) -> int:
         return int(self.holds(p, "mastery") > 0)
 
     @points("two-of")
-    def if_two_of(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_two_of(self, p: Player, owned: list[str], bonus: content.PointsIf) -> int:
         """rules.md#peddler: two different kinds among ``of``, not two tokens."""
         token = self.cat.token
         return int(len({token[t].id for t in p.held.cards}.intersection(bonus.of)) >= 2)

@@ -16,7 +16,7 @@ from typing import Any, TypedDict
 
 from meeple.core.bag import Bag
 from meeple.core.rng import Rng, shuffle
-from meeple.core.state import Event
+from meeple.core.state import Action, Event, Frame
 from meeple.core.turns import Turns
 from meeple.core.zones import Zone, draw
 from meeple.plugins.clank.dragon import DRAGON
@@ -50,6 +50,8 @@ class Common(TypedDict):
     rng: Rng
     turns: Turns
     stack: list[Any]
+    """Empty: typed ``list[Any]``, as :class:`meeple.core.State`'s, so that it fits the stack of
+    every game's own frames (a list type cannot be narrowed)."""
     players: list[Player]
     bag: Bag
     rage: int
@@ -67,8 +69,8 @@ class TurnRules(Part[S]):
     """Set-up, the turn's listing and resolving, its choices and its end."""
 
     _handlers: dict[type, Handler[S]]
-    _apply: dict[type, Callable[[S, Any], list[Event]]]
-    _facts: dict[type, Callable[[S, Any, list[Event]], None]]
+    _apply: dict[type, Callable[[S, Action], list[Event]]]
+    _facts: dict[type, Callable[[S, Action, list[Event]], None]]
 
     # -- set-up ----------------------------------------------------------------
 
@@ -148,7 +150,7 @@ class TurnRules(Part[S]):
 
     # -- legal actions -----------------------------------------------------------
 
-    def legal_actions(self, state: S) -> list[Any]:
+    def legal_actions(self, state: S) -> list[Action]:
         stack = state.stack
         if not stack:
             return []
@@ -158,7 +160,7 @@ class TurnRules(Part[S]):
         return self._frame_actions(state, frame)
 
     @hook
-    def turn_actions(self, state: S, seat: int) -> list[Any]:
+    def turn_actions(self, state: S, seat: int) -> list[Action]:
         """rules.md#turn: play a card, acquire, use, fight, buy, move, spend a potion, end.
 
         The map is asked for once and handed to each part of the listing: a map that grows
@@ -167,7 +169,7 @@ class TurnRules(Part[S]):
         pool = state.pool
         play = self.acts.play
         hand = p.hand.cards
-        out: list[Any] = []
+        out: list[Action] = []
         if hand:
             for c in self.cat.distinct(hand):
                 out.append(play[c])
@@ -190,12 +192,12 @@ class TurnRules(Part[S]):
         return out
 
     @hook
-    def own_decision(self, frame: Any) -> bool:
+    def own_decision(self, frame: Frame) -> bool:
         """Whether ``frame`` is a decision its seat takes for itself while another seat has
         the turn (none here): the state check accepts it on the stack."""
         return False
 
-    def resolve(self, state: S, action: Any) -> list[Event]:
+    def resolve(self, state: S, action: Action) -> list[Event]:
         """The registered rule of ``action``, what it notes for the turn, then what waits
         (:meth:`_proceed`)."""
         kind = type(action)
@@ -231,7 +233,7 @@ class TurnRules(Part[S]):
         return events
 
     @hook
-    def declined(self, state: S, frame: Any, events: list[Event]) -> None:
+    def declined(self, state: S, frame: Frame, events: list[Event]) -> None:
         """What declining ``frame``, just taken off the stack, does (nothing here)."""
 
     @action(Pick)

@@ -21,9 +21,11 @@ tiles (a new graph, so new routes, only when the map changes).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from meeple.core.rng import Stream
+from meeple.core.state import Action, Frame
 from meeple.core.zones import HIDDEN
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.bots import HeuristicBot
 from meeple.plugins.clank.packs.choose_some import PickSome
 from meeple.plugins.clank.packs.free_row_card import FreeCard
@@ -31,10 +33,11 @@ from meeple.plugins.clank.packs.market_offer import Claim
 from meeple.plugins.clank.packs.offer import ACCEPT, Offer
 from meeple.plugins.clank.packs.trash_self import TrashSelf
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
-from meeple.plugins.clank.weighing import INF, SECRET, Router, worth
+from meeple.plugins.clank.weighing import INF, SECRET, Price, Router, worth
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
 from meeple.plugins.clank_catacombs.growth import TileGraph
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     MARK,
     PICK_LOCK,
@@ -42,6 +45,7 @@ from meeple.plugins.clank_catacombs.state import (
     ChooseRoom,
     Discover,
     Explore,
+    GoTo,
     PlaceAnywhere,
     Placed,
     PlaceTile,
@@ -65,18 +69,18 @@ ROOM_WORTH = {"chest": 1.5, "prison": 1.5, "library": 1.0, "wayshrine": 1.5, "ma
 """Worth of a useful room on a placed tile, reachable from where the bot enters it."""
 
 
-class CatacombsBot(HeuristicBot):
+class CatacombsBot(HeuristicBot[CatacombsState]):
     """Explores the growing dungeon until an artifact is worth the trip, then as in Clank!."""
 
     margin = 2
     """Health kept after voluntary damage: less than in Clank!, so that a hurt seat deep in the
     dungeon still finds a way past monsters (staying there is what knocks it out)."""
-    game: Any
+    game: CatacombsGame
     cat: TileCatalog
     view: CatacombsState
     graph: TileGraph
 
-    def __init__(self, game: Any, seat: int, stream: Any) -> None:
+    def __init__(self, game: CatacombsGame, seat: int, stream: Stream) -> None:
         super().__init__(game, seat, stream)
         tiles = game.cat.tiles
         self.art_chance = {
@@ -91,7 +95,7 @@ class CatacombsBot(HeuristicBot):
 
     # -- the situation ----------------------------------------------------------------
 
-    def prepare(self, view: Any) -> None:
+    def prepare(self, view: CatacombsState) -> None:
         self.picks = view.lockpicks[self.seat]
         self.exploring = False
         super().prepare(view)
@@ -120,7 +124,7 @@ class CatacombsBot(HeuristicBot):
         and a new one could then reuse its address."""
         return self.graph, len(self.view.picked)
 
-    def price(self, start_ok: bool) -> Any:
+    def price(self, start_ok: bool) -> Price:
         """A Lockpick held opens a lock, like a Master Key in Clank!."""
         return super().price(start_ok)._replace(key=self.key or self.picks > 0)
 
@@ -188,7 +192,7 @@ class CatacombsBot(HeuristicBot):
 
     # -- walking ----------------------------------------------------------------------
 
-    def step(self, legal: Sequence[Any]) -> Any:
+    def step(self, legal: Sequence[Action]) -> Action | None:
         """At the edge room being explored from, off the map; else as in Clank!."""
         if self.goal is not None and self.goal == self.me.room and self.goal in self.graph.opens:
             turn = self.view.turns.turn
@@ -213,15 +217,14 @@ class CatacombsBot(HeuristicBot):
 
     # -- room actions ------------------------------------------------------------------
 
-    def room_action(self, legal: Sequence[Any]) -> Any:
+    def room_action(self, legal: Sequence[Action]) -> Action | None:
         """Take tokens, mark the Wayshrine, open a covered room, claim an offered item."""
         token = self.cat.token
         for a in legal:
-            kind = type(a)
-            if kind is Take:
+            if type(a) is Take:
                 if self.kind(a.token) != "artifact" or self.wants_artifact():
                     return a
-            elif kind is Claim:
+            elif type(a) is Claim:
                 tid = next(t for t in self.view.market.cards if token[t].id == a.item)
                 if self.item_value(tid) > (self.view.pool.offer or 0):
                     return a
@@ -280,29 +283,28 @@ class CatacombsBot(HeuristicBot):
 
     # -- the decisions Catacombs adds ----------------------------------------------------
 
-    def answer(self, frame: Any, legal: Sequence[Any]) -> Any:
-        kind = type(frame)
-        if kind is Discover:
+    def answer(self, frame: Frame, legal: Sequence[Action]) -> Action | None:
+        if type(frame) is Discover:
             self.tried.add((self.view.turns.turn, frame.place, frame.half))
             return self.rotation(frame, legal)
-        if kind is PlaceAnywhere:
+        if type(frame) is PlaceAnywhere:
             return self.placement(frame, legal)
-        if kind is PickSome:
+        if type(frame) is PickSome:
             return self.pick(legal, frame.options)
-        if kind is ChooseRoom:
+        if type(frame) is ChooseRoom:
             return self.room_choice(frame, legal)
-        if kind is Offer:
+        if type(frame) is Offer:
             return ACCEPT if self.accepts(frame) else SKIP
-        if kind is FreeCard:
-            free = [a for a in legal if type(a) in (Acquire, UseDevice)]
+        if type(frame) is FreeCard:
+            free = [a for a in legal if type(a) is Acquire or type(a) is UseDevice]
             deck = self.deck_value()
             best = max(free, key=lambda a: self.action_value(a, deck), default=None)
             return best if best is not None else SKIP
-        if kind is Spin:
+        if type(frame) is Spin:
             return self.spin(frame, legal)
         return None
 
-    def rotation(self, frame: Discover, legal: Sequence[Any]) -> Any:
+    def rotation(self, frame: Discover, legal: Sequence[Action]) -> Rotate | None:
         """The rotation making the best dungeon, paid the cheapest way (swords before health)."""
         rotations = [a for a in legal if type(a) is Rotate]
         if not rotations:
@@ -358,7 +360,7 @@ class CatacombsBot(HeuristicBot):
             value += 5.0 - 0.5 * home
         return value
 
-    def placement(self, frame: PlaceAnywhere, legal: Sequence[Any]) -> Any:
+    def placement(self, frame: PlaceAnywhere, legal: Sequence[Action]) -> PlaceTile:
         """``place-tile``: the cell and rotation making the best dungeon from the bot's room."""
         tiles = self.view.tiles
         entry = len(self.view.rooms)
@@ -369,7 +371,7 @@ class CatacombsBot(HeuristicBot):
             ),
         )
 
-    def spin(self, frame: Spin, legal: Sequence[Any]) -> Any:
+    def spin(self, frame: Spin, legal: Sequence[Action]) -> TurnTile:
         """``rotate-tiles``: the turn that leaves the bot's way best."""
         i = frame.places[0]
         tiles = self.view.tiles
@@ -381,9 +383,9 @@ class CatacombsBot(HeuristicBot):
 
         return max((a for a in legal if type(a) is TurnTile), key=score)
 
-    def room_choice(self, frame: ChooseRoom, legal: Sequence[Any]) -> Any:
+    def room_choice(self, frame: ChooseRoom, legal: Sequence[Action]) -> Action:
         """A Wayshrine to mark: any; a teleport: the room nearest the goal, if nearer than here."""
-        rooms = [a for a in legal if a is not SKIP]
+        rooms = [a for a in legal if type(a) is GoTo]
         if frame.why == "mark" or not rooms:
             return rooms[0] if rooms else SKIP
         dist = self.dist
@@ -392,7 +394,7 @@ class CatacombsBot(HeuristicBot):
             return SKIP
         return best
 
-    def accepts(self, frame: Offer[Any]) -> bool:
+    def accepts(self, frame: Offer[fx.Effect]) -> bool:
         """Lockpicks for a major secret while spare; a self-trash when its gain is worth it;
         a card back on the deck when it beats the deck; a ward card against a Ghost always."""
         match frame.effect:
@@ -407,5 +409,5 @@ class CatacombsBot(HeuristicBot):
         card = self.cat.card.get(frame.card or "")
         return card is not None and self.card_value(card) > self.deck_value()
 
-    def worth_of(self, effects: Any) -> float:
+    def worth_of(self, effects: Sequence[fx.Effect]) -> float:
         return worth(effects, self.w, self.cat)

@@ -7,10 +7,9 @@ A game object reads its tables through it, built once per set of options
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from meeple.plugins.clank.catalog import Catalog
-from meeple.plugins.clank.content import Schema
+from meeple.plugins.clank.content import Board, Schema
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs.board import Layouts
 from meeple.plugins.clank_catacombs.growth import TileGraph, build
@@ -45,7 +44,7 @@ class TileCatalog(Catalog):
         self.spent_in_a_room = frozenset(t for t, tok in self.tokens.items() if tok.where)
         self.against_arrows = frozenset(t for t, tok in self.tokens.items() if tok.against_arrows)
 
-    def make_graph(self, _: Any) -> TileGraph:
+    def make_graph(self, _: Board) -> TileGraph:
         """No fixed board: the graph of side a alone (each state has its own)."""
         return build([Placed(content.START_SIDES[0], 0, 0)], self.tiles, self.layouts)
 

@@ -8,14 +8,12 @@ none does, #paused-discovery while it waits) and then enters, paying the whole t
 
 from __future__ import annotations
 
-from typing import Any
-
-from meeple.core.state import Event
+from meeple.core.state import Action, Event, Frame
 from meeple.plugins.clank.map import NO_MONSTERS
 from meeple.plugins.clank.part import action, frame
 from meeple.plugins.clank.state import SKIP, Moved, Player
 from meeple.plugins.clank_catacombs.catalog import TileCatalog
-from meeple.plugins.clank_catacombs.growth import TileGraph, join
+from meeple.plugins.clank_catacombs.growth import Fit, TileGraph, join
 from meeple.plugins.clank_catacombs.part import CatacombsPart
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
@@ -36,7 +34,7 @@ class Discovery(CatacombsPart):
         self._rotate: dict[tuple[int, int, bool], Rotate] = {}
 
     def move_actions(
-        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Any]
+        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Action]
     ) -> None:
         """rules.md#discovery: moves and teleports off the dungeon's edge, besides the rest;
         rules.md#catacombs-map: against the arrows with a Catacombs Map."""
@@ -70,7 +68,7 @@ class Discovery(CatacombsPart):
                 out.append(self.explore_action(o.place, o.half, True))
 
     def moves_against_arrows(
-        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Any]
+        self, state: CatacombsState, p: Player, graph: TileGraph, out: list[Action]
     ) -> None:
         """rules.md#catacombs-map: the one-way tunnels into the seat's room, walked back at
         their usual price (boots, monsters, locks; the Crypt only with an artifact)."""
@@ -129,9 +127,7 @@ class Discovery(CatacombsPart):
         )
         return events
 
-    def fits(
-        self, state: CatacombsState, frame: Discover, turn: int | None = None
-    ) -> list[tuple[int, Any, tuple[str, ...], int]]:
+    def fits(self, state: CatacombsState, frame: Discover, turn: int | None = None) -> list[Fit]:
         """The rotations completing the mover's tunnel: (turn, tunnel, its locks, new room);
         those at ``turn`` alone if given.
 
@@ -151,7 +147,7 @@ class Discovery(CatacombsPart):
 
     def fitting(
         self, state: CatacombsState, frame: Discover, graph: TileGraph, against: bool
-    ) -> tuple[tuple[int, Any, tuple[str, ...], int], ...]:
+    ) -> tuple[Fit, ...]:
         """:meth:`fits` found afresh on ``graph``, the map of ``state``."""
         o = next(
             o for o in graph.opens[frame.room] if (o.place, o.half) == (frame.place, frame.half)
@@ -178,11 +174,11 @@ class Discovery(CatacombsPart):
         return tuple(out)
 
     @frame(Discover)
-    def rotations(self, state: CatacombsState, frame: Discover) -> list[Any]:
+    def rotations(self, state: CatacombsState, frame: Discover) -> list[Action]:
         """rules.md#discovery: each rotation the mover can pay for; pausing to pay stays open."""
         p = state.players[frame.seat]
         pool = state.pool
-        out: list[Any] = []
+        out: list[Action] = []
         fits = self.fits(state, frame)
         picks = self.lockpicks(state, p)
         calm = NO_MONSTERS in pool.mods
@@ -235,7 +231,7 @@ class Discovery(CatacombsPart):
             self.enter(state, seat, room, events)
         return events
 
-    def declined(self, state: CatacombsState, frame: Any, events: list[Event]) -> None:
+    def declined(self, state: CatacombsState, frame: Frame, events: list[Event]) -> None:
         """rules.md#no-fit: a declined discovery puts the tile under the stack."""
         if type(frame) is Discover:
             state.tile_stack.put_under(state.drawn.draw())

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from typing import Any
 
 import msgspec
 
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import Zone
 from meeple.plugins.clank.part import action, effect, frame
 from meeple.plugins.clank_catacombs import board
@@ -185,7 +184,7 @@ class Dungeon(CatacombsPart):
         return events
 
     @frame(PlaceAnywhere)
-    def cells_open(self, state: CatacombsState, frame: PlaceAnywhere) -> list[Any]:
+    def cells_open(self, state: CatacombsState, frame: PlaceAnywhere) -> list[Action]:
         return [
             PlaceTile(x=x, y=y, turn=t)
             for x, y in self.free_cells(state, frame.seat)
@@ -256,5 +255,5 @@ class Dungeon(CatacombsPart):
         return events
 
     @frame(Spin)
-    def spin_choices(self, state: CatacombsState, frame: Spin) -> list[Any]:
+    def spin_choices(self, state: CatacombsState, frame: Spin) -> list[Action]:
         return [self._turn_tile[t] for t in self.spins(state, frame.places[0])]

@@ -7,9 +7,8 @@ tile's arrival), #left-seats (a seat that left keeps its turns, the dragon's).
 
 from __future__ import annotations
 
-from typing import Any
-
-from meeple.core.state import Event
+from meeple.core.state import Event, Frame
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.packs.offer import Offer
 from meeple.plugins.clank.part import effect
 from meeple.plugins.clank.state import Damaged, Discarded
@@ -127,7 +126,7 @@ class Ghosts(CatacombsPart):
                 self._knock_out(state, seat, events)
 
     @effect(cx.GhostWard)
-    def nothing(self, *_: Any) -> None:
+    def nothing(self, *_: object) -> None:
         """A reaction does nothing when played (it acts from the hand: :meth:`ward`)."""
 
     @effect(cx.AddGhost)
@@ -142,7 +141,7 @@ class Ghosts(CatacombsPart):
         """rules.md#tokens: the Haunted Prisoner's Ghost."""
         self.haunt(state, events)
 
-    def declined(self, state: CatacombsState, frame: Any, events: list[Event]) -> None:
+    def declined(self, state: CatacombsState, frame: Frame, events: list[Event]) -> None:
         """rules.md#ghost-ward: a ward card kept, the Ghost hurts."""
         if self.ward_offer(frame):
             self.ghost_hit(state, frame.seat, events)
@@ -150,7 +149,7 @@ class Ghosts(CatacombsPart):
         else:
             super().declined(state, frame, events)
 
-    def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
+    def accepted(self, state: CatacombsState, frame: Offer[fx.Effect], events: list[Event]) -> None:
         """rules.md#ghost-ward: the ward card discarded, its draw, no damage."""
         e = frame.effect
         if not isinstance(e, cx.GhostWard):
@@ -177,9 +176,8 @@ class Ghosts(CatacombsPart):
         """Wayshrine marks are the seat's cubes; black cubes on its meter are not."""
         return len(state.marks[seat]) - state.black_damage[seat]
 
-    def own_decision(self, frame: Any) -> bool:
+    def own_decision(self, frame: Frame) -> bool:
         """Each seat takes its tile's new side (rules.md#rotation) and a ward card against a
         Ghost (rules.md#ghost-ward) for itself. Asked as a turn ends, they stand even if the
         attack that follows knocks the seat to play out."""
-        kind = type(frame)
-        return kind is Spin or (kind is Offer and isinstance(frame.effect, cx.GhostWard))
+        return type(frame) is Spin or self.ward_offer(frame)

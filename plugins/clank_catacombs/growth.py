@@ -13,7 +13,6 @@ instead of building the whole dungeon again.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 from meeple.plugins.clank.catalog import Graph, Ways, link
 from meeple.plugins.clank.content import Board, Room, Tunnel
@@ -26,6 +25,10 @@ from meeple.plugins.clank_catacombs.board import (
 )
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
+
+Fit = tuple[int, Tunnel, tuple[str, ...], int]
+"""A rotation of a discovered tile that completes the mover's tunnel: its turn, the tunnel, the
+tunnel's locks and the room it leads to (``CatacombsGame.fits``)."""
 
 
 class TileGraph(Graph):
@@ -78,7 +81,7 @@ class TileGraph(Graph):
         self.trips = trips
         """rules.md#portal: the tunnel numbers (after the real tunnels) of the trips room ->
         portal -> portal -> room."""
-        self.fitted: tuple[tuple[Any, ...], int, tuple[Any, ...]] | None = None
+        self.fitted: tuple[tuple[object, ...], int, tuple[Fit, ...]] | None = None
         """The rotations of a discovered tile found last on this map, after what they were
         found for and the number of rooms then (kept by ``CatacombsGame.fits``)."""
         if trips:  # rules.md#portal: nobody stops in a portal while another one leads on

@@ -7,9 +7,8 @@ picked for its reward) and #device (a device's gold and Lockpicks).
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeple.core.state import Event
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Exit
 from meeple.plugins.clank.packs.offer import Offer
 from meeple.plugins.clank.part import action, effect
@@ -72,6 +71,7 @@ class Locks(CatacombsPart):
             self._found(state, seat, state.majors.draw(), events)
         elif f.library:
             zone = self._reserve_pile(state, "secret-tome")
+            assert zone is not None, "can_pick offers a Library only while Secret Tomes are left"
             card = zone.draw()
             p.discard.add(card)
             events.append(Acquired(seat=seat, card=card, how="gain"))
@@ -107,7 +107,7 @@ class Locks(CatacombsPart):
         if state.lockpicks[seat] >= e.n:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
 
-    def accepted(self, state: CatacombsState, frame: Offer[Any], events: list[Event]) -> None:
+    def accepted(self, state: CatacombsState, frame: Offer[fx.Effect], events: list[Event]) -> None:
         """rules.md#lockpick-supply: ``pay-lockpicks`` accepted, its Lockpicks spent."""
         e = frame.effect
         if not isinstance(e, cx.PayLockpicks):

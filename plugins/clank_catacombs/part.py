@@ -11,9 +11,9 @@ checker, what a part asks of another. Rules cite seeds/clank-catacombs/rules.md 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from meeple.core.state import Event
+from meeple.core.state import Event, Frame
 from meeple.plugins.clank.packs.choose_some import ChooseSomePack
 from meeple.plugins.clank.packs.free_row_card import FreeRowCardPack
 from meeple.plugins.clank.packs.market_offer import MarketOfferPack
@@ -127,5 +127,5 @@ class CatacombsPart(
             events.append(Ghosted())
 
     @staticmethod
-    def ward_offer(frame: Any) -> bool:
+    def ward_offer(frame: Frame) -> bool:
         return type(frame) is Offer and isinstance(frame.effect, cx.GhostWard)

@@ -8,9 +8,7 @@ to), #empty-replace, and the effects that free Prisoners or take secrets.
 
 from __future__ import annotations
 
-from typing import Any
-
-from meeple.core.state import Event
+from meeple.core.state import Action, Event
 from meeple.core.zones import Zone
 from meeple.plugins.clank.part import action, effect, frame
 from meeple.plugins.clank.state import SKIP, Moved, Player, UseToken
@@ -37,7 +35,7 @@ class Rooms(CatacombsPart):
         super().__init__(options, cat)
         self._goto: dict[int, GoTo] = {}
 
-    def turn_actions(self, state: CatacombsState, seat: int) -> list[Any]:
+    def turn_actions(self, state: CatacombsState, seat: int) -> list[Action]:
         out = super().turn_actions(state, seat)
         p = state.players[seat]
         if not self.cat.spent_in_a_room.isdisjoint(p.held.cards):
@@ -52,7 +50,7 @@ class Rooms(CatacombsPart):
         return where is None or p.room in (graph.markets if where == "market" else graph.wayshrines)
 
     def room_actions(
-        self, state: CatacombsState, seat: int, p: Player, graph: TileGraph, out: list[Any]
+        self, state: CatacombsState, seat: int, p: Player, graph: TileGraph, out: list[Action]
     ) -> None:
         """rules.md#chest, #library, #prison, #wayshrine, #offers, after the tokens taken here
         (rules.md#take-artifact)."""
@@ -68,7 +66,7 @@ class Rooms(CatacombsPart):
         if state.pool.offer is not None:  # most turns hold no offer (rules.md#offers)
             self._claim_actions(state, p, graph, out)
 
-    def where_ok(self, graph: Any, room: int, where: str) -> bool:
+    def where_ok(self, graph: TileGraph, room: int, where: str) -> bool:
         if where == "crystal-cave-or-wayshrine":
             return room in graph.caves or room in graph.wayshrines
         return super().where_ok(graph, room, where)
@@ -109,7 +107,7 @@ class Rooms(CatacombsPart):
             self.heal(state, seat, f.reward_n, events)
 
     @action(Mark)
-    def mark(self, state: CatacombsState, action: Any) -> list[Event]:
+    def mark(self, state: CatacombsState, action: Mark) -> list[Event]:
         """rules.md#wayshrine: a cube on the shrine, gold for every shrine marked."""
         seat = state.stack[-1].seat
         events: list[Event] = []
@@ -198,8 +196,8 @@ class Rooms(CatacombsPart):
         return action
 
     @frame(ChooseRoom)
-    def rooms_open(self, state: CatacombsState, frame: ChooseRoom) -> list[Any]:
-        out: list[Any] = [self.goto(r) for r in frame.rooms]
+    def rooms_open(self, state: CatacombsState, frame: ChooseRoom) -> list[Action]:
+        out: list[Action] = [self.goto(r) for r in frame.rooms]
         return [*out, SKIP] if frame.optional else out
 
     def may_buy(self, p: Player, tid: str) -> bool:

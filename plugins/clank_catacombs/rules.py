@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import resources
-from typing import Any
 
 from meeple.core.rng import Rng, shuffle, stream
 from meeple.core.zones import PUBLIC, SECRET, Zone
@@ -60,7 +59,7 @@ class CatacombsEncoding(ClankEncoding[CatacombsState]):
 
     game: CatacombsGame
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[object]]:
         """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
         starting side has at most their rooms and tunnels, and no cell more steps away from
         the starting tile (whose cells run south from (0, 0)) than it has square tiles."""

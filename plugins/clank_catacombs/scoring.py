@@ -8,10 +8,9 @@ tokens' own among them), #tokens (the kinds a token counts as).
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any
 
 from meeple.core.state import Event
-from meeple.plugins.clank.content import PointsPer
+from meeple.plugins.clank.content import Bonus, PointsPer
 from meeple.plugins.clank.part import condition, fact, points
 from meeple.plugins.clank.state import Fight, Move, Player, Teleport
 from meeple.plugins.clank_catacombs import content
@@ -88,33 +87,33 @@ class Scoring(CatacombsPart):
     # rules.md#scoring: the points rules Catacombs adds.
 
     @points("artifact-or-idol")
-    def per_artifact_or_idol(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def per_artifact_or_idol(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return self.holds(p, "artifact") + self.holds(p, "idol")
 
     @points("freed-3-prisoners")
-    def if_freed_3(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_freed_3(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return int(self.holds(p, "prisoner") >= 3)
 
     @points("crown-and-gem")
-    def if_crown_and_gem(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_crown_and_gem(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return int(self.if_crown(p, owned, bonus) and any(self.cat.card[c].gem for c in owned))
 
     # rules.md#prisoners-points: the points rules of the Prisoners.
 
     @points("crown")
-    def if_crown(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_crown(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return int(any(self.cat.token[t].id == "crown" for t in p.held.cards))
 
     @points("monkey-idol")
-    def if_idol(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_idol(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return int(self.holds(p, "idol") > 0)
 
     @points("prisoner")
-    def per_prisoner(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def per_prisoner(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return self.holds(p, "prisoner")
 
     @points("two-secret-tomes")
-    def if_two_tomes(self, p: Player, owned: list[str], bonus: Any) -> int:
+    def if_two_tomes(self, p: Player, owned: list[str], bonus: Bonus) -> int:
         return int(self.per_secret_tome(p, owned, bonus) >= 2)
 
     def tally(self, state: CatacombsState, seat: int) -> dict[str, int]:

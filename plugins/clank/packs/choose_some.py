@@ -3,9 +3,9 @@ condition holds (Black Market: two of three; Empurror: all three with an artifac
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
-from meeple.core.state import Count, Event, Frame
+from meeple.core.state import Action, Count, Event, Frame
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import S, action, effect, frame
 from meeple.plugins.clank.present import CONDITIONS, effect_text, effects_text
@@ -58,7 +58,7 @@ class ChooseSomePack(ClankEngine[S]):
         )
 
     @frame(PickSome)
-    def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
+    def options_left(self, state: S, frame: PickSome[fx.Effect]) -> list[Action]:
         left = [(i, o) for i, o in enumerate(frame.options) if i not in frame.picked]
         ok = self._feasible(state, frame.seat, [o for _, o in left], frame.card)
         return [self.acts.pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
@@ -78,13 +78,13 @@ class ChooseSomePack(ClankEngine[S]):
         events: list[Event] = []
         return events
 
-    def declined(self, state: S, frame: Any, events: list[Event]) -> None:
+    def declined(self, state: S, frame: Frame, events: list[Event]) -> None:
         """A ``choose-some`` with no option the seat can carry out: every option waits."""
         if type(frame) is PickSome:
             self._rest_wait(state, frame)
         super().declined(state, frame, events)
 
-    def _rest_wait(self, state: S, frame: PickSome[Any]) -> None:
+    def _rest_wait(self, state: S, frame: PickSome[fx.Effect]) -> None:
         """rules.md#counts-grow: the options not picked wait, as an ``if`` on ``all_if``, for
         the rest of the turn."""
         if frame.all_if is None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from meeple.core.state import Event, Frame
+from meeple.core.state import Action, Event, Frame
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import S, effect, frame
 from meeple.plugins.clank.present import effect_text
@@ -32,13 +30,13 @@ class FreeRowCardPack(ClankEngine[S]):
             state.stack.append(FreeCard(seat=seat))
 
     @frame(FreeCard)
-    def free_choices(self, state: S, frame: FreeCard) -> list[Any]:
+    def free_choices(self, state: S, frame: FreeCard) -> list[Action]:
         return [*self._free_cards(state, frame.seat), SKIP]
 
-    def _free_cards(self, state: S, seat: int) -> list[Any]:
+    def _free_cards(self, state: S, seat: int) -> list[Action]:
         p = state.players[seat]
         graph = self.graph(state)
-        out: list[Any] = []
+        out: list[Action] = []
         for c in self.cat.distinct(state.row.cards):
             card = self.cat.card[c]
             if card.where is not None and not self.where_ok(graph, p.room, card.where):

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Graph
@@ -52,7 +50,7 @@ class MarketOfferPack(ClankEngine[S]):
     ) -> None:
         self.set_turn_offer(state, e.price, e.anywhere)
 
-    def _claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
+    def _claim_actions(self, state: S, p: Player, graph: Graph, out: list[Action]) -> None:
         """rules.md#offers: the items the seat can claim at the offer's price, where it is."""
         price, anywhere = self.turn_offer(state)
         if price is not None and (anywhere or p.room in graph.markets):

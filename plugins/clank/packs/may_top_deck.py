@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeple.core.state import Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.packs.offer import Offer, OfferPack
@@ -27,7 +25,7 @@ class MayTopDeckPack(OfferPack[S]):
         if card in state.players[seat].discard.cards:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
 
-    def accepted(self, state: S, frame: Offer[Any], events: list[Event]) -> None:
+    def accepted(self, state: S, frame: Offer[fx.Effect], events: list[Event]) -> None:
         if not isinstance(frame.effect, MayTopDeck):
             return super().accepted(state, frame, events)
         card = frame.card

@@ -6,9 +6,10 @@ Not an effect of its own: the frame and the answer that optional effects share
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from meeple.core.state import Action, Event, Frame
+from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import S, action, frame, hook
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import SKIP
@@ -34,7 +35,7 @@ class OfferPack(ClankEngine[S]):
     """Offering an effect; each optional effect's pack says what accepting it does."""
 
     @frame(Offer)
-    def accept_or_not(self, state: S, frame: Offer[Any]) -> list[Any]:
+    def accept_or_not(self, state: S, frame: Offer[fx.Effect]) -> list[Action]:
         return [ACCEPT, SKIP]
 
     @action(Accept)
@@ -46,7 +47,7 @@ class OfferPack(ClankEngine[S]):
         return events
 
     @hook
-    def accepted(self, state: S, frame: Offer[Any], events: list[Event]) -> None:
+    def accepted(self, state: S, frame: Offer[fx.Effect], events: list[Event]) -> None:
         """What accepting ``frame.effect`` does: a pack or game handles its own effects and
         hands the others on (``super().accepted``)."""
         raise NotImplementedError(f"no rule accepts {type(frame.effect).__name__}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -44,7 +44,7 @@ class PerPack(ClankEngine[S]):
         state.pool.waiting.append(Waiting(e, card, n))
 
     @watch(Per)
-    def per_grows(self, state: S, seat: int, item: Waiting[Any]) -> Waiting[Any]:
+    def per_grows(self, state: S, seat: int, item: Waiting[Per]) -> Waiting[Per]:
         """clank-catacombs rules.md#counts-grow: once more for each thing the count has gained
         since; it waits until the turn ends."""
         n = self._per_count(state, seat, item.effect)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeple.core.state import Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.packs.offer import Offer, OfferPack
@@ -46,7 +44,7 @@ class TrashSelfPack(OfferPack[S]):
         events.append(Trashed(seat=seat, card=card))
         state.pool.queue[:0] = self._pending(e.then, card)
 
-    def accepted(self, state: S, frame: Offer[Any], events: list[Event]) -> None:
+    def accepted(self, state: S, frame: Offer[fx.Effect], events: list[Event]) -> None:
         e = frame.effect
         if not isinstance(e, TrashSelf):
             return super().accepted(state, frame, events)
