@@ -132,7 +132,7 @@ def level_table(title: str, levels: list[Level]) -> Table:
     ]
     table = Table(
         title=common.plain(f"{title}: levels (--seats bot:easy)"),
-        caption=common.plain("\n".join(caption)) if caption else None,
+        caption=common.plain("\n".join(caption), lines=True) if caption else None,
     )
     table.add_column("level")
     table.add_column("plays", overflow="fold")

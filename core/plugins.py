@@ -470,7 +470,7 @@ class Registry:
                 level = Level(name=name, bot=declared.bots[name], plugin=declared.plugin)
             else:
                 bot = "random" if name == "easy" else own
-                note = f"{game_id} declares no {name} level: the default, {bot}, not measured"
+                note = f"{game_id} declares no {name} level: it plays the default, {bot}"
                 level = Level(name=name, bot=bot, plugin="", note=note)
             table = declared.measured if declared is not None else None
             strength = table.levels.get(name) if table is not None else None

@@ -72,12 +72,13 @@ def test_a_level_refused_in_the_library_too(registry: Registry) -> None:
 def test_games_lists_bots_and_levels(cli: Invoke, registry: Registry) -> None:
     result = cli("games", "--bots")
     assert result.exit_code == 0, result.output
+    assert "\\x0a" not in result.stdout  # the caption's lines are lines, not escapes
     out = " ".join(result.stdout.split())  # rows folded at the width read as one line
     assert "Clonk!: levels" in out and "bot:hard" in out
     hard = registry.level("clonk", "hard")
     assert hard.strength is not None
     assert f"{hard.strength.wins:.1%}" in out and hard.measured.split()[-1] in out
-    assert "tiny declares no easy level: the default, random, not measured" in out
+    assert "tiny declares no easy level: it plays the default, random" in out
     assert "`bot` plays greedy" in out
 
     listed = {g["id"]: g for g in json.loads(cli("games", "--bots", "--json").stdout)}

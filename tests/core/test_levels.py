@@ -44,8 +44,8 @@ def test_the_built_in_games_declare_every_level_and_its_strength(registry: Regis
         for lv in levels:
             assert lv.strength is not None, f"{game_id} {lv.name}: run benchmarks/levels.py"
             assert lv.measured.startswith(f"meeple tournament {game_id} --bots bot:easy,")
-        mus = [lv.strength.mu for lv in levels if lv.strength is not None]
-        assert mus == sorted(mus), f"{game_id}: a harder level rated below an easier one"
+        wins = [lv.strength.wins for lv in levels if lv.strength is not None]
+        assert wins == sorted(wins), f"{game_id}: a harder level won less than an easier one"
 
 
 def test_a_game_without_levels_gets_the_defaults(registry: Registry) -> None:
