@@ -80,7 +80,7 @@ def table(path: Path, **levels: str) -> Path:
     return path
 
 
-def test_a_plugin_declares_the_levels_of_a_game(registry: Registry, tmp_path: Path) -> None:
+def test_hook_meeple_levels(registry: Registry, tmp_path: Path) -> None:
     """A third party declares some levels of a game with their strength; the others keep the
     defaults, and a level measured on another bot than it plays now shows no figures."""
     path = table(tmp_path / "levels.json", easy="random", hard="ismcts:iterations=50")
