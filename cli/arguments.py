@@ -50,22 +50,30 @@ def best_bot(registry: Registry, game_id: str) -> str:
 
     A game with several bots of its own gets the first by name.
     """
-    own = sorted(
-        name
-        for name, specs in registry.bots.items()
-        if any(s.games is not None and game_id in s.games for s in specs)
-    )
-    return own[0] if own else "random"
+    return registry.own_bot(game_id) or "random"
 
 
 def player_names(registry: Registry, game_id: str, text: str, option: str) -> list[str]:
-    """``"Bot,ismcts:iterations=9"`` -> ``["random", "ismcts:iterations=9"]``: the names
-    of a comma-separated list, case-blind, with ``bot`` resolved (option values as given)."""
+    """``"Bot,bot:hard,ismcts:iterations=9"`` -> ``["random", "ismcts", "ismcts:iterations=9"]``:
+    the names of a comma-separated list, case-blind, with ``bot`` and each level ``bot:LEVEL``
+    resolved to the bot it stands for (option values as given)."""
     utf8(text, option)
     names = []
     for player in text.split(","):
         name, colon, options = player.partition(":")
         name = name.strip().lower()  # names are case-blind, option values not
+        level, more, _ = options.partition(":")
+        if name == BOT and options and "=" not in level:  # bot:LEVEL, not bot:key=value
+            if more:
+                raise MeepleError(
+                    f"{option} {echo(player)}: a level names a whole bot and takes no options; "
+                    "name the bot itself to change them (`meeple games --bots` shows them)"
+                )
+            try:
+                names.append(registry.level(game_id, level.strip().lower()).bot)
+            except MeepleError as exc:
+                raise MeepleError(f"{option} {echo(player)}: {exc}") from None
+            continue
         names.append((best_bot(registry, game_id) if name == BOT else name) + colon + options)
     return names
 

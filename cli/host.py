@@ -88,7 +88,10 @@ def host_game(
         ),
     ] = None,
     fallback: Annotated[
-        str, typer.Option(help="The bot that decides for a person whose time runs out.")
+        str,
+        typer.Option(
+            help="The bot (or level, bot:easy) that decides for a person whose time runs out."
+        ),
     ] = "random",
     new_links: Annotated[
         bool,

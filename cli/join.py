@@ -35,8 +35,8 @@ def join(
     bot: Annotated[
         str | None,
         typer.Option(
-            help="The bot that plays the seat, with its options (ismcts:iterations=100); "
-            "without it, you play here, line by line."
+            help="The bot that plays the seat, with its options (ismcts:iterations=100), or a "
+            "level (bot:hard); without it, you play here, line by line."
         ),
     ] = None,
     retry: Annotated[

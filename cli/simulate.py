@@ -94,7 +94,10 @@ FirstSeed = Annotated[
 ]
 Bots = Annotated[
     str | None,
-    typer.Option(help="Comma-separated bots, one per seat (default: the most seats, all `bot`)."),
+    typer.Option(
+        help="Comma-separated bots, one per seat, or levels (bot:hard); default: the most "
+        "seats, all `bot`."
+    ),
 ]
 Rotate = Annotated[
     bool,

@@ -355,7 +355,10 @@ def resume_table(path: Path, env: environment.Env, save: Path | None) -> Table:
 GameId = Annotated[str | None, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")]
 Seats = Annotated[
     str | None,
-    typer.Option(help="Comma-separated players: human, bot (the game's best), or a bot name."),
+    typer.Option(
+        help="Comma-separated players: human, bot (the game's own), a level (bot:easy, "
+        "bot:medium, bot:hard; `meeple games --bots`), or a bot name."
+    ),
 ]
 GameOptions = Annotated[
     list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")

@@ -52,7 +52,12 @@ MAX_GAMES = 100_000
 def tournament(
     ctx: typer.Context,
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="Game id (see `meeple games`).")],
-    bots: Annotated[str, typer.Option(help="Comma-separated bots, two or more, each named once.")],
+    bots: Annotated[
+        str,
+        typer.Option(
+            help="Comma-separated bots or levels (bot:easy), two or more, each named once."
+        ),
+    ],
     n: Annotated[
         int,
         typer.Option("-n", "--games", min=1, help="How many games, rounded up to whole schedules."),

@@ -17,8 +17,9 @@ like) are looked up once per match: a hook that no plugin implements costs
 nothing in the hot loop.
 
 A plugin that raises in ``meeple_games`` or ``meeple_bots`` is skipped whole
-(see :class:`meeple.core.plugins.BrokenPlugin`); an exception in any other
-hook becomes a :class:`meeple.core.errors.PluginError` naming the plugin.
+(see :class:`meeple.core.plugins.BrokenPlugin`); one that raises in
+``meeple_levels`` or ``meeple_commands`` loses its levels or commands only; an
+exception in any other hook becomes a :class:`meeple.core.errors.PluginError` naming the plugin.
 
 Set ``MEEPLE_TRACE_HOOKS=1`` to print every hook call with its arguments and
 results.
@@ -84,6 +85,26 @@ def meeple_bots(register: Callable[..., None]) -> None:
     file: see :meth:`~meeple.core.plugins.BotOptions.pinned`.
 
     :param register: the callback that records one bot.
+    """
+
+
+@hookspec
+def meeple_levels(register: Callable[..., None]) -> None:
+    """Declare what a game's difficulty levels play (``--seats human,bot:easy,bot:hard``).
+
+    Kind: collecting; return values are ignored. Called after every plugin registered its
+    games and bots, so a plugin may declare levels for another plugin's game.
+
+    Call ``register(game, levels, measured=None)`` once per game: ``game`` is a game id,
+    ``levels`` maps level names (``easy``, ``medium``, ``hard``: any of them) to bots as a
+    seat names them (``"ismcts:iterations=400:depth=8"``), and ``measured`` is a file (a
+    :class:`pathlib.Path` or an ``importlib.resources`` resource) holding their measured
+    strength, a :class:`meeple.core.levels.Measured` table. A level no plugin declares plays
+    the generic default (:meth:`meeple.core.plugins.Registry.levels`). A level that names a
+    bot the game does not have, declared twice, or an unreadable table skips this plugin's
+    levels only (the game keeps the defaults).
+
+    :param register: the callback that records one game's levels.
     """
 
 

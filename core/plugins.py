@@ -26,9 +26,9 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from importlib import metadata
-from typing import Annotated, Any
+from typing import Annotated, Any, NamedTuple
 
 import msgspec
 import pluggy
@@ -46,6 +46,7 @@ from meeple.core.errors import (
     one_of,
 )
 from meeple.core.game import Game, class_problems
+from meeple.core.levels import LEVELS, Level, Measured, Readable, read_measured
 from meeple.core.rng import bot_stream
 
 hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
@@ -73,6 +74,10 @@ class PluginInfo(msgspec.Struct, frozen=True):
     version: str | None = None
 
 
+PARTIAL = {"meeple_commands": "commands", "meeple_levels": "levels"}
+"""The hooks whose failure costs a plugin only what they add, not its registration."""
+
+
 class BrokenPlugin(msgspec.Struct, frozen=True):
     """A plugin that failed to load or to register; the other plugins still work.
 
@@ -80,7 +85,8 @@ class BrokenPlugin(msgspec.Struct, frozen=True):
     or raises in ``meeple_games`` or ``meeple_bots`` is skipped whole: it is
     unregistered and nothing it registered is kept. One that raises in
     ``meeple_commands`` loses its commands only, because that hook is called
-    only when plugin commands are needed.
+    only when plugin commands are needed; one that raises in ``meeple_levels``
+    loses its levels only, which the games' generic defaults replace.
     """
 
     name: str
@@ -97,8 +103,8 @@ class BrokenPlugin(msgspec.Struct, frozen=True):
 
     def describe(self) -> str:
         """What is skipped and why, for the full report of ``meeple plugins``."""
-        if self.stage == "meeple_commands":
-            return f"plugin {self.name!r}: its commands are skipped ({self.stage}): {self.error}"
+        if what := PARTIAL.get(self.stage):
+            return f"plugin {self.name!r}: its {what} are skipped ({self.stage}): {self.error}"
         skipped = "failed to load and is skipped" if self.stage == "import" else "is skipped"
         return f"plugin {self.name!r} {skipped} ({self.stage}): {self.error}"
 
@@ -327,7 +333,9 @@ class Registry:
     :func:`~meeple.core.game.class_problems`) is skipped whole -- see
     :class:`BrokenPlugin` -- and keeps nothing it registered. Plugins are
     called in pluggy's order, the last registered first, so a third-party
-    plugin that reuses a built-in game's id is the one skipped.
+    plugin that reuses a built-in game's id is the one skipped. Then each
+    plugin's ``meeple_levels``: one that raises, or declares levels that do
+    not resolve, loses its levels only (:meth:`levels`).
     """
 
     def __init__(self, pm: PluginManager) -> None:
@@ -355,6 +363,15 @@ class Registry:
                 continue
             for spec in bots:
                 self.bots.setdefault(spec.name, []).append(spec)
+        self._levels: dict[str, _Declared] = {}
+        for plugin, call in pm.each_implementation("meeple_levels"):
+            declared: dict[str, _Declared] = {}
+            try:
+                call(register=self._level_registrar(plugin, declared))
+            except Exception as exc:
+                pm.broken.append(BrokenPlugin.of(plugin, "meeple_levels", exc))
+                continue
+            self._levels.update(declared)
 
     def _game_registrar(
         self, plugin: str, games: dict[str, type[Game[Any, Any]]]
@@ -407,6 +424,84 @@ class Registry:
             bots.append(spec)
 
         return register
+
+    def _level_registrar(self, plugin: str, declared: dict[str, _Declared]) -> Callable[..., None]:
+        def register(
+            game: str, levels: Mapping[str, str], measured: Readable | None = None
+        ) -> None:
+            if game not in self.games:
+                raise MeepleError(f"it declares levels for {echo(game)}, which is not installed")
+            if game in self._levels or game in declared:
+                first = self._levels[game].plugin if game in self._levels else plugin
+                raise MeepleError(
+                    f"the levels of {game} are declared by both {first!r} and {plugin!r}"
+                )
+            unknown = sorted(set(levels) - set(LEVELS))
+            if unknown:
+                raise MeepleError(
+                    f"it declares a level {echo(unknown[0])} for {game}; "
+                    f"the levels are {', '.join(LEVELS)}"
+                )
+            bots = {}
+            for name, text in levels.items():
+                try:
+                    bots[name] = self.player(text, game).text
+                except MeepleError as exc:
+                    raise MeepleError(f"its level {name} of {game}: {exc}") from None
+            table = None if measured is None else read_measured(measured, game)
+            declared[game] = _Declared(plugin, bots, table)
+
+        return register
+
+    def levels(self, game_id: str) -> list[Level]:
+        """The game's levels, weakest first, each resolved to a bot with its measured strength.
+
+        A level no plugin declares plays a generic default: ``easy`` plays ``random``;
+        ``medium`` and ``hard`` the game's own bot (:meth:`own_bot`), or the search bot
+        ``ismcts`` with its defaults if the game has none.
+        """
+        declared = self._levels.get(game_id)
+        own = self.own_bot(game_id)
+        if own is None:
+            own = "ismcts" if "ismcts" in self.bot_names(game_id) else "random"
+        out = []
+        for name in LEVELS:
+            if declared is not None and name in declared.bots:
+                level = Level(name=name, bot=declared.bots[name], plugin=declared.plugin)
+            else:
+                bot = "random" if name == "easy" else own
+                note = f"{game_id} declares no {name} level: it plays the default, {bot}"
+                level = Level(name=name, bot=bot, plugin="", note=note)
+            table = declared.measured if declared is not None else None
+            strength = table.levels.get(name) if table is not None else None
+            if table is not None and strength is not None and strength.bot == level.bot:
+                level = msgspec.structs.replace(
+                    level, strength=strength, measured=table.command, seats=table.seats
+                )
+            out.append(level)
+        return out
+
+    def level(self, game_id: str, name: str) -> Level:
+        """The level ``name`` of the game, or an error listing its levels."""
+        levels = self.levels(game_id)
+        for level in levels:
+            if level.name == name:
+                return level
+        known = ", ".join(f"{lv.name} ({lv.bot})" for lv in levels)
+        raise MeepleError(
+            f"no level {echo(name)} in {game_id}; its levels: {known} "
+            f"(write bot:{LEVELS[0]}; `meeple games --bots` shows them)"
+        )
+
+    def own_bot(self, game_id: str) -> str | None:
+        """The game's own bot (the first by name, when it has several): one registered for
+        some games only, that plays this one. ``None`` if it has none."""
+        own = (
+            name
+            for name, specs in self.bots.items()
+            if any(s.games is not None and game_id in s.games for s in specs)
+        )
+        return min(own, default=None)
 
     def game(self, game_id: str) -> type[Game[Any, Any]]:
         """The game class with this id, or an error listing the installed ones."""
@@ -498,6 +593,14 @@ class Registry:
 
     def bot_names(self, game_id: str) -> list[str]:
         return sorted(n for n, specs in self.bots.items() if any(s.plays(game_id) for s in specs))
+
+
+class _Declared(NamedTuple):
+    """The levels one plugin declared for one game: their bots, canonical, and strength."""
+
+    plugin: str
+    bots: dict[str, str]
+    measured: Measured | None
 
 
 def _names_bot(field: msgspec.structs.FieldInfo) -> bool:

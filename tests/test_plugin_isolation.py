@@ -11,6 +11,7 @@ and ``--version`` never import a plugin.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,6 +41,12 @@ def meeple_bots(register):
 
 
 @hookimpl
+def meeple_levels(register):
+    register("{name}", {{"hard": "{name}bot"}})
+    {meeple_levels}
+
+
+@hookimpl
 def meeple_commands(app):
     @app.command("{name}")
     def command():
@@ -51,8 +58,9 @@ def meeple_commands(app):
 
 
 def half(failing: str, name: str = "half") -> str:
-    """A plugin that registers the game, bot and command ``name``, then raises in ``failing``."""
-    hooks = ("meeple_games", "meeple_bots", "meeple_commands")
+    """A plugin that registers the game, bot, levels and command ``name``, then raises in
+    ``failing``."""
+    hooks = ("meeple_games", "meeple_bots", "meeple_levels", "meeple_commands")
     fails = {h: "raise RuntimeError('half-way')" if h == failing else "pass" for h in hooks}
     return HALF.format(name=name, **fails)
 
@@ -106,6 +114,22 @@ def test_a_plugin_raising_in_commands_loses_its_commands_only(
         full.stderr
     )
     assert "half" in full.stdout  # listed: its games, bots and hooks still work
+
+
+def test_a_plugin_raising_in_levels_loses_its_levels_only(
+    install_plugin: Callable[..., None], run: Callable
+) -> None:
+    install_plugin("half", half("meeple_levels"))
+    played = run("play", "half", "--seats", "bot:hard,halfbot", "--seed", "2", "--save", "g.json")
+    assert played.returncode == 0, played.stderr
+    assert played.stderr == warning_line("meeple_levels")
+    listed = json.loads(run("games", "--bots", "--json").stdout)
+    [hard] = [lv for g in listed if g["id"] == "half" for lv in g["levels"] if lv["name"] == "hard"]
+    assert (hard["bot"], hard["plugin"]) == ("ismcts", "")  # the default, not halfbot
+    full = run("plugins")
+    assert "plugin 'half': its levels are skipped (meeple_levels): RuntimeError: half-way" in (
+        full.stderr
+    )
 
 
 def test_help_play_and_validate_work_beside_a_plugin_raising_in_each_hook(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import resources
 
 from meeple.core.plugins import hookimpl
 from meeple.plugins.clank.bots import HeuristicBot
@@ -30,4 +31,20 @@ def meeple_bots(register: Callable[..., None]) -> None:
         games=on_the_board,
         help="builds its deck, walks the cheapest way to the best artifact it can carry out, "
         "and escapes",
+    )
+
+
+LEVELS = {
+    "easy": "random",
+    "medium": "ismcts:iterations=100:exploration=0.2:turn=true:reuse=true",
+    "hard": "heuristic",
+}
+"""What ``bot:easy``, ``bot:medium`` and ``bot:hard`` play, as measured in docs/search.md#levels
+(``python benchmarks/levels.py`` measures them again into seeds/clank/levels.json)."""
+
+
+@hookimpl
+def meeple_levels(register: Callable[..., None]) -> None:
+    register(
+        Clank.id, LEVELS, measured=resources.files("meeple.seeds").joinpath("clank/levels.json")
     )
