@@ -160,7 +160,7 @@ def host_game(
 
     async def game_over() -> None:
         scores = await hosted.run()
-        output.console.print(tabletop.final_scores(table, scores))
+        output.console.print(tabletop.final_scores(table.match.game, table.setup.seats, scores))
         tabletop.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
 
     web = hosting.server(lobby, sock, answers_to)

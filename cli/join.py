@@ -48,6 +48,13 @@ def join(
         ),
     ] = 60.0,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No log; only the scores.")] = False,
+    full_screen: Annotated[
+        bool,
+        typer.Option(
+            "--table",
+            help="Play (or, with the spectators' link, watch) at the full-screen table.",
+        ),
+    ] = False,
 ) -> None:
     """Play a seat of a game hosted with `meeple host`, through its link.
 
@@ -56,9 +63,20 @@ def join(
     (q leaves; the link takes you back). The log shows every move as the
     seat may know it, and the final scores end it.
 
+    With --table you play at the full-screen table, as `meeple play` does,
+    shown only what the seat may see; with the spectators' link, you watch
+    there. Saving and taking back are the host's (s and u say so); q leaves
+    the seat, and a connection lost is tried again for --retry seconds.
+
     Example: meeple join "http://127.0.0.1:8000/#TOKEN" --bot ismcts:iterations=100
     """
     env = environment.env(ctx)
+    if full_screen:
+        if bot is not None:
+            raise typer.BadParameter("--bot and --table cannot be used together")
+        with output.errors():
+            join_full_screen(link, env, retry, quiet)
+        return
     told: dict[str, Any] = {}
 
     def player(game: Game[Any, Any], seat: int) -> Bot:
@@ -92,6 +110,25 @@ def join(
     scores = final.scores or []
     title = f"{told['title']}: final scores"
     output.console.print(output.score_table(scores, told["seats"], title))
+
+
+def join_full_screen(link: str, env: environment.Env, retry: float, quiet: bool) -> None:
+    """Play the link's place at the full-screen table; say how it ended once it is gone."""
+    if why := play.no_table():
+        raise MeepleError(
+            f"--table: the full-screen table needs a terminal, and {why}; "
+            "play line by line without --table"
+        )
+    from meeple.cli.joined import join_table  # Textual loads only for a full screen
+
+    app = asyncio.run(join_table(link, env.registry.game, retry, quiet))
+    if app.failure is not None:
+        raise app.failure
+    if app.scores is not None:
+        output.console.print(tabletop.final_scores(app.game, app.seats, app.scores))
+    else:
+        tabletop.say("left the game; the link takes you back to it")
+        raise typer.Exit(app.left or 0)
 
 
 class Leave(Exception):

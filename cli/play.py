@@ -307,7 +307,7 @@ def run(env: environment.Env, table: Table, quiet: bool, full_screen: bool = Fal
         finish(
             table,
             lambda: match.run([table] * len(players), on_events=on_events),
-            lambda scores: output.console.print(final_scores(table, scores)),
+            lambda scores: output.console.print(final_scores(match.game, names, scores)),
         )
 
 

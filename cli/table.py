@@ -46,6 +46,7 @@ from meeple.cli import arguments, output, signals, tabletop
 from meeple.cli.play import Human, Narrator, choice, roster
 from meeple.cli.tabletop import Lines, Quit, Table, final_scores, finish
 from meeple.core.bots import Bot, Prompt
+from meeple.core.game import Game
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event
 
@@ -228,8 +229,16 @@ class Front(tabletop.Front):
         self.last_save = path, failure
 
 
-class TableApp(App[None]):
-    """The full-screen table of one game (see the module's docstring)."""
+class FullScreen(App[None]):
+    """The full-screen table of one game, whatever plays it: the panes, the keys and the
+    screens over them. Where the game is played, and where a person's choices go, is a
+    subclass's: :class:`TableApp` plays a match here; the table of ``meeple join``
+    (:class:`~meeple.cli.joined.JoinedTable`) a seat of a game hosted elsewhere.
+
+    A subclass starts the game in :meth:`begin`, has the table :meth:`present` each
+    decision of a person here, :meth:`draw` what changed, :meth:`log_line` the log and
+    show the end (:meth:`over`), and carries out the choice in :meth:`send`.
+    """
 
     TITLE = "meeple"
     ENABLE_COMMAND_PALETTE = False
@@ -251,29 +260,19 @@ class TableApp(App[None]):
         Binding("ctrl+c", "interrupt", "stop", show=False, priority=True),
         Binding("ctrl+q", "quit", show=False, priority=True),
     ]
+    keys: ClassVar[Sequence[tuple[str, str]]] = KEYS
+    """What the help says of each key."""
 
-    def __init__(self, table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
+    def __init__(self, game: Game[Any, Any], seats: list[str], humans: list[int], quiet: bool):
         super().__init__()
-        self.table, self.quiet = table, quiet
-        self.requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
-        names = table.setup.seats
-        self.humans = [s for s, name in enumerate(names) if name == arguments.HUMAN]
-        self.viewer = self.humans[0] if len(self.humans) == 1 else None
+        self.game, self.seats, self.humans, self.quiet = game, seats, humans, quiet
+        """The game, who plays each seat, and the seats played at this screen."""
+        self.viewer = humans[0] if len(humans) == 1 else None
         """Whose view the panes show: the one person's, or the last seat that was passed the
         screen (``None``: an onlooker's, until then)."""
-        players = [Seat(self, s) if b is None else b for s, b in enumerate(bots)]
-        self.narrator = Log(self, players, self.viewer)
-        table.players = [self.narrator] * len(players)
-        self.front = table.front = Front(self)
-        self.drawn = 0.0
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
-        """What stopped the match's thread, raised again once the app is gone."""
-        self.crash: Exception | None = None
-        """The error that closed the app (see :meth:`_handle_exception`)."""
-        self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
-        self.loop: asyncio.AbstractEventLoop | None = None
-        """The app's event loop while it is mounted (for :meth:`terminate`)."""
+        """What stopped the game, raised again once the app is gone."""
         # The app's side: the decision shown, the digits typed so far, the last seat shown.
         self.decision: Decision | None = None
         self.typed = ""
@@ -283,12 +282,167 @@ class TableApp(App[None]):
         self.status_line = ""
         self.main = TableScreen()
 
-    # -- the match's thread ------------------------------------------------------------
+    def begin(self) -> None:
+        """Start the game, once the table is shown."""
+        raise NotImplementedError
+
+    def send(self, request: int | Literal["undo"]) -> None:
+        """Carry out the choice of the decision shown (an index), or take it back."""
+        raise NotImplementedError
 
     def post(self, show: Callable[..., object], *args: Any) -> bool:
         """Have the app call ``show(*args)``, after everything posted before (``False``: the
-        app is closed)."""
+        app is closed); from any thread."""
         return self.post_message(News(lambda: show(*args)))
+
+    def get_default_screen(self) -> Screen[None]:
+        return self.main
+
+    def on_mount(self) -> None:
+        self.main.log_pane.display = not self.quiet
+        self.set_interval(0.1, self.show_status)
+        self.check_size()
+        self.begin()
+
+    def on_news(self, news: News) -> None:
+        news.show()
+
+    def check_size(self) -> None:
+        """Cover the table while the terminal is too small for it (a legend, a question or
+        the pass screen opened meanwhile go on top of the notice)."""
+        small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
+        if small and not any(isinstance(s, TooSmall) for s in self.screen_stack):
+            self.push_screen(TooSmall())
+        elif not small and isinstance(self.screen, TooSmall):
+            self.pop_screen()
+
+    def draw(self, picture: Picture) -> None:
+        self.status = picture.status
+        main = self.main
+        main.board.update(Drawing(picture.board))
+        main.private_pane.display = picture.private is not None
+        if picture.private is not None:
+            main.private.update(Drawing(picture.private))
+        self.show_status()
+
+    def thinking(self, seat: int, since: float) -> None:
+        self.thinker = None if seat in self.humans else (seat, since)
+
+    def show_status(self) -> None:
+        names = self.seats
+        if self.scores is not None:
+            turn = "game over: q or Enter to leave"
+        elif self.decision is not None:
+            seat = self.decision.seat
+            turn = f"seat {seat}, your turn"
+        elif self.thinker is not None:
+            seat, since = self.thinker
+            turn = f"seat {seat} ({names[seat]}) thinking {time.monotonic() - since:.1f}s"
+        else:
+            turn = ""
+        line = " · ".join(p for p in (self.status, turn, f"seats: {roster(names)}") if p)
+        if line != self.status_line:  # an update draws the screen again
+            self.status_line = line
+            self.main.status.update(output.plain(line))
+
+    def log_line(self, line: RenderableType) -> None:
+        self.main.log_pane.write(line)
+
+    def tell(self, text: str, severity: Literal["information", "error"]) -> None:
+        self.log_line(output.plain(text, "bold red" if severity == "error" else "bold"))
+        self.notify(output.escaped(text), severity=severity, markup=False)
+
+    def ask_seat(self, decision: Decision) -> None:
+        """Show ``decision``, after passing the screen to its seat if another person had it."""
+        if len(self.humans) > 1 and decision.seat != self.shown_seat:
+            self.push_screen(PassTo(decision.seat), lambda _: self.present(decision))
+        else:
+            self.present(decision)
+
+    def present(self, decision: Decision) -> None:
+        self.decision, self.typed, self.shown_seat = decision, "", decision.seat
+        self.draw(decision.picture)
+        actions = self.main.actions
+        actions.set_options(
+            Option(output.plain(f"{i:>3}. {text}")) for i, text in enumerate(decision.actions, 1)
+        )
+        actions.highlighted = 0
+        actions.focus()
+
+    def over(self, scores: list[Score], picture: Picture) -> None:
+        self.scores, self.decision = scores, None
+        board = Group(final_scores(self.game, self.seats, scores), picture.board)
+        self.draw(Picture(picture.status, board, picture.private))
+        self.main.board_pane.scroll_home(animate=False)
+        actions = self.main.actions
+        actions.set_options([Option(output.plain("leave the table"))])
+        actions.highlighted = 0
+        actions.focus()
+
+    def choose(self, index: int) -> None:
+        if self.decision is None:
+            return
+        self.ask_match(index, "(waiting for the other seats)")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if self.scores is not None:
+            self.exit()
+        else:
+            self.choose(event.option_index)
+
+    def type_digit(self, digit: str) -> None:
+        """Choose an action by number, as in line mode: at once when no more digits could
+        make another choice, else once a further digit or Enter says which."""
+        if self.decision is None:
+            return
+        n = len(self.decision.actions)
+        typed = self.typed + digit
+        index = choice(typed, n)
+        if index is None:
+            self.typed = ""
+            self.bell()
+        elif len(typed) == len(str(n)) or int(typed) * 10 > n:
+            self.choose(index)
+        else:
+            self.typed = typed
+            self.main.actions.highlighted = index
+
+    def ask_match(self, request: int | Literal["undo"], meanwhile: str) -> None:
+        """Answer the decision shown with ``request``; the actions say ``meanwhile`` until the
+        match's thread shows the next one."""
+        self.decision = None
+        self.main.actions.set_options([Option(output.plain(meanwhile), disabled=True)])
+        self.send(request)
+
+    def action_help(self) -> None:
+        self.push_screen(Note("keys", self.keys))
+
+    def action_legend(self) -> None:
+        legend = self.game.presentation.legend()
+        self.push_screen(Note(f"{self.game.title}: legend", legend))
+
+
+class TableApp(FullScreen):
+    """The full-screen table of a game played here (see the module's docstring)."""
+
+    def __init__(self, table: Table, bots: Sequence[Bot | None], quiet: bool) -> None:
+        names = table.setup.seats
+        humans = [s for s, name in enumerate(names) if name == arguments.HUMAN]
+        super().__init__(table.match.game, names, humans, quiet)
+        self.table = table
+        self.requests: queue.SimpleQueue[Request] = queue.SimpleQueue()
+        players = [Seat(self, s) if b is None else b for s, b in enumerate(bots)]
+        self.narrator = Log(self, players, self.viewer)
+        table.players = [self.narrator] * len(players)
+        self.front = table.front = Front(self)
+        self.drawn = 0.0
+        self.crash: Exception | None = None
+        """The error that closed the app (see :meth:`_handle_exception`)."""
+        self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The app's event loop while it is mounted (for :meth:`terminate`)."""
+
+    # -- the match's thread ------------------------------------------------------------
 
     def play(self) -> None:
         """The match's thread: log the moves made before the game was resumed, play to the
@@ -364,18 +518,12 @@ class TableApp(App[None]):
 
     # -- the app's side ----------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen[None]:
-        return self.main
-
-    def on_mount(self) -> None:
+    def begin(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.main.log_pane.display = not self.quiet
-        self.set_interval(0.1, self.show_status)
-        self.check_size()
         self.match_thread.start()
 
-    def on_news(self, news: News) -> None:
-        news.show()
+    def send(self, request: int | Literal["undo"]) -> None:
+        self.requests.put(request)
 
     def on_unmount(self) -> None:
         self.loop = None
@@ -391,106 +539,6 @@ class TableApp(App[None]):
             self.requests.put(error)
         self.exit(return_code=1)
 
-    def check_size(self) -> None:
-        """Cover the table while the terminal is too small for it (a legend, a question or
-        the pass screen opened meanwhile go on top of the notice)."""
-        small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
-        if small and not any(isinstance(s, TooSmall) for s in self.screen_stack):
-            self.push_screen(TooSmall())
-        elif not small and isinstance(self.screen, TooSmall):
-            self.pop_screen()
-
-    def draw(self, picture: Picture) -> None:
-        self.status = picture.status
-        main = self.main
-        main.board.update(Drawing(picture.board))
-        main.private_pane.display = picture.private is not None
-        if picture.private is not None:
-            main.private.update(Drawing(picture.private))
-        self.show_status()
-
-    def thinking(self, seat: int, since: float) -> None:
-        self.thinker = None if seat in self.humans else (seat, since)
-
-    def show_status(self) -> None:
-        names = self.table.setup.seats
-        if self.scores is not None:
-            turn = "game over: q or Enter to leave"
-        elif self.decision is not None:
-            seat = self.decision.seat
-            turn = f"seat {seat}, your turn"
-        elif self.thinker is not None:
-            seat, since = self.thinker
-            turn = f"seat {seat} ({names[seat]}) thinking {time.monotonic() - since:.1f}s"
-        else:
-            turn = ""
-        line = " · ".join(p for p in (self.status, turn, f"seats: {roster(names)}") if p)
-        if line != self.status_line:  # an update draws the screen again
-            self.status_line = line
-            self.main.status.update(output.plain(line))
-
-    def log_line(self, line: RenderableType) -> None:
-        self.main.log_pane.write(line)
-
-    def tell(self, text: str, severity: Literal["information", "error"]) -> None:
-        self.log_line(output.plain(text, "bold red" if severity == "error" else "bold"))
-        self.notify(output.escaped(text), severity=severity, markup=False)
-
-    def ask_seat(self, decision: Decision) -> None:
-        """Show ``decision``, after passing the screen to its seat if another person had it."""
-        if len(self.humans) > 1 and decision.seat != self.shown_seat:
-            self.push_screen(PassTo(decision.seat), lambda _: self.present(decision))
-        else:
-            self.present(decision)
-
-    def present(self, decision: Decision) -> None:
-        self.decision, self.typed, self.shown_seat = decision, "", decision.seat
-        self.draw(decision.picture)
-        actions = self.main.actions
-        actions.set_options(
-            Option(output.plain(f"{i:>3}. {text}")) for i, text in enumerate(decision.actions, 1)
-        )
-        actions.highlighted = 0
-        actions.focus()
-
-    def over(self, scores: list[Score], picture: Picture) -> None:
-        self.scores, self.decision = scores, None
-        board = Group(final_scores(self.table, scores), picture.board)
-        self.draw(Picture(picture.status, board, picture.private))
-        self.main.board_pane.scroll_home(animate=False)
-        actions = self.main.actions
-        actions.set_options([Option(output.plain("leave the table"))])
-        actions.highlighted = 0
-        actions.focus()
-
-    def choose(self, index: int) -> None:
-        if self.decision is None:
-            return
-        self.ask_match(index, "(waiting for the other seats)")
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        if self.scores is not None:
-            self.exit()
-        else:
-            self.choose(event.option_index)
-
-    def type_digit(self, digit: str) -> None:
-        """Choose an action by number, as in line mode: at once when no more digits could
-        make another choice, else once a further digit or Enter says which."""
-        if self.decision is None:
-            return
-        n = len(self.decision.actions)
-        typed = self.typed + digit
-        index = choice(typed, n)
-        if index is None:
-            self.typed = ""
-            self.bell()
-        elif len(typed) == len(str(n)) or int(typed) * 10 > n:
-            self.choose(index)
-        else:
-            self.typed = typed
-            self.main.actions.highlighted = index
-
     def action_save(self) -> None:
         if self.scores is None:
             self.requests.put("save")
@@ -502,13 +550,6 @@ class TableApp(App[None]):
             self.notify("u takes your last decision back when you are asked for the next one")
             return
         self.ask_match("undo", "(taking back)")
-
-    def ask_match(self, request: int | Literal["undo"], meanwhile: str) -> None:
-        """Answer the decision shown with ``request``; the actions say ``meanwhile`` until the
-        match's thread shows the next one."""
-        self.decision = None
-        self.main.actions.set_options([Option(output.plain(meanwhile), disabled=True)])
-        self.requests.put(request)
 
     async def action_quit(self) -> None:
         if self.scores is not None:
@@ -540,21 +581,14 @@ class TableApp(App[None]):
     def on_delivery_failed(self, event: events.DeliveryFailed) -> None:
         self.front.delivered(event.name, False)
 
-    def action_help(self) -> None:
-        self.push_screen(Note("keys", KEYS))
-
-    def action_legend(self) -> None:
-        legend = self.table.match.game.presentation.legend()
-        self.push_screen(Note(f"{self.table.match.game.title}: legend", legend))
-
 
 class Whole(Screen[None]):
     """A screen covering the whole terminal, which may turn too small for the table."""
 
     @property
-    def table_app(self) -> TableApp:
+    def table_app(self) -> FullScreen:
         app = self.app
-        assert isinstance(app, TableApp)
+        assert isinstance(app, FullScreen)
         return app
 
     def on_resize(self, _event: events.Resize) -> None:
@@ -732,7 +766,7 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
             app.match_thread.join()
     if sys.stdout.isatty():  # what the full screen showed last, left on the terminal
         if app.scores is not None:
-            output.console.print(final_scores(table, app.scores))
+            output.console.print(final_scores(app.game, app.seats, app.scores))
         if app.front.why is not None:
             output.err_console.print(app.front.why)
         if app.front.last_save is not None:

@@ -28,6 +28,7 @@ from meeple.core import records
 from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import InvalidFile, MeepleError
+from meeple.core.game import Game
 from meeple.core.records import Setup, Snapshot
 from meeple.core.scoring import Score
 from meeple.core.state import Action, State
@@ -425,8 +426,8 @@ def start(
     return Table(match, records.setup_of(game, names, seed), save, None)
 
 
-def final_scores(table: Table, scores: list[Score]) -> RichTable:
-    return output.score_table(scores, table.setup.seats, f"{table.match.game.title}: final scores")
+def final_scores(game: Game[Any, Any], seats: list[str], scores: list[Score]) -> RichTable:
+    return output.score_table(scores, seats, f"{game.title}: final scores")
 
 
 def finish(

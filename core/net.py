@@ -30,7 +30,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, TypeVar
 from urllib.parse import urlsplit, urlunsplit
@@ -947,21 +947,33 @@ class Remote:
             elif isinstance(message, Refused) and message.closing:
                 raise MeepleError(f"the server closed the connection: {message.reason}")
 
+    def view(self, update: Update) -> State:
+        """The view ``update`` holds: the seat's, or a spectator's (the onlooker's)."""
+        return self._decoded(self._view, update.view)
+
     def prompt(self, update: Update) -> Prompt:
         """The decision ``update`` puts to this seat: its view and legal actions."""
+        view = self.view(update)
+        legal = self._decoded(self._legal, update.legal)
+        assert self.seat is not None
+        return Prompt(game=self.game, seat=self.seat, legal=legal, make_view=lambda: view)
+
+    def _decoded(self, decoder: msgspec.json.Decoder[Any], raw: msgspec.Raw) -> Any:
         try:
-            view = self._view.decode(update.view)
-            legal = self._legal.decode(update.legal)
+            return decoder.decode(raw)
         except msgspec.DecodeError as exc:
             raise MeepleError(
                 f"the server sent a view or actions that {self.game.title} does not read: {exc}"
             ) from None
-        assert self.seat is not None
-        return Prompt(game=self.game, seat=self.seat, legal=legal, make_view=lambda: view)
 
-    async def choose(self, step: int, index: int) -> None:
-        """Answer decision ``step`` with the legal action at ``index``."""
-        await self.socket.send(_encode(Choose(step=step, index=index)).decode())
+    async def choose(self, step: int, index: int) -> bool:
+        """Answer decision ``step`` with the legal action at ``index``; whether it was sent
+        (``False``: the connection was lost, and :meth:`updates` ends for it)."""
+        try:
+            await self.socket.send(_encode(Choose(step=step, index=index)).decode())
+        except _websockets().exceptions.ConnectionClosed:
+            return False
+        return True
 
 
 def _read(data: str | bytes) -> Welcome | Update | Refused:
@@ -1028,6 +1040,43 @@ async def connect(link: str, games: Games) -> AsyncIterator[Remote]:
         yield Remote(socket, first, cls(options))
 
 
+async def follow(
+    link: str,
+    games: Games,
+    *,
+    retry: float = 0.0,
+    on_lost: Callable[[str], object] | None = None,
+) -> AsyncGenerator[tuple[Remote, Update], None]:
+    """Each update of the place an invite link names (a seat, or the spectators'), with the
+    connection it came through, until the one that says the game is over.
+
+    A connection lost, or a server not answering, is tried again for up to ``retry``
+    seconds (a host restarted with ``--resume`` keeps its links), ``on_lost(why)`` told
+    before each try; a reconnection is a new :class:`Remote`, sent the whole log again.
+    """
+    ws = _websockets()
+    lost: float | None = None
+    while True:
+        try:
+            async with connect(link, games) as remote:
+                lost = None
+                async for update in remote.updates():
+                    yield remote, update
+                    if update.to_move is None:
+                        return
+            why = "the server closed the connection"
+        except Unreachable as exc:
+            why = str(exc)
+        except ws.exceptions.ConnectionClosed as exc:
+            why = f"the connection was lost ({exc})"
+        lost = lost if lost is not None else time.monotonic()
+        if time.monotonic() - lost >= retry:
+            raise MeepleError(f"{why}; the game was not over")
+        if on_lost is not None:
+            on_lost(why)
+        await asyncio.sleep(0.5)
+
+
 async def play(
     link: str,
     player: Callable[[Game[Any, Any], int], Bot],
@@ -1042,40 +1091,30 @@ async def play(
     ``player(game, seat)`` makes what decides for the seat: any object with
     ``choose(prompt) -> action`` (a meeple bot, an agent of one's own), called in a worker
     thread. ``on_update(remote, update)`` sees every update. A connection lost, or a server
-    not answering, is tried again for up to ``retry`` seconds (a host restarted with
-    ``--resume`` keeps its links).
+    not answering, is tried again for up to ``retry`` seconds (see :func:`follow`).
     """
-    ws = _websockets()
     bot: Bot | None = None
-    answered = -1
-    lost: float | None = None
-    while True:
-        try:
-            async with connect(link, games) as remote:
-                lost = None
-                if remote.seat is None:
-                    raise MeepleError("this is the spectators' link; a player needs a seat's link")
-                if bot is None:
-                    bot = player(remote.game, remote.seat)
-                async for update in remote.updates():
-                    if on_update is not None:
-                        on_update(remote, update)
-                    if update.to_move is None:
-                        return update
-                    if update.to_move == remote.seat and update.choices and update.step > answered:
-                        prompt = remote.prompt(update)
-                        action = await off_loop(lambda: bot.choose(prompt))  # noqa: B023
-                        await remote.choose(update.step, _index(prompt.legal, action))
-                        answered = update.step
-            why = "the server closed the connection"
-        except Unreachable as exc:
-            why = str(exc)
-        except ws.exceptions.ConnectionClosed as exc:
-            why = f"the connection was lost ({exc})"
-        lost = lost if lost is not None else time.monotonic()
-        if time.monotonic() - lost >= retry:
-            raise MeepleError(f"{why}; the game was not over")
-        await asyncio.sleep(0.5)
+    answered: tuple[Remote, int] | None = None
+    """The decision answered last, and through which connection: a server that lost the
+    answer with the connection (or was restarted) asks again."""
+    final: Update | None = None
+    async with contextlib.aclosing(follow(link, games, retry=retry)) as updates:
+        async for remote, update in updates:
+            if remote.seat is None:
+                raise MeepleError("this is the spectators' link; a player needs a seat's link")
+            if bot is None:
+                bot = player(remote.game, remote.seat)
+            if on_update is not None:
+                on_update(remote, update)
+            final = update
+            mine = update.to_move == remote.seat and update.choices
+            if mine and answered != (remote, update.step):
+                prompt = remote.prompt(update)
+                action = await off_loop(lambda: bot.choose(prompt))  # noqa: B023
+                if await remote.choose(update.step, _index(prompt.legal, action)):
+                    answered = remote, update.step
+    assert final is not None  # follow ends with the game over, or raises
+    return final
 
 
 def _index(legal: Sequence[Action], action: Action) -> int:
