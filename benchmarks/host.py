@@ -9,9 +9,12 @@ process seats a random bot client (:func:`meeple.core.net.connect`, over websock
 a move sent to the next view received (p50, p90, p99, the worst), and the server's
 resident memory as the games go on: flat, if nothing is kept of a game that ended.
 
-The clients play at once, so the server is as busy as they can make it: the latency is
-mostly the time a move waits behind the other games' moves. Figures depend on the machine
-and its load; nothing here is asserted by the test suite beyond a smoke run.
+By default the clients answer at once, so the server is as busy as they can make it: the
+latency is then mostly the time a move waits behind the other games' moves (with every game
+waiting on the server, a move waits about games-at-once / moves-per-second). ``--think S``
+has each client wait as a person would before answering, between S/2 and 3S/2 seconds
+(seeded), and the latency is then the server's own. Figures depend on the machine and its
+load; nothing here is asserted by the test suite beyond a smoke run.
 """
 
 from __future__ import annotations
@@ -111,8 +114,9 @@ class Tally:
         self.memory: list[tuple[int, int]] = []
 
 
-async def seat(link: str, tally: Tally, stream: Stream, games: Any) -> None:
-    """Play one seat at random through its link, timing each move to the next view."""
+async def seat(link: str, tally: Tally, stream: Stream, games: Any, think: float) -> None:
+    """Play one seat at random through its link, after ``think`` seconds or so (none if 0),
+    timing each move to the next view."""
     async with net.connect(link, games) as remote:
         sent: tuple[int, float] | None = None
         async for update in remote.updates():
@@ -122,6 +126,8 @@ async def seat(link: str, tally: Tally, stream: Stream, games: Any) -> None:
             if update.to_move is None:
                 return
             if update.to_move == remote.seat and update.choices and sent is None:
+                if think:
+                    await asyncio.sleep(think * (0.5 + stream.random()))
                 sent = (update.step, time.perf_counter())
                 tally.moves += 1
                 await remote.choose(update.step, stream.below(len(update.choices)))
@@ -159,7 +165,7 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
             for s, token in enumerate(line["tokens"]):
                 stream = Stream(f"bench/{line['game']}/{s}")
                 link = f"http://127.0.0.1:{port}/#{token}"
-                task = asyncio.create_task(seat(link, tally, stream, games))
+                task = asyncio.create_task(seat(link, tally, stream, games, args.think))
                 clients.add(task)
                 task.add_done_callback(clients.discard)
         elif "over" in line:
@@ -179,6 +185,7 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
         "game": args.game,
         "seats": args.seats,
         "concurrent": args.concurrent,
+        "think_s": args.think,
         "games": tally.games,
         "seconds": round(wall, 1),
         "games_per_s": round(tally.games / wall, 2),
@@ -194,8 +201,9 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def report(result: dict[str, Any]) -> None:
+    think = f", thinking {result['think_s']} s" if result["think_s"] else ""
     table = Table(title=f"{result['concurrent']} {result['game']} games at once, "
-                  f"{result['seats']} bot clients each")  # fmt: skip
+                  f"{result['seats']} bot clients each{think}")  # fmt: skip
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("games played", str(result["games"]))
@@ -216,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrent", type=int, default=100, help="games at once")
     parser.add_argument("--games", type=int, default=1000, help="games in all")
     parser.add_argument("--seconds", type=float, default=900, help="no game starts after this")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="seconds a client thinks before a move, or so"
+    )
     parser.add_argument("--every", type=int, default=100, help="memory shown every N games")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
