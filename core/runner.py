@@ -503,17 +503,46 @@ def results(spec: RunSpec, seeds: range, backend: Backend, chunk: int | None = N
 def each(games: Generator[T, None, None], keep: Callable[[T], object]) -> None:
     """Call ``keep`` on each of a run's ``games`` (see :func:`results`), even on Ctrl-C.
 
-    Ctrl-C that lands in ``keep`` rather than in the run is passed into the
-    run, which stops as if it had heard it: ``keep`` gets every game finished
-    before it, then it is raised.
+    Each game is kept whole: Ctrl-C or SIGTERM heard while ``keep`` runs is raised once it
+    returns (see :func:`held`), so a run file never has a line cut short, missed or written
+    twice. Ctrl-C that lands here rather than in the run is passed into the run, which
+    stops as if it had heard it: ``keep`` gets every game finished before it, then it is
+    raised.
     """
+    # The game given and not yet kept whole. CPython runs signal handlers at calls and jumps
+    # back, not between taking a game from the loop and appending it here.
+    unkept: list[T] = []
     try:
         for game in games:
-            keep(game)
+            unkept.append(game)
+            with held():
+                keep(game)
+                unkept.clear()
     except KeyboardInterrupt:
-        for game in rest(games):
-            keep(game)
+        for game in [*unkept, *rest(games)]:
+            with held():
+                keep(game)
         raise
+
+
+@contextlib.contextmanager
+def held() -> Iterator[None]:
+    """Hold Ctrl-C and SIGTERM while the block runs, and raise them as it ends, through
+    the handlers they had (as uvicorn's server does). In the main thread only: Python runs
+    signal handlers there."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    heard: list[int] = []
+    kinds = (signal.SIGINT, signal.SIGTERM)
+    before = {sig: signal.signal(sig, lambda sig, _: heard.append(sig)) for sig in kinds}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():  # a handler set outside Python reads as None
+            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
+        for sig in heard:
+            signal.raise_signal(sig)
 
 
 def rest(games: Generator[T, None, None]) -> Iterator[T]:

@@ -153,12 +153,39 @@ def test_ctrl_c_in_the_loop_over_a_run_stops_it_the_same_way(spec: RunSpec) -> N
     def keep(game: GameResult) -> None:
         kept.append(game.seed)
         if game.seed == 1 and backend.stopped is None:
-            raise KeyboardInterrupt  # while the chunks of seeds 2-5 are in flight
+            signal.raise_signal(signal.SIGINT)  # while the chunks of seeds 2-5 are in flight
 
     with pytest.raises(KeyboardInterrupt):
         each(results(spec, range(10), backend, chunk=2), keep)
     assert backend.stopped == [range(0, 2), range(2, 4)]
     assert kept == [0, 1, 2, 3]  # every game the run had finished, once each
+
+
+@pytest.mark.parametrize("kind", [signal.SIGINT, signal.SIGTERM])
+def test_a_game_is_kept_whole_whenever_ctrl_c_or_sigterm_comes(
+    spec: RunSpec, kind: signal.Signals
+) -> None:
+    """A signal heard halfway through keeping a game (a run file's line half written) is
+    raised once the game is kept: no line cut short, missed or written twice."""
+    kept: list[str] = []
+
+    def keep(game: GameResult) -> None:
+        kept.append(f"{game.seed}:")
+        if game.seed == 4:
+            signal.raise_signal(kind)
+        kept[-1] += "whole"
+
+    def terminated(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, terminated)  # as a command's Terminable does
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            each(results(spec, range(10), Deferred(workers=1), chunk=3), keep)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    # Then the games of the chunks in flight: seeds 5 and 6-8, finished when stopped.
+    assert kept == [f"{seed}:whole" for seed in range(9)]
 
 
 def test_a_worker_stopped_mid_chunk_sends_back_the_games_before(
