@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from meeple.core.svg import Picture
-from meeple.core.zones import HIDDEN
 from meeple.plugins.clank import drawing
 from meeple.plugins.clank.catalog import Graph
 from meeple.plugins.clank.content import Tunnel

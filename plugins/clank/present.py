@@ -20,10 +20,9 @@ from rich.text import Text
 from meeple.core.present import Presentation
 from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN, Zone
-from meeple.plugins.clank import drawing
+from meeple.plugins.clank import drawing, picture
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
-from meeple.plugins.clank import picture
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
 from meeple.plugins.clank.part import S
 

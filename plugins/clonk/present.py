@@ -265,8 +265,9 @@ class ClonkPresentation(Presentation[st.ClonkState, st.ClonkAction]):
         for s in range(view.seats):
             cart, gallery = view.carts[s].cards, view.galleries[s].cards
             tasks = ", ".join(self.shown_tasks(view, s)) or "no task shown"
+            you = " (you)" if s == seat else ""
             caption = (
-                f"seat {s}{' (you)' if s == seat else ''}{' · to move' if view.to_move == s else ''}"
+                f"seat {s}{you}{' · to move' if view.to_move == s else ''}"
                 f" · cart {len(cart)} · Kablooey {len(view.kablooeys[s].cards)} · {tasks}"
             )
             pic.add("text", text=caption, x=GAP, y=y, fill="#eee", font_size=13)
@@ -276,8 +277,8 @@ class ClonkPresentation(Presentation[st.ClonkState, st.ClonkAction]):
             )
             self.card_picture(pic, GAP + step_x, row, cart[-1] if cart else None)
             for k in range(st.GALLERY):
-                card = gallery[k] if k < len(gallery) else None
-                self.card_picture(pic, GAP + (2 + k) * step_x, row, card)
+                space = gallery[k] if k < len(gallery) else None
+                self.card_picture(pic, GAP + (2 + k) * step_x, row, space)
             y += step_y + 20
         return str(pic)
 
