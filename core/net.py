@@ -682,12 +682,10 @@ class Host:
         self._changed()
 
 
-def picture(
-    game: Game[Any, Any], view: State, seat: int | None, most: int = PICTURE_BYTES
-) -> str | None:
+def picture(game: Game[Any, Any], view: State, seat: int | None) -> str | None:
     """The game's picture of ``view`` for ``seat``
     (:meth:`~meeple.core.present.Presentation.picture`), or ``None``: it draws none, or its
-    drawing failed or is past ``most`` bytes, which the server's log says."""
+    drawing failed or is past :data:`PICTURE_BYTES`, which the server's log says."""
     who = "the spectators" if seat is None else f"seat {seat}"
     try:
         svg = game.presentation.picture(view, seat)
@@ -696,6 +694,7 @@ def picture(
             "%s's picture for %s failed, and is not sent: %s", game.title, who, explain(exc)
         )
         return None
+    most = PICTURE_BYTES
     if svg is not None and (size := len(svg.encode())) > most:
         log.warning(
             "%s's picture for %s is %d bytes, past the %d a page is sent: it is not sent; "
