@@ -371,8 +371,13 @@ def cases_of(registry: Registry, wanted: list[str], seats: list[int] | None) -> 
     return cases
 
 
+def case(game_id: str, seats: int) -> str:
+    """How a case is named, in the figures and as its records' folder."""
+    return f"{game_id}-{seats}"
+
+
 def folder_of(root: Path, game_id: str, seats: int) -> Path:
-    return root / f"{game_id}-{seats}"
+    return root / case(game_id, seats)
 
 
 def side_command(python: str, *args: object) -> list[str]:
@@ -391,7 +396,7 @@ def side_write(root: Path, cases: list[list[Any]], samples: int) -> None:
         folder.mkdir(parents=True)
         paths = saved_records(game, seats, matches, folder)
         validated(paths, registry, hooks, 0.0)  # each is valid, by this side's own check
-        steps[f"{game_id}-{seats}"] = sum(len(m.actions) for m in matches) / len(matches)
+        steps[case(game_id, seats)] = sum(len(m.actions) for m in matches) / len(matches)
     print(json.dumps(steps), flush=True)
 
 
@@ -443,8 +448,8 @@ def instructions(python: str, root: Path, game_id: str, seats: int) -> float:
             raise SystemExit(f"no instruction count from callgrind:\n{run.stderr}")
         return int(found.group(1))
 
-    records_ = len(list(folder_of(root, game_id, seats).glob("*.json")))
-    return (counted(1) - counted(0)) / records_
+    saved = len(list(folder_of(root, game_id, seats).glob("*.json")))
+    return (counted(1) - counted(0)) / saved
 
 
 def side_by_side(argv: list[str]) -> int:
@@ -516,8 +521,7 @@ def side_by_side(argv: list[str]) -> int:
                         answer = server.stdout.readline()
                         if not answer:
                             raise SystemExit(f"{side} ({pythons[side]}) stopped measuring")
-                        key = f"{game_id}-{count}"
-                        rates[side].setdefault(key, []).append(json.loads(answer))
+                        rates[side].setdefault(case(game_id, count), []).append(json.loads(answer))
         finally:
             for server in servers.values():
                 assert server.stdin is not None
@@ -525,7 +529,7 @@ def side_by_side(argv: list[str]) -> int:
                 server.wait()
         rows = []
         for game_id, count in cases:
-            key = f"{game_id}-{count}"
+            key = case(game_id, count)
             row: dict[str, Any] = {"game": game_id, "seats": count}
             for side in SIDES:
                 row[side] = {
