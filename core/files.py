@@ -55,7 +55,12 @@ def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     where = os.fspath(path)
     with open_file(where) as f:
         try:
-            data = f.read(limit + 1)
+            # A read of ``limit + 1`` bytes would allocate that much for any file: read what
+            # stat says, and the rest only if there is more (a ``/proc`` file says 0).
+            size = min(os.fstat(f.fileno()).st_size, limit)
+            data = f.read(size + 1)
+            if len(data) > size:
+                data += f.read(limit + 1 - len(data))
         except OSError as exc:
             raise UnreadableFile(where, exc.strerror or str(exc)) from None
     if len(data) > limit:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import logging
 import secrets
 import threading
 import time
@@ -40,7 +41,7 @@ import msgspec
 from meeple.core import zones as _zones
 from meeple.core.bots import HUMAN, Bot, Prompt
 from meeple.core.engine import Match
-from meeple.core.errors import IllegalAction, MeepleError, install_hint
+from meeple.core.errors import IllegalAction, MeepleError, explain, install_hint
 from meeple.core.game import Game
 from meeple.core.scoring import Score, rank
 from meeple.core.state import Action, State
@@ -52,6 +53,11 @@ TOKEN_BYTES = 18
 """Random bytes in a token: 144 bits, 24 characters of URL-safe base64."""
 TOKEN_MAX = 64
 """The longest token a :class:`Join` may carry (longer is not a token of this server)."""
+PICTURE_BYTES = 256 * 1024
+"""The largest picture of a table (:meth:`~meeple.core.present.Presentation.picture`) a page
+is sent: a larger one is not sent, and the server's log says so."""
+
+log = logging.getLogger("meeple.host")
 
 
 # -- the messages -------------------------------------------------------------------------
@@ -126,6 +132,9 @@ class Update(Message, tag="update"):
     drawing: msgspec.Raw = msgspec.Raw(b"null")
     """The game's own drawing of the seat's table, to a page: lines of styled text,
     ``[[text, colour, background, flags], ...]`` (see ``Host.draw``); ``null`` otherwise."""
+    picture: msgspec.Raw = msgspec.Raw(b"null")
+    """The game's picture of the seat's table, to a page: an SVG document (a string) at most
+    :data:`PICTURE_BYTES` long (:func:`picture`); ``null`` when it has none."""
     scores: list[Score] | None = None
     """The final scores, once the game is over."""
     places: list[int] | None = None
@@ -410,6 +419,7 @@ class _Shown(msgspec.Struct):
     choices: list[str]
     board: msgspec.Raw | None = None
     drawing: msgspec.Raw | None = None
+    picture: msgspec.Raw | None = None
 
 
 _NONE = msgspec.Raw(b"[]")
@@ -539,7 +549,7 @@ class Host:
 
     async def frame(self, peer: Peer) -> bytes:
         """The newest update for ``peer``: its seat's part encoded once per version, the
-        log lines it has not been sent, and to a page its board and drawing."""
+        log lines it has not been sent, and to a page its board, drawing and picture."""
         shown = self._show(peer.seat)
         lines = self.lines[self._viewer(peer.seat)]
         start, peer.log_sent = peer.log_sent, len(lines)
@@ -567,6 +577,12 @@ class Host:
             if shown.board is None:
                 shown.board = msgspec.Raw(_encode(board(self.game, shown.seen)))
             update.board = shown.board
+            if shown.picture is None:
+                game, view, seat = self.game, shown.seen, peer.seat
+                shown.picture = msgspec.Raw(
+                    _encode(await off_loop(lambda: picture(game, view, seat)))
+                )
+            update.picture = shown.picture
             if self.draw is not None:
                 if shown.drawing is None:  # the game may change meanwhile: an update follows
                     draw, view, seat = self.draw, shown.seen, peer.seat
@@ -664,6 +680,29 @@ class Host:
         if self.save is not None:
             self.save()
         self._changed()
+
+
+def picture(game: Game[Any, Any], view: State, seat: int | None) -> str | None:
+    """The game's picture of ``view`` for ``seat``
+    (:meth:`~meeple.core.present.Presentation.picture`), or ``None``: it draws none, or its
+    drawing failed or is past :data:`PICTURE_BYTES`, which the server's log says."""
+    who = "the spectators" if seat is None else f"seat {seat}"
+    try:
+        svg = game.presentation.picture(view, seat)
+    except Exception as exc:  # the game's code: the pages go on without its picture
+        log.warning(
+            "%s's picture for %s failed, and is not sent: %s", game.title, who, explain(exc)
+        )
+        return None
+    most = PICTURE_BYTES
+    if svg is not None and (size := len(svg.encode())) > most:
+        log.warning(
+            "%s's picture for %s is %d bytes, past the %d a page is sent: it is not sent; "
+            "the game should draw less",
+            game.title, who, size, most,
+        )  # fmt: skip
+        return None
+    return svg
 
 
 def played(

@@ -56,6 +56,19 @@ class Presentation(Generic[S, A]):
         """What a human at ``seat`` sees of the table: a Rich renderable or a string."""
         return repr(view)
 
+    def picture(self, view: S, seat: int | None) -> str | None:
+        """A picture of the table as ``seat`` sees it, as an SVG document (a string), for the
+        web page of ``meeple host``, which shows it above the rows of cards, scaled to the
+        screen's width; ``None`` (the default) for none.
+
+        Draw it from ``view`` only, never from the full state, so that it shows nothing the
+        seat may not see, and build it with :class:`meeple.core.svg.Picture` (or another
+        XML builder that escapes every text): never by joining strings that hold names. The
+        page shows it as an image, which runs no script and loads nothing; one past
+        :data:`meeple.core.net.PICTURE_BYTES` is not sent, and the server's log says so.
+        """
+        return None
+
     def seat_summary(self, state: S) -> Sequence[str]:
         """One short public line per seat, for listings."""
         return [f"seat {s}" for s in range(state.seats)]

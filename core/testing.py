@@ -38,6 +38,7 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from xml.etree import ElementTree
 
 import msgspec
 
@@ -312,16 +313,39 @@ def leaks(game: Game[Any, Any], state: State, seat: int | None, encoded: bytes) 
     The JSON is split into whole strings, so an id that is part of another
     id or text never counts as present.
     """
+    hidden = _seen(game, state, seat)[1]
+    if not hidden:
+        return set()
+    found = {m.decode("utf-8", "replace") for m in _JSON_STRING.findall(encoded)}
+    return hidden & found
+
+
+def _seen(game: Game[Any, Any], state: State, seat: int | None) -> tuple[set[str], set[str]]:
+    """The cards ``seat`` sees in ``state`` (any copy of them where it sees it), and the rest."""
     visibility = game.zones
     allowed: set[str] = set()
     for zone in iter_zones(state):
         vis = visibility[zone.kind]
         allowed.update(c for i, c in enumerate(zone.cards) if sees(vis, zone, seat, i))
-    hidden = set(game.cards(state)) - allowed
-    if not hidden:
-        return set()
-    found = {m.decode("utf-8", "replace") for m in _JSON_STRING.findall(encoded)}
-    return hidden & found
+    return allowed, set(game.cards(state)) - allowed
+
+
+def picture_leaks(game: Game[Any, Any], state: State, seat: int | None, svg: str) -> set[str]:
+    """The cards hidden from ``seat`` in ``state`` that ``svg`` (a picture,
+    :meth:`~meeple.core.present.Presentation.picture`) names: by id, a word of a text or an
+    attribute, or by how it reads (:meth:`~meeple.core.present.Presentation.describe_card`),
+    a whole text or attribute, where no card the seat sees reads so."""
+    allowed, hidden = _seen(game, state, seat)
+    root = ElementTree.fromstring(svg)
+    texts = [t for e in root.iter() for t in (e.text, e.tail, *e.attrib.values()) if t]
+    said = game.presentation.describe_card
+    seen = {said(c) for c in allowed}
+
+    def named(card: str) -> bool:  # a whole word: "monk" is not in "monkey shrine"
+        whole = re.compile(rf"(?<![\w-]){re.escape(card)}(?![\w-])")
+        return any(whole.search(t) for t in texts)
+
+    return {c for c in hidden if named(c) or (said(c) not in seen and said(c) in texts)}
 
 
 def check_scores(game: Game[Any, Any], match: Match, where: str) -> None:

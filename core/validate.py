@@ -22,7 +22,7 @@ traceback. So a file that validates is a file that plays.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -84,6 +84,38 @@ class Report(msgspec.Struct, kw_only=True):
 
 def load(path: str | os.PathLike[str], registry: Registry) -> Loaded:
     """Read and strictly decode a record or snapshot; :class:`InvalidFile` says what is wrong."""
+    return _load(path, registry, _new_game)
+
+
+def _new_game(game_cls: type[Game[Any, Any]], setup: records.Setup[Any]) -> Game[Any, Any]:
+    return game_cls(setup.options)
+
+
+_GAMES_KEPT = 16
+"""Games :func:`check_file` keeps (one per game, options and option files' digests); a file
+cannot grow the cache."""
+_GAMES: dict[tuple[type, bytes, tuple[tuple[str, str], ...]], Game[Any, Any]] = {}
+
+
+def _kept_game(game_cls: type[Game[Any, Any]], setup: records.Setup[Any]) -> Game[Any, Any]:
+    """The game of ``setup``, built once for every file checked with the same options and the
+    same option files (byte for byte, as :func:`load` checked): a game's caches of what its
+    rules derive (moves, offers) then serve each file after the first, as they serve each
+    game of a simulation, instead of being filled anew for every file."""
+    key = (game_cls, msgspec.json.encode(setup.options), tuple(sorted(setup.files.items())))
+    game = _GAMES.get(key)
+    if game is None:
+        if len(_GAMES) >= _GAMES_KEPT:
+            _GAMES.clear()
+        game = _GAMES[key] = game_cls(setup.options)
+    return game
+
+
+def _load(
+    path: str | os.PathLike[str],
+    registry: Registry,
+    build: Callable[[type[Game[Any, Any]], records.Setup[Any]], Game[Any, Any]],
+) -> Loaded:
     where = os.fspath(path)
     data = records.read_bytes(where)
     kind, game_id, version = records.header(data, where)
@@ -108,7 +140,7 @@ def load(path: str | os.PathLike[str], registry: Registry) -> Loaded:
         raise InvalidFile(where, problems)
     plugin = registry.game_plugin(game_id)
     try:
-        game = game_cls(value.setup.options)
+        game = build(game_cls, value.setup)
     except Exception as exc:  # a plugin may reject its options in any way
         raise InvalidFile(
             where, [_crash(plugin, "building the game from $.setup.options", exc)]
@@ -154,7 +186,7 @@ def replay(
                 raise InvalidFile(path, [_illegal(game, match.state, step, action, legal)])
             if narration is not None:
                 narration.before(step, match.state, action)
-            events = match.step(action)
+            events = match.apply_legal(action)  # checked above, with the fuller message
             if narration is not None:
                 narration.after(step, match.state, events)
             if check_every > 0 and step % check_every == 0:
@@ -210,11 +242,13 @@ def check_file(
 ) -> Report:
     """Check one file completely; every finding is a problem in the report, never an exception.
 
-    The steps are those of :func:`open_saved`, so a file reported valid opens.
+    The steps are those of :func:`open_saved`, so a file reported valid opens; the game
+    object of a setup is shared by the files checked with it (only here, where no match is
+    played on), as a simulation shares one between its games.
     """
     report = Report(path=os.fspath(path), ok=False)
     try:
-        loaded = load(path, registry)
+        loaded = _load(path, registry, _kept_game)
         report.kind, report.game = loaded.kind, loaded.game.id
         report.steps = len(loaded.value.actions) if loaded.is_record else loaded.value.step
         check(loaded, hooks, check_every=check_every)
@@ -225,6 +259,8 @@ def check_file(
     except Exception as exc:  # the contract: a report, never a traceback
         report.problems = [f"unexpected error while checking: {type(exc).__name__}: {exc}"]
     report.ok = not report.problems
+    if not report.ok:  # a game that failed may have stopped half-way: the next file gets anew
+        _GAMES.clear()
     return report
 
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -56,6 +59,64 @@ def test_unknown_game_is_a_usage_error(
         bench.main(["--games", "nogame"])
     assert exit_.value.code == 2
     assert "no game 'nogame' is installed" in capsys.readouterr().err
+
+
+def side_by_side(bench: ModuleType, capsys: pytest.CaptureFixture[str], *more: str) -> Any:
+    """``run.py validate`` of tiny against this very interpreter, as JSON."""
+    argv = ["validate", "--against", sys.executable, "--games", "tiny", "--records", "2"]
+    assert bench.main([*argv, "--rounds", "2", "--seconds", "0.01", "--json", *more]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_validation_side_by_side(
+    bench: ModuleType, tiny_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each side measured every round, in CPU time, on records it wrote itself."""
+    report = side_by_side(bench, capsys)
+    assert [(r["game"], r["seats"]) for r in report["runs"]] == [("tiny", 2), ("tiny", 4)]
+    for row in report["runs"]:
+        for side in ("baseline", "this"):
+            assert len(row[side]["rounds"]) == 2 and row[side]["records_per_s"] > 0
+            assert row[side]["decisions_per_record"] > 0
+            assert "instructions_per_record" not in row[side]
+        assert row["ratio"] == row["this"]["records_per_s"] / row["baseline"]["records_per_s"]
+    argv = ["--games", "tiny", "--seats", "2", "--records", "1", "--rounds", "1", "--seconds", "1"]
+    assert bench.main(["validate", "--against", sys.executable, *argv]) == 0
+    assert "tiny, 2 seats" in capsys.readouterr().out
+
+
+@pytest.mark.soak
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed")
+def test_validation_side_by_side_counts_instructions(
+    bench: ModuleType, tiny_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both sides being the same code, they spend about the same per record."""
+    report = side_by_side(bench, capsys, "--seats", "2", "--instructions")
+    (row,) = report["runs"]
+    counts = [row[side]["instructions_per_record"] for side in ("baseline", "this")]
+    assert min(counts) > 0 and max(counts) / min(counts) < 1.05
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--against", "/nonexistent/python"], "neither a Python interpreter nor a virtualenv"),
+        (["--games", "nogame"], "no game"),
+        (["--seats", "9"], "--seats: Tiny takes 2-4 seats"),
+        (["--rounds", "0"], "must be positive"),
+    ],
+)
+def test_validation_side_by_side_usage_errors(
+    bench: ModuleType,
+    tiny_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    argv: list[str],
+    said: str,
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        bench.main(["validate", "--against", sys.executable, "--games", "tiny", *argv])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
 
 
 def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -364,3 +364,35 @@ def test_json_reports(save, cli):
 def test_usage_errors_exit_2(cli):
     assert cli("validate").exit_code == 2
     assert cli("validate", "--check-every", "-1", "x.json").exit_code == 2
+
+
+def test_files_checked_with_one_setup_share_its_game_but_never_another_table(
+    tmp_path, registry, hooks, cli, monkeypatch
+):
+    """check_file keeps the game of a setup for the next files, by options and by the digests of
+    the files they name: a table rewritten at the same path makes a new game, whose scores the
+    record that was played with it has."""
+    table = tmp_path / "cards.json"
+    built_in = json.loads(
+        (Path(records.__file__).parents[1] / "seeds/clonk/cards.json").read_text()
+    )
+    clonk, built = registry.game("clonk"), []
+    init = clonk.__init__
+    monkeypatch.setattr(clonk, "__init__", lambda game, *a: built.append(1) or init(game, *a))
+    saved = []
+    for n in range(2):
+        if n:  # another table: each card's coins from the other end of the scale, 0-3
+            for card in built_in["treasures"]:
+                card["coins"] = 3 - card["coins"]
+        table.write_text(json.dumps(built_in))
+        saved.append(tmp_path / f"game{n}.json")
+        played = cli(
+            "play", "clonk", "--seats", "bot,bot", "--seed", "3", "-q",
+            "--option", f"cards={table}", "--save", saved[-1],
+        )  # fmt: skip
+        assert played.exit_code == 0, played.output
+        built.clear()
+        assert check_file(saved[-1], registry, hooks).ok
+        assert check_file(saved[-1], registry, hooks).ok
+        assert len(built) == 1  # the second file's check used the first one's game
+    assert json.loads(saved[0].read_text())["scores"] != json.loads(saved[1].read_text())["scores"]

@@ -3,8 +3,9 @@
 // The link's token is the part after "#": it never reaches a server log or another site.
 // The page joins the game over one websocket, then shows each update it is sent: the
 // seat's view laid out as rows of cards and counters, whose turn it is, the log, and,
-// when the seat decides, its legal actions as buttons. Everything shown is text set with
-// textContent: nothing the server sends is read as HTML.
+// when the seat decides, its legal actions as buttons, and the game's picture of the table
+// if it draws one. Everything shown is text set with textContent, or the picture as an
+// image: nothing the server sends is read as HTML.
 "use strict";
 
 const LOG_KEPT = 1000; // log lines shown at once (older ones scroll away)
@@ -83,6 +84,7 @@ function show(u) {
   showTurn(u);
   showActions(u);
   showSeats(u);
+  showPicture(u);
   showDrawing(u);
   showBoard(u);
   showLog(u);
@@ -230,6 +232,21 @@ function showBoard(u) {
   const [rows, counts] = ofSeat(null);
   sections.push(area("Table", rows, counts, board.names));
   $("areas").replaceChildren(...sections);
+}
+
+function showPicture(u) {
+  // The game's picture, an SVG document, shown as an image: an image's SVG runs no script
+  // and loads nothing, whatever it holds, where SVG put into the page would run its
+  // scripts and event attributes unless every one were found and removed first. The
+  // page's policy allows images from data: URLs only.
+  const figure = $("picture");
+  figure.hidden = !u.picture;
+  if (!u.picture) return;
+  const image = $("picture-image");
+  const source = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(u.picture);
+  if (image.getAttribute("src") !== source) image.src = source;
+  // Its title says what it shows to a screen reader (a parsed document runs nothing).
+  image.alt = new DOMParser().parseFromString(u.picture, "image/svg+xml").querySelector("title")?.textContent || "the table";
 }
 
 function showDrawing(u) {

@@ -20,7 +20,7 @@ from rich.text import Text
 from meeple.core.present import Presentation
 from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN, Zone
-from meeple.plugins.clank import drawing
+from meeple.plugins.clank import drawing, picture
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
@@ -582,6 +582,15 @@ class ClankPresentation(Presentation[S, Action]):
             parts.append(Text("Tokens here: " + tokens))
         parts.extend(Text(line) for line in self.seat_summary(view))
         return parts
+
+    def describe_card(self, card: str) -> str:
+        """A card or token by its printed name, a token of a value with its value
+        (``Chalice (7)``): copies that read alike are alike."""
+        return name(self.game, card)
+
+    def picture(self, view: S, seat: int | None) -> str | None:
+        """The board as a map (:func:`.picture.board_picture`)."""
+        return picture.board_picture(self.game, view, seat)
 
     def render_table(self, view: S, seat: int | None) -> RenderableType:
         """The engine's table, then the board drawn as a map."""

@@ -19,7 +19,7 @@ from meeple.core.state import Action, Event
 from meeple.plugins.clank import present as base
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Tunnel
-from meeple.plugins.clank_catacombs import drawing
+from meeple.plugins.clank_catacombs import drawing, picture
 from meeple.plugins.clank_catacombs import state as cs
 from meeple.plugins.clank_catacombs.board import OPPOSITE, Open
 from meeple.plugins.clank_catacombs.tiles import Half, TileRoom
@@ -441,6 +441,10 @@ class CatacombsPresentation(base.ClankPresentation[cs.CatacombsState]):
 
     def legend(self) -> Sequence[tuple[RenderableType, str]]:
         return drawing.LEGEND
+
+    def picture(self, view: cs.CatacombsState, seat: int | None) -> str | None:
+        """The tiles placed so far, as a map (:func:`.picture.dungeon_picture`)."""
+        return picture.dungeon_picture(self.game, view, seat)
 
     def render_table(self, view: cs.CatacombsState, seat: int | None) -> RenderableType:
         """Clank!'s table (its header and exits in Catacombs' words), then the dungeon drawn,

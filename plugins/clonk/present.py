@@ -17,6 +17,7 @@ from rich.text import Text
 
 from meeple.core.present import Presentation
 from meeple.core.state import Event
+from meeple.core.svg import Picture
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clonk import state as st
 
@@ -48,6 +49,16 @@ LEGEND: tuple[tuple[str | Text, str], ...] = (
     ("0: a b c", "mine shaft 0, its cards from the bottom up"),
 )
 """Every mark and colour the table draws, as it draws them."""
+
+CARD_W, CARD_H, GAP = 124, 40, 8
+"""A card's size in the picture, and the space between two."""
+FACE_DOWN_FILL = "#9a9484"
+MARKS = (("coin", "$"), ("eye", "o"))
+"""Each mark of a card, as a person says it and as the table draws it."""
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("s" if n != 1 else "")
 
 
 class Row:
@@ -107,6 +118,23 @@ class ClonkPresentation(Presentation[st.ClonkState, st.ClonkAction]):
             return FACE_DOWN
         c = self.game.content
         return f"{c.name(card)} {'$' * c.coins.get(card, 0)}{'o' * c.eyes.get(card, 0)}".rstrip()
+
+    def marks(self, card: str) -> list[str]:
+        """A card's marks in words, ``["2 coins", "1 eye"]``; none for a card of none."""
+        c = self.game.content
+        counts = (c.coins.get(card, 0), c.eyes.get(card, 0))
+        return [plural(n, word) for n, (word, _) in zip(counts, MARKS, strict=True) if n]
+
+    def describe_card(self, card: str) -> str:
+        """rules.md#cards: a card by its name and its marks in words (``pink hammer, 1
+        eye`` and ``pink hammer, 1 coin``, the copies of a colour and type told apart), a
+        Treasure card of none saying so."""
+        c = self.game.content
+        marks = self.marks(card)
+        if not marks and card in c.colour:
+            marks = ["no coin or eye"]
+        said = "Awakening" if c.back.get(card) == "awakening" else c.name(card)
+        return ", ".join([said, *marks])
 
     def _source(self, state: st.ClonkState, source: str | int) -> str:
         if isinstance(source, str):
@@ -215,6 +243,68 @@ class ClonkPresentation(Presentation[st.ClonkState, st.ClonkAction]):
             f"Kablooey left: {len(view.kablooey_supply.cards)} · round {view.turns.round}{last}"
         )
         return Group(shafts, seats, piles)
+
+    def picture(self, view: st.ClonkState, seat: int | None) -> str:
+        """The shafts, each a column of cards from the bottom up, and under them each seat's
+        gallery and the top of its mine cart: every card face up in the view in its crystal's
+        colour with its marks, every other one a blank back."""
+        step_x, step_y = CARD_W + GAP, CARD_H + GAP
+        tallest = max((len(z.cards) for z in view.shafts), default=0)
+        columns = max(len(view.shafts), 2 + st.GALLERY)
+        top = 28 + max(tallest, 1) * step_y
+        width, height = GAP + columns * step_x, top + 34 + view.seats * (step_y + 20)
+        pic = Picture(width, height, f"Clonk!: {len(view.shafts)} mine shafts and the galleries")
+        pic.add("rect", width=width, height=height, fill="#2b2722")
+        for i, zone in enumerate(view.shafts):
+            x = GAP + i * step_x
+            pic.label(x + CARD_W / 2, 12, f"shaft {i}", fill="#eee", font_size=13)
+            for j, card in enumerate(zone.cards):
+                shown = card if zone.is_up(j) else HIDDEN
+                self.card_picture(pic, x, top - (j + 1) * step_y, shown)
+        y = top + 20
+        for s in range(view.seats):
+            cart, gallery = view.carts[s].cards, view.galleries[s].cards
+            tasks = ", ".join(self.shown_tasks(view, s)) or "no task shown"
+            you = " (you)" if s == seat else ""
+            caption = (
+                f"seat {s}{you}{' · to move' if view.to_move == s else ''}"
+                f" · cart {len(cart)} · Kablooey {len(view.kablooeys[s].cards)} · {tasks}"
+            )
+            pic.add("text", text=caption, x=GAP, y=y, fill="#eee", font_size=13)
+            row = y + 8
+            pic.label(
+                GAP + CARD_W / 2, row + CARD_H / 2, "cart, gallery:", fill="#ccc", font_size=12
+            )
+            self.card_picture(pic, GAP + step_x, row, cart[-1] if cart else None)
+            for k in range(st.GALLERY):
+                space = gallery[k] if k < len(gallery) else None
+                self.card_picture(pic, GAP + (2 + k) * step_x, row, space)
+            y += step_y + 20
+        return str(pic)
+
+    def card_picture(self, pic: Picture, x: float, y: float, card: str | None) -> None:
+        """A card at ``(x, y)``: face up, in its crystal's colour, its name over its marks
+        (``$$ o``); face down, a blank back; ``None``, an empty space."""
+        c = self.game.content
+        if card is None:
+            pic.add("rect", x=x, y=y, width=CARD_W, height=CARD_H, rx=5, fill="none",
+                    stroke="#777", stroke_dasharray="4 3")  # fmt: skip
+            return
+        if card.startswith(HIDDEN):
+            pic.add("rect", x=x, y=y, width=CARD_W, height=CARD_H, rx=5, fill=FACE_DOWN_FILL,
+                    stroke="#111")  # fmt: skip
+            return
+        colour = COLOURS.get(c.colours[c.colour[card]]) if card in c.colour else None
+        group = pic.add("g")
+        pic.add("title", group, self.describe_card(card))
+        pic.add("rect", group, x=x, y=y, width=CARD_W, height=CARD_H, rx=5,
+                fill=colour or "#fffdf4", stroke="#111")  # fmt: skip
+        said = "Awakening" if c.back.get(card) == "awakening" else c.name(card)
+        pic.label(x + CARD_W / 2, y + 14, said, group, fill="#111", font_size=13,
+                  font_weight="bold")  # fmt: skip
+        counts = (c.coins.get(card, 0), c.eyes.get(card, 0))
+        marks = " ".join(sign * n for n, (_, sign) in zip(counts, MARKS, strict=True) if n)
+        pic.label(x + CARD_W / 2, y + 30, marks or "-", group, fill="#111", font_size=13)
 
     def shown_tasks(self, state: st.ClonkState, seat: int) -> list[str]:
         """The seat's task tiles shown face up to everyone (a pile without facing flags shows

@@ -4,6 +4,7 @@ context of their own, play every built-in game to its end through the page.
 Every websocket frame each page receives, and each page's final DOM, is checked for card
 ids its seat could not see at that moment (the frames against the state at the step they
 were sent at, replayed from the saved record); the spectator never sees a card of a hand.
+Each page shows the game's picture of its view.
 
 With ``MEEPLE_SHOTS=FOLDER``, screenshots of each game's page are saved there
 (``host-GAME.png``, and ``host-phone.png`` at a phone's size).
@@ -19,6 +20,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import msgspec
 import pytest
@@ -197,6 +199,14 @@ def test_two_people_and_a_spectator_play_each_game_to_its_end(
     people = [Page(browser, server.links[s], s) for s in (0, 1)]
     spectator = Page(browser, server.links[None], None)
     play_to_the_end(people, spectator, 3, f"host-{game}")
+    for page in [*people, spectator]:  # the game's picture, an image of the view's SVG
+        picture = page.page.evaluate(
+            """() => { const i = document.querySelector('#picture img');
+                 return [document.getElementById('picture').hidden, i.naturalWidth,
+                         decodeURIComponent(i.src.split(',')[1])]; }"""
+        )
+        assert picture[0] is False and picture[1] > 0, picture[:2]
+        assert ElementTree.fromstring(picture[2]).tag.endswith("svg")
     for page in [*people, spectator]:
         text = page.page.inner_text("#scores")
         assert "★" in text and "Final scores" in text

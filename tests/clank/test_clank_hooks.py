@@ -23,7 +23,7 @@ from meeple.core.game import Game
 from meeple.core.state import Event
 from meeple.plugins.clank import packs
 from meeple.plugins.clank.part import Part
-from meeple.plugins.clank.rules import Clank, ClankEngine
+from meeple.plugins.clank.rules import Clank, ClankBoard, ClankEngine
 from meeple.plugins.clank.state import END_TURN, Turn
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 
@@ -33,8 +33,9 @@ CONTRACT = frozenset(name for klass in Game.__mro__ for name in vars(klass))
 
 
 def engine_classes() -> set[type]:
-    """The engine's own classes: its parts and its effect packs."""
-    found = {k for k in ClankEngine.__mro__ if issubclass(k, Part)}
+    """The engine's own classes: its parts, the set-up on Clank!'s board (``ClankBoard``,
+    whose private steps such as ``_place_tokens`` are the engine's too) and its effect packs."""
+    found = {k for k in ClankBoard.__mro__ if issubclass(k, Part)}
     pending = list(ClankEngine.__subclasses__())
     while pending:
         klass = pending.pop()
@@ -80,13 +81,14 @@ def unhooked(klass: type, engine: set[type]) -> list[str]:
 
 def test_games_on_the_engine_override_only_hooks() -> None:
     engine = engine_classes()
-    checked = on_the_engine() - {ClankEngine}
+    checked = on_the_engine() - engine
     assert {Clank, CatacombsGame, Shrines} <= checked
     assert [n for k in sorted(checked, key=repr) for n in unhooked(k, engine)] == []
 
 
 def test_a_game_redefining_a_rule_or_a_step_is_caught() -> None:
-    """Both a registered rule redefined by name and a private step are found."""
+    """A registered rule redefined by name and a private step, of the engine's parts or of
+    its set-up on Clank!'s board, are found."""
 
     class Meddler(Clank):
         def skip(self, state: Any, action: Any) -> list[Event]:
@@ -95,10 +97,27 @@ def test_a_game_redefining_a_rule_or_a_step_is_caught() -> None:
         def _finish_turn(self, state: Any, events: list[Event]) -> None:
             pass
 
+        def _place_tokens(self, *args: Any) -> None:
+            pass
+
         def tally(self, state: Any, seat: int) -> dict[str, int]:  # a hook: allowed
             return {}
 
-    assert unhooked(Meddler, engine_classes()) == ["Meddler.skip", "Meddler._finish_turn"]
+    assert unhooked(Meddler, engine_classes()) == [
+        "Meddler.skip",
+        "Meddler._finish_turn",
+        "Meddler._place_tokens",
+    ]
+
+
+def test_every_method_of_the_engine_is_held_to_its_hooks() -> None:
+    """Each method a game on the engine inherits from the engine's own classes is one that
+    ``unhooked`` looks for: nothing a game could redefine lies outside them."""
+    engine = engine_classes()
+    for game in (Clank, CatacombsGame, Shrines):
+        for base in game.__mro__:
+            if base not in engine and base.__module__.startswith("meeple.plugins.clank."):
+                assert base is game or not methods(base), f"{base.__name__}, under {game}"
 
 
 def test_every_public_method_of_the_engine_is_a_hook_a_rule_or_the_contract() -> None:

@@ -7,6 +7,7 @@ import os
 import signal
 import socket
 import stat
+import tracemalloc
 from pathlib import Path
 
 import msgspec
@@ -96,6 +97,20 @@ def test_reads_at_most_the_limit_whatever_stat_says(tmp_path: Path) -> None:
     assert read_file(status, 100_000).startswith(b"Name:")
     with pytest.raises(UnreadableFile, match="larger than the 10-byte limit"):
         read_file(status, 10)
+
+
+def test_a_small_file_costs_no_buffer_of_the_limit(tmp_path: Path) -> None:
+    """``meeple validate`` reads records under a 32 MiB limit: a read of ``limit + 1`` bytes
+    allocated all of them for every file, however small."""
+    path = tmp_path / "small.json"
+    path.write_bytes(b"{}")
+    tracemalloc.start()
+    try:
+        assert read_file(path, 32 * 1024 * 1024) == b"{}"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1024 * 1024
 
 
 class Opts(msgspec.Struct, frozen=True):
