@@ -535,14 +535,14 @@ def held() -> Iterator[None]:
         return
     heard: list[int] = []
     kinds = (signal.SIGINT, signal.SIGTERM)
-    before = {sig: signal.signal(sig, lambda sig, _: heard.append(sig)) for sig in kinds}
+    before = {kind: signal.signal(kind, lambda n, _: heard.append(n)) for kind in kinds}
     try:
         yield
     finally:
-        for sig, handler in before.items():  # a handler set outside Python reads as None
-            signal.signal(sig, signal.SIG_DFL if handler is None else handler)
-        for sig in heard:
-            signal.raise_signal(sig)
+        for kind, handler in before.items():  # a handler set outside Python reads as None
+            signal.signal(kind, signal.SIG_DFL if handler is None else handler)
+        for n in heard:
+            signal.raise_signal(n)
 
 
 def rest(games: Generator[T, None, None]) -> Iterator[T]:
