@@ -126,7 +126,7 @@ class ClonkPresentation(Presentation[st.ClonkState, st.ClonkAction]):
         return [plural(n, word) for n, (word, _) in zip(counts, MARKS, strict=True) if n]
 
     def describe_card(self, card: str) -> str:
-        """rules.md#cards: a card by its name and its marks in words (``pink hammer, 1
+        """rules.md#components: a card by its name and its marks in words (``pink hammer, 1
         eye`` and ``pink hammer, 1 coin``, the copies of a colour and type told apart), a
         Treasure card of none saying so."""
         c = self.game.content
