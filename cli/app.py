@@ -24,6 +24,7 @@ COMMANDS = (
     "meeple.cli.stats",
     "meeple.cli.compare",
     "meeple.cli.tournament",
+    "meeple.cli.balance",
     "meeple.cli.replay",
     "meeple.cli.validate",
     "meeple.cli.check",

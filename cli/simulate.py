@@ -146,7 +146,7 @@ def simulate(
         typer.Option(
             metavar="ADDRESS",
             help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or `local` for one "
-            'on this machine\'s cores (--workers of them). Needs pip install "meeple[dask]".',
+            'on this machine\'s cores (--workers of them). Needs pip install "meeple\\[dask]".',
         ),
     ] = None,
     card_facts: CardFacts = False,
@@ -164,9 +164,9 @@ def simulate(
 
     Games are played on every core and written to --jsonl in seed order, the
     same bytes for any --workers. Ctrl-C keeps them; the same command with
-    --resume finishes the run. With --card-facts each game's line also holds what
-    each seat did with its cards, which `meeple report` turns into a balance
-    report.
+    --resume finishes the run. With --card-facts each game's line also holds
+    what each seat did with its cards, which `meeple report` turns into a
+    balance report.
 
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """

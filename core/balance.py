@@ -50,6 +50,10 @@ RARE = 0.05
 MIN_GROUP = 10
 """A card is tested when at least this many seat-games acquired it and as many did not."""
 
+MAX_SE = 5.0
+MAX_LOG_ODDS = 15.0
+"""An effect with a larger standard error or log odds ratio is not estimated (see ``_fit``)."""
+
 MAX_KINDS = 5_000
 """The most card kinds a report counts: more than any game has (a file naming millions of
 kinds would fill the memory)."""
@@ -408,7 +412,7 @@ class Balance:
             if not untested:
                 fit = _fit(sm, design, trials, wins, taken, won)
                 if fit is None:
-                    untested = "the model could not separate it from seat, bot and run"
+                    untested = "with some seat or bot, the seats that took it always won or lost"
                 else:
                     fits[kind] = fit
             rows[kind] = {
@@ -454,6 +458,8 @@ class Balance:
 def _untested(n_taken: float, w_taken: float, n_not: float, w_not: float) -> str:
     """Why a kind cannot be tested, or ``""``: too few seat-games with it or without it, or a
     group that always or never won (its odds ratio would be endless)."""
+    if n_taken == 0:
+        return "no seat-game took it"
     if n_taken < MIN_GROUP or n_not < MIN_GROUP:
         return (
             f"fewer than {MIN_GROUP} seat-games {'with' if n_taken < MIN_GROUP else 'without'} it"
@@ -484,7 +490,9 @@ def _fit(
         except (ValueError, np.linalg.LinAlgError):
             return None
     beta, se, p = float(result.params[0]), float(result.bse[0]), float(result.pvalues[0])
-    if not (result.converged and math.isfinite(se) and se > 0 and math.isfinite(p)):
+    # Seats with the card that always won (or lost) in some seat or with some bot drive the
+    # estimate off to no end: its interval then spans more than e**±10, and says nothing.
+    if not (result.converged and 0 < se < MAX_SE and abs(beta) < MAX_LOG_ODDS):
         return None
     z = 1.959963984540054
     return beta, beta - z * se, beta + z * se, p

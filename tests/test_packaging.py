@@ -85,6 +85,7 @@ def test_the_wheel(tmp_path):
     templates = {f"meeple/cli/template/{p.name}" for p in (ROOT / "cli/template").glob("*.tmpl")}
     assert templates, "cli/template holds no templates: is the test looking in the right place?"
     assert not templates - names, f"`meeple new` templates missing: {sorted(templates - names)}"
+    assert "meeple/cli/pages/report.html.j2" in names, "`meeple report`'s page is missing"
 
     (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     assert "meeple = meeple.cli.app:main" in wheel.read(entry_points).decode()

@@ -35,3 +35,19 @@ def runs(labels_pm: PluginManager) -> Runs:
         return spec, list(play(registry, hooks, spec, range(seed, seed + n)))
 
     return run
+
+
+@pytest.fixture
+def meeple(labels_pm: PluginManager) -> Callable[..., Any]:
+    """``meeple(*args)``: the command line, in this process, with the Labels game."""
+    from typer.testing import CliRunner
+
+    from meeple.cli.app import make_app
+
+    def invoke(*args: object) -> Any:
+        result = CliRunner().invoke(make_app(labels_pm), [str(a) for a in args])
+        if result.exception is not None and not isinstance(result.exception, SystemExit):
+            raise result.exception
+        return result
+
+    return invoke
