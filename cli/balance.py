@@ -377,7 +377,7 @@ def _rates(ax: Any, xs: Sequence[float], rates: Sequence[Estimate], label: str |
 
 
 def _percent() -> Any:
-    return require("matplotlib.ticker").PercentFormatter(1.0, decimals=0)
+    return require("matplotlib.ticker").PercentFormatter(1.0, decimals=None)
 
 
 def _shown(cards: Sequence[Card]) -> list[Card]:
