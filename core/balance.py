@@ -34,7 +34,7 @@ from typing import Any
 
 import msgspec
 
-from meeple.core.errors import MeepleError
+from meeple.core.errors import MeepleError, echo
 from meeple.core.runner import GameResult, RunSpec
 from meeple.core.stats import Difference, Estimate, Paired, Running, Summary, Tally, shares
 
@@ -60,6 +60,9 @@ kinds would fill the memory)."""
 
 MAX_MEASURES = 500
 """The most names of a game's own measures a report counts."""
+
+MAX_NAME = 200
+"""The longest name of a card kind or measure a report counts."""
 
 MAX_BINS = 512
 """The most bins of a histogram: past it, bins widen (twice as wide, half as many)."""
@@ -221,7 +224,8 @@ class _Kind:
         self.played = 0
         self.plays = 0
         self.owned = 0
-        self.first = Running()
+        self.first: Counter[int] = Counter()
+        """Seat-games by the round the first copy arrived."""
 
 
 class Balance:
@@ -294,16 +298,12 @@ class Balance:
                 if kind not in facts.acquired:
                     self.starters.add(kind)
             for kind, first in facts.first.items():
-                (kinds.get(kind) or self._kind(kind)).first.add(first)
+                (kinds.get(kind) or self._kind(kind)).first[first] += 1
             if facts.measures:
                 self._measures(seat, share, facts.measures)
 
     def _kind(self, kind: str) -> _Kind:
-        if len(self.kinds) >= MAX_KINDS:
-            raise MeepleError(
-                f"more than {MAX_KINDS:,} card kinds (the last {kind[:60]!r}): more than any "
-                "game has; these are not a game's card facts"
-            )
+        _name("card kind", kind, len(self.kinds), MAX_KINDS)
         counts = self.kinds[kind] = _Kind()
         return counts
 
@@ -314,11 +314,7 @@ class Balance:
                 key = f"{name}: {part}" if part else name
                 found = self.measures.get(key)
                 if found is None:
-                    if len(self.measures) >= MAX_MEASURES:
-                        raise MeepleError(
-                            f"more than {MAX_MEASURES} measures of seats (the last {key[:60]!r}); "
-                            "a report shows at most that many"
-                        )
+                    _name("measure", key, len(self.measures), MAX_MEASURES)
                     found = self.measures[key] = ([], Running(), Running())
                 by_seat, winners, others = found
                 while len(by_seat) <= seat:
@@ -423,7 +419,7 @@ class Balance:
                 "played": rate(counts.played, total),
                 "plays": counts.plays / total if total else 0.0,
                 "owned": counts.owned / total if total else 0.0,
-                "first": counts.first.estimate() if counts.first.count else None,
+                "first": _mean(counts.first) if counts.first else None,
                 "won_taken": rate(w_taken, n_taken),
                 "won_not": rate(total_wins - w_taken, total - n_taken),
                 "untested": untested,
@@ -453,6 +449,29 @@ class Balance:
             return (0 if card.effect.stands_out else 1), -abs(math.log(card.effect.odds)), card.kind
 
         return sorted(cards, key=order)
+
+
+def _name(what: str, name: str, known: int, most: int) -> None:
+    """Raise :class:`MeepleError` unless a new ``what`` may be counted: the count's memory is
+    bounded by the number of names and their length, whatever a file holds."""
+    if known >= most:
+        raise MeepleError(
+            f"more than {most:,} {what}s (the last {echo(name)}): more than any game has; "
+            "these are not a game's card facts"
+        )
+    if len(name) > MAX_NAME:
+        raise MeepleError(
+            f"a {what} named {echo(name)}, longer than {MAX_NAME} characters: no game's is; "
+            "these are not a game's card facts"
+        )
+
+
+def _mean(counts: Counter[int]) -> Estimate:
+    """The mean of numbers counted by value, with its normal interval."""
+    running = Running()
+    for value, n in sorted(counts.items()):
+        running.add(value, n)
+    return running.estimate()
 
 
 def _untested(n_taken: float, w_taken: float, n_not: float, w_not: float) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from meeple.core import balance
 from meeple.core.balance import FDR, MAX_BINS, Balance, Histogram, Report, by_seed
 from meeple.core.errors import MeepleError
 from meeple.core.runner import GameResult, RunSpec
@@ -124,6 +125,13 @@ def test_figures_are_statsmodels_on_one_row_per_seat_game(runs: Any) -> None:
         assert (cards[kind].won_taken.low, cards[kind].won_taken.high) == pytest.approx(
             proportion_confint(won, n, method="wilson")
         )
+        firsts = [f.first[kind] for g in games for f in g.cards if kind in f.first]  # type: ignore[union-attr]
+        first = cards[kind].first
+        assert first is not None and first.value == pytest.approx(np.mean(firsts))
+        half = 1.959963984540054 * np.std(firsts, ddof=1) / math.sqrt(len(firsts))
+        assert (first.low, first.high) == pytest.approx(
+            (np.mean(firsts) - half, np.mean(firsts) + half)
+        )
     assert standing_out(report) == ["dune"]
 
 
@@ -186,3 +194,23 @@ def test_histograms_stay_bounded() -> None:
 def test_a_report_holds_every_figure_as_json(runs: Any) -> None:
     report = report_of(*runs(20))
     assert msgspec.json.decode(msgspec.json.encode(report), type=Report) == report
+
+
+def test_counts_are_bounded_whatever_a_file_names(
+    runs: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand-edited file cannot grow the counts without end: more kinds than a game has, or
+    a name longer than any game's, is refused."""
+    spec, games = runs(2)
+    facts = games[1].cards
+    assert isinstance(facts, list)
+    monkeypatch.setattr(balance, "MAX_KINDS", len(KINDS))
+    facts[0].acquired["zinnia"] = 1
+    with pytest.raises(MeepleError, match=r"^more than 8 card kinds \(the last 'zinnia'\)"):
+        report_of(spec, games)
+    monkeypatch.undo()
+    facts[1].played["x" * 300] = 1
+    with pytest.raises(
+        MeepleError, match=r"^a card kind named 'x{60}'… \(300 characters\), longer"
+    ):
+        report_of(spec, games)
