@@ -9,29 +9,32 @@ For each game and seat count that ``benchmarks/run.py`` measures, each for about
   environment steps/s (decisions only, not the final steps of finished agents), next to
   the size of the action space (the catalogue, which each mask is as long as);
 - random self-play through :meth:`Match.run`, exactly as ``benchmarks/run.py``
-  measures it: decisions/s;
+  measures it: decisions/s (and, in the JSON, the share of that speed the environment
+  keeps);
+- the same loop over an environment with no game (:class:`NoGame`: a constant observation
+  and a fresh mask as wide as the game's, with as many legal entries as the game's steps
+  had on average): what PettingZoo's calls and the mask cost on their own.
 
-and their ratio, the share of the raw speed that the environment keeps. The same loop over an
-environment with no game (:class:`NoGame`: a constant observation and a fresh mask as wide
-as the game's, with as many legal entries as the game's steps had on average) gives what the
-interface alone costs; a step of the game's environment costs at least that plus the raw
-decision, so ``raw / (raw + no game)`` (in time per step) is the most the ratio could reach
-with an observation that cost nothing. PettingZoo's
-own ``leduc_holdem_v4`` (RLCard's Leduc Hold'em) is measured by the same loop in the
-same run, for scale. Needs the rl extra (``pip install "meeple[rl]"``) and, for Leduc
-Hold'em, RLCard and pygame (``pip install "pettingzoo[classic]"``). Figures depend on the
-machine; nothing here is asserted by the test suite.
+For scale, in the same run: PettingZoo's own ``leduc_holdem_v4`` stepped by the same loop,
+and every game of RLCard (the library behind PettingZoo's card games) stepped through
+RLCard's own interface: ``reset()``, then ``step(a)`` of a uniformly random action of the
+state's ``legal_actions`` until ``is_over()``. Every figure is per second of this process's
+CPU time, so that other work on the machine changes them little. Needs the rl extra (``pip
+install "meeple[rl]"``) and RLCard with pygame (``pip install "pettingzoo[classic]"``).
+Figures depend on the machine; nothing here is asserted by the test suite.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+import time
 from typing import Any
 
 import gymnasium
 import numpy as np
 from pettingzoo import AECEnv
+from rich import box
 from rich.console import Console
 from rich.table import Table
 
@@ -43,6 +46,9 @@ from meeple.core import rl
 from meeple.core.engine import Hooks
 from meeple.core.plugins import Registry
 from meeple.core.rng import Stream
+
+CLOCK = time.process_time
+"""This process's CPU time: a shared machine's other work slows its steps little."""
 
 
 def env_steps(env: Any, budget: float) -> dict[str, float]:
@@ -65,7 +71,7 @@ def env_steps(env: Any, budget: float) -> dict[str, float]:
             steps += 1
         return steps
 
-    games, steps, elapsed = timed(budget, one_game)
+    games, steps, elapsed = timed(budget, one_game, CLOCK)
     return {
         "actions": int(env.action_space(env.possible_agents[0]).n),
         "legal_per_step": marked / steps,
@@ -128,80 +134,100 @@ class NoGame(AECEnv):
 def measure(
     registry: Registry, hooks: Hooks, game_id: str, seats: int, budget: float
 ) -> dict[str, Any]:
-    row: dict[str, Any] = {"game": game_id, "seats": seats}
+    row: dict[str, Any] = {"game": game_id, "library": "meeple", "seats": seats}
     row |= env_steps(rl.env(game_id, seats=seats), budget)
-    row |= self_play(registry.game(game_id)(), seats, hooks, budget)
+    row |= self_play(registry.game(game_id)(), seats, hooks, budget, CLOCK)
     row["ratio"] = row["env_steps_per_s"] / row["decisions_per_s"]
     no_game = NoGame(seats, row["actions"], round(row["legal_per_step"]))
     row["no_game_steps_per_s"] = env_steps(no_game, budget)["env_steps_per_s"]
-    raw, interface = 1 / row["decisions_per_s"], 1 / row["no_game_steps_per_s"]
-    row["ceiling"] = raw / (raw + interface)
     return row
 
 
-def reference(classic: Any, budget: float) -> dict[str, Any]:
+def pettingzoo_game(classic: Any, budget: float) -> dict[str, Any]:
     """A PettingZoo classic env, stepped by the loop that measures meeple's environments."""
-    return {"game": classic.__name__.rpartition(".")[2], "seats": 2} | env_steps(
-        classic.env(), budget
-    )
+    name = classic.__name__.rpartition(".")[2]
+    return {"game": name, "library": "pettingzoo", "seats": 2} | env_steps(classic.env(), budget)
+
+
+def rlcard_game(rlcard: Any, name: str, budget: float) -> dict[str, Any]:
+    """An RLCard game through RLCard's own interface, random legal actions, game after game."""
+    env = rlcard.make(name, config={"seed": 0})
+    below = Stream(f"bench/rlcard/{name}").below
+    marked = 0
+
+    def one_game(seed: int) -> int:
+        nonlocal marked
+        state, _ = env.reset()
+        steps = 0
+        while not env.is_over():
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[below(len(legal))])
+            marked += len(legal)
+            steps += 1
+        return steps
+
+    games, steps, elapsed = timed(budget, one_game, CLOCK)
+    return {
+        "game": name,
+        "library": "rlcard",
+        "seats": env.num_players,
+        "actions": env.num_actions,
+        "legal_per_step": marked / steps,
+        "env_steps_per_s": steps / elapsed,
+        "env_games_per_s": games / elapsed,
+    }
 
 
 def table(rows: list[dict[str, Any]]) -> Table:
     out = Table(
-        title="PettingZoo environments: steps/s",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        title="environment steps/s (per second of CPU time)",
         caption=(
-            f"{rows[-1]['game']}: PettingZoo's own, stepped by the same loop. no game: that loop "
-            "over an environment with no game and as wide a mask; ceiling: the most env / raw "
-            "could be, raw / (raw + no game) in time per step"
+            "random legal actions, game after game. PettingZoo: stepped by the loop of "
+            "meeple's; RLCard: its own reset and step. no game: that loop over an "
+            "environment with no game and as wide a mask"
         ),
     )
     titles = (
-        "game",
         "seats",
         "actions",
-        "env steps/s",
-        "raw decisions/s",
-        "env / raw",
-        "no game steps/s",
-        "ceiling",
+        "legal\nper step",
+        "env\nsteps/s",
+        "raw play\nsteps/s",
+        "no game\nsteps/s",
     )
+    out.add_column("game", min_width=15)  # wraps: "(PettingZoo)" on a line of its own
     for title in titles:
-        if title == "game":
-            out.add_column(title, no_wrap=True)
-        else:
-            out.add_column(title, justify="right")
+        out.add_column(title, justify="right", no_wrap=True)
     for row in rows:
         raw = row.get("decisions_per_s")
+        library = {"meeple": "", "pettingzoo": " (PettingZoo)", "rlcard": " (RLCard)"}
         out.add_row(
-            row["game"],
+            row["game"] + library[row["library"]],
             str(row["seats"]),
             f"{row['actions']:,}",
+            f"{row['legal_per_step']:,.1f}",
             f"{row['env_steps_per_s']:,.0f}",
-            *(
-                ("", "", "", "")
-                if raw is None
-                else (
-                    f"{raw:,.0f}",
-                    f"{row['ratio']:.0%}",
-                    f"{row['no_game_steps_per_s']:,.0f}",
-                    f"{row['ceiling']:.0%}",
-                )
-            ),
+            *(("", "") if raw is None else (f"{raw:,.0f}", f"{row['no_game_steps_per_s']:,.0f}")),
         )
     return out
 
 
 def main(argv: list[str] | None = None) -> int:
     parser, args, registry, hooks, wanted = command_line(__doc__, 2.0, argv)
-    try:  # Checked before measuring anything: it needs RLCard and pygame.
+    try:  # Checked before measuring anything: the references need RLCard and pygame.
+        import rlcard
         from pettingzoo.classic import leduc_holdem_v4
+        from rlcard.envs.registration import registry as rlcard_games
     except ImportError as error:
-        parser.error(f'Leduc Hold\'em needs pip install "pettingzoo[classic]" ({error})')
+        parser.error(f'the references need pip install "pettingzoo[classic]" ({error})')
     console = Console(stderr=True)
     rows = measure_each(measure, registry, hooks, wanted, args, console)
     if not args.json:
-        console.print("measuring PettingZoo's Leduc Hold'em ...")
-    rows.append(reference(leduc_holdem_v4, args.seconds))
+        console.print("measuring PettingZoo's Leduc Hold'em and RLCard's games ...")
+    rows.append(pettingzoo_game(leduc_holdem_v4, args.seconds))
+    rows += [rlcard_game(rlcard, name, args.seconds) for name in sorted(rlcard_games.env_specs)]
     if args.json:
         print(json.dumps({"python": sys.version.split()[0], "runs": rows}))
     else:

@@ -55,28 +55,36 @@ def players(game: Game[Any, Any], seats: int, seed: int) -> list[RandomBot]:
     return [RandomBot(game, s, bot_stream(seed, s, "random")) for s in range(seats)]
 
 
-def timed(budget: float, work: Callable[[int], int]) -> tuple[int, int, float]:
-    """Call ``work(i)`` for i = 0, 1, ... until ``budget`` seconds pass.
+def timed(
+    budget: float, work: Callable[[int], int], clock: Callable[[], float] = time.perf_counter
+) -> tuple[int, int, float]:
+    """Call ``work(i)`` for i = 0, 1, ... until ``budget`` seconds of ``clock`` pass.
 
     Returns the calls made, the sum of what they returned, and the seconds taken.
     """
     calls = total = 0
-    start = time.perf_counter()
+    start = clock()
     elapsed = 0.0
     while elapsed < budget or calls == 0:
         total += work(calls)
         calls += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
     return calls, total, elapsed
 
 
-def self_play(game: Game[Any, Any], seats: int, hooks: Hooks, budget: float) -> dict[str, float]:
+def self_play(
+    game: Game[Any, Any],
+    seats: int,
+    hooks: Hooks,
+    budget: float,
+    clock: Callable[[], float] = time.perf_counter,
+) -> dict[str, float]:
     def one_game(seed: int) -> int:
         match = Match.new(game, seats, seed, hooks)
         match.run(players(game, seats, seed))
         return len(match.actions)
 
-    games, decisions, elapsed = timed(budget, one_game)
+    games, decisions, elapsed = timed(budget, one_game, clock)
     return {"decisions_per_s": decisions / elapsed, "games_per_s": games / elapsed}
 
 

@@ -20,6 +20,8 @@ COMMANDS = (
     "meeple.cli.plugins",
     "meeple.cli.play",
     "meeple.cli.serve",
+    "meeple.cli.host",
+    "meeple.cli.join",
     "meeple.cli.simulate",
     "meeple.cli.stats",
     "meeple.cli.compare",

@@ -189,7 +189,7 @@ def check(
         variants = [dict(v) for v in game_cls.variants]
         if option or flags:
             chosen = common.parse_options(game_cls, [*(option or []), *flags])
-            default = msgspec.to_builtins(game_cls.Options())
+            default = msgspec.to_builtins(game_cls.options_type())
             variants = [{k: v for k, v in msgspec.to_builtins(chosen).items() if v != default[k]}]
     counts = [seats] if seats is not None else counts
     # Seat counts turn over games and variants, so that -n 1 covers several; the view
@@ -223,7 +223,7 @@ def run(
     for game in games:
         case = testing.Case(game.seats, game.seed, views=game.views)
         try:
-            rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+            rules = game_cls(msgspec.convert(game.variant, game_cls.options_type))
             with watchdog(step_timeout) as restart:
                 played = testing.playthrough(rules, case, hooks=hooks, each_step=restart)
             decisions += len(played.actions)
@@ -477,7 +477,7 @@ def apart(
 
 def start(game_cls: common.GameClass, game: Seeded) -> Match:
     """``game`` set up, as :func:`worker` and :func:`steps` play it."""
-    rules = game_cls(msgspec.convert(game.variant, game_cls.Options))
+    rules = game_cls(msgspec.convert(game.variant, game_cls.options_type))
     return Match.new(rules, game.seats, game.seed, Hooks(None))
 
 

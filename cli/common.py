@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, NoReturn
 import msgspec
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.segment import Segment
 from rich.table import Table
 from rich.text import Text
@@ -210,6 +211,10 @@ class _Escaped:
             # A control segment (cursor moves, screen clears) is dropped: a table has none.
             if not segment.control:
                 yield Segment(escaped(segment.text, lines=True), segment.style)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        # As wide as the drawing (a table's column fits it), not the whole width given.
+        return Measurement.get(console, options, self.renderable)
 
 
 def shown(drawing: Any) -> RenderableType:
@@ -425,7 +430,7 @@ def parse_seats(registry: Registry, game: GameClass, text: str) -> list[str]:
             f"{game.min_seats}-{game.max_seats}"
         )
     # Each bot's options are checked (raising if one is wrong) and written canonically.
-    return [n if n == HUMAN else registry.player(n, game.id).text for n in names]
+    return [n if n == HUMAN else registry.player(n, game.id, pin=True).text for n in names]
 
 
 def make_bots(
@@ -528,14 +533,14 @@ def option_flags(ctx: typer.Context, game: GameClass) -> list[str]:
     Any option of the game's ``Options`` may be written this way (``-`` for
     ``_``); a flag that is neither the command's nor the game's is a usage error.
     """
-    names = {f.name for f in msgspec.structs.fields(game.Options)}
+    names = {f.name for f in msgspec.structs.fields(game.options_type)}
     args, items = list(ctx.args), list[str]()
     while args:
         arg = args.pop(0)
         flag, sep, value = arg.partition("=")
         key = flag.removeprefix("--").replace("-", "_")
         if not arg.startswith("--") or key not in names:
-            hint = f"; {game.title}'s options are:\n{describe_options(game.Options)}"
+            hint = f"; {game.title}'s options are:\n{describe_options(game.options_type)}"
             raise typer.BadParameter(
                 f"unexpected {echo(arg)}{hint if arg.startswith('--') else ''}"
             )
@@ -552,7 +557,7 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
 
     An error names an item as given: ``--option 'key=value'``, or a :class:`Flag` as written.
     """
-    names = {f.name for f in msgspec.structs.fields(game.Options)}
+    names = {f.name for f in msgspec.structs.fields(game.options_type)}
     raw: dict[str, Any] = {}
     for item in items:
         option, text = (item.flag, item.value) if isinstance(item, Flag) else ("--option", item)
@@ -565,7 +570,7 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
         if key not in names:
             raise MeepleError(
                 f"{given}: {game.title} has no option {echo(key)}; its options are:\n"
-                + describe_options(game.Options)
+                + describe_options(game.options_type)
             )
         # Lists and tables are written as JSON (tasks=[1,2]); everything else as plain text.
         if value[:1] in ("[", "{"):
@@ -578,15 +583,15 @@ def parse_options(game: GameClass, items: Sequence[str]) -> Options:
                 raise MeepleError(f"{named}: its JSON is nested too deeply") from None
         # Each option alone first, so an error names the one at fault (every option has a default).
         try:
-            msgspec.convert({key: value}, game.Options, strict=False)
+            msgspec.convert({key: value}, game.options_type, strict=False)
         except msgspec.ValidationError as exc:
-            doc = option_docs(game.Options).get(key, "")
+            doc = option_docs(game.options_type).get(key, "")
             hint = f" ({key}: {doc})" if doc else ""
             problem = cut_in(str(exc), value) if isinstance(value, str) else str(exc)
-            raise MeepleError(f"{given}: {problem}{hint}{one_of(game.Options, key)}") from None
+            raise MeepleError(f"{given}: {problem}{hint}{one_of(game.options_type, key)}") from None
         raw[key] = value
     try:
-        return msgspec.convert(raw, game.Options, strict=False)
+        return msgspec.convert(raw, game.options_type, strict=False)
     except msgspec.ValidationError as exc:  # options that do not go together
         raise MeepleError(f"--option: {exc}") from None
 

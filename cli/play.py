@@ -58,7 +58,7 @@ class Front(Protocol):
         ...
 
     def say(self, text: str) -> None:
-        """One line of news: where the game was saved."""
+        """One line of news: a decision taken back, or why it could not be."""
         ...
 
     def complain(self, message: str) -> None:
@@ -74,8 +74,15 @@ class Front(Protocol):
         a ``meeple serve`` page); whether it was taken."""
         ...
 
+    def saved(self, path: Path, failure: str | None) -> None:
+        """Where the game was saved, or why it could not be (``failure``)."""
+        if failure is None:
+            self.say(f"saved to {path}")
+        else:
+            self.complain(f"could not save to {path}: {failure}")
 
-class Lines:
+
+class Lines(Front):
     """The terminal, a line at a time: :func:`ask`, :func:`say`, errors on standard error."""
 
     def ask(self, prompt: str) -> str:
@@ -152,6 +159,15 @@ class Table:
         self.choosers[self.chosen] = prompt.seat
         return action
 
+    def history(self) -> tuple[State, list[Action]]:
+        """How the game was set up, and the actions played before this table's start (none
+        in a new game, or one resumed from a snapshot, which does not know them)."""
+        match, setup = self.match, self.setup
+        if not self.logged:
+            return self.start, []
+        start = Match.new(match.game, len(setup.seats), setup.seed, match.hooks).state
+        return start, match.actions[: self.logged]
+
     def replayed(self, actions: int) -> State:
         """The state after the match's first ``actions`` actions, rebuilt from the start by
         the logged actions alone; observer hooks are not called again (they must not change
@@ -210,10 +226,10 @@ class Table:
         try:
             records.write_atomic(path, self.encoded(scored=scored))
         except OSError as exc:
-            self.front.complain(f"could not save to {path}: {exc.strerror or exc}")
+            self.front.saved(path, exc.strerror or str(exc))
             return False
         self.save_path = path
-        self.front.say(f"saved to {path}")
+        self.front.saved(path, None)
         return True
 
     def save_as(self, path: Path) -> bool:
@@ -433,14 +449,33 @@ class Narrator:
         self.said = ""
 
     def choose(self, prompt: Prompt) -> Action:
-        game, state, seat = self.match.game, self.match.state, prompt.seat
+        state = self.match.state
+        self.new_round(state)
+        action = self.players[prompt.seat].choose(prompt)
+        self.said = self.saying(state, prompt.seat, action)
+        return action
+
+    def retell(self, start: State, actions: list[Action]) -> None:
+        """Log ``actions``, played from ``start``, as if they were played now: the moves of a
+        game before it was resumed, each as ``viewer`` may know it."""
+        game = self.match.game
+        replay = Match(game, game.clone(start), Hooks(None), self.match.seed)
+        for action in actions:
+            state, seat = replay.state, replay.state.stack[-1].seat
+            self.new_round(state)
+            self.said = self.saying(state, seat, action)
+            self.events(seat, action, replay.apply_legal(action))
+
+    def new_round(self, state: State) -> None:
         if state.turns.round != self.round:
             self.round = state.turns.round
             self.heading(f"round {self.round}")
-        action = self.players[seat].choose(prompt)
+
+    def saying(self, state: State, seat: int, action: Action) -> str:
+        """``action`` of ``seat`` in ``state``, as ``viewer`` may know it."""
+        game = self.match.game
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
-        self.said = f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
-        return action
+        return f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
 
     def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
         seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]
@@ -542,8 +577,8 @@ def play(
 
     A game with a human seat, on a terminal, is played at a full-screen table
     (press ? there for its keys); --plain plays it line by line, as a game of
-    bots, or one whose input or output is not a terminal, always is. SIGTERM
-    stops a game as Ctrl-C does, and exits 143.
+    bots, or one whose input or output is not a terminal (or is TERM=dumb),
+    always is. SIGTERM stops a game as Ctrl-C does, and exits 143.
 
     Any game option may also be given as a flag of its own: --board back.
 
@@ -554,9 +589,9 @@ def play(
         options = game_options(ctx, env, game_id, option)
         if plain and full_screen:
             raise typer.BadParameter("--plain and --table cannot be used together")
-        if full_screen and (stream := not_a_terminal()):
+        if full_screen and (why := no_table()):
             raise MeepleError(
-                f"--table: the full-screen table needs a terminal, and {stream} is not one; "
+                f"--table: the full-screen table needs a terminal, and {why}; "
                 "play line by line without --table, or in a browser with `meeple serve`"
             )
         table = start(env, game_id, seats, seed, options, save, resume, force)
@@ -566,25 +601,29 @@ def play(
 
 def at_terminal(table: Table) -> bool:
     """Whether ``table`` is played full-screen unless told otherwise: a person plays at it,
-    at a terminal (pipes and tests play line by line)."""
-    return common.HUMAN in table.setup.seats and not not_a_terminal()
+    at a terminal that can draw it (pipes, tests and dumb terminals play line by line)."""
+    return common.HUMAN in table.setup.seats and not no_table()
 
 
-def not_a_terminal() -> str | None:
-    """The standard stream the full-screen table needs that is not a terminal (``None``: all
-    are): it reads keys from standard input and draws on standard error (as Textual does),
-    and the scores stay on standard output once it is gone. Without one it would wait for
-    keys that never come, or draw where nobody sees.
+def no_table() -> str | None:
+    """Why the full-screen table cannot be played here (``None``: it can).
 
-    None is needed when Textual is told to draw elsewhere (``TEXTUAL_DRIVER``): the page of
-    ``meeple serve`` runs the table that way, through pipes.
+    It reads keys from standard input and draws on standard error (as Textual does), and
+    the scores stay on standard output once it is gone: without a terminal on each, it would
+    wait for keys that never come, or draw where nobody sees. A terminal that says it is
+    dumb (``TERM=dumb``, as Rich reads it) would be sent escapes it cannot draw.
+
+    None of this is needed when Textual is told to draw elsewhere (``TEXTUAL_DRIVER``): the
+    page of ``meeple serve`` runs the table that way, through pipes.
     """
     if os.environ.get("TEXTUAL_DRIVER"):
         return None
     streams = ("input", sys.stdin), ("output", sys.stdout), ("error", sys.stderr)
     for name, stream in streams:
         if stream is None or not stream.isatty():
-            return f"standard {name}"
+            return f"standard {name} is not one"
+    if common.console.is_dumb_terminal:
+        return f"this one cannot draw it (TERM={os.environ.get('TERM')})"
     return None
 
 
@@ -680,16 +719,16 @@ def finish(
     (:meth:`Table.stop`), an error does before it is raised (:meth:`Table.rescue`).
     """
     try:
-        show(play())
-    except Quit:
         try:
-            table.offer_save()
-        except (KeyboardInterrupt, EOFError) as stop:
-            table.stop(stop)
-        raise typer.Exit(0) from None
+            show(play())
+        except Quit:
+            table.offer_save()  # Ctrl-C or an error while it asks: handled as below
+            raise typer.Exit(0) from None
     except (KeyboardInterrupt, EOFError) as stop:
         table.stop(stop)
-    except Exception as error:  # a bot, the rules or a hook: save first, then show the error
+    except typer.Exit:
+        raise
+    except Exception as error:  # a bot, the rules, a hook, the full-screen table: save first
         table.rescue(error)
         raise
     if table.save_path is not None and not table.save(table.save_path):

@@ -95,7 +95,8 @@ def _structs(kinds: list[Any]) -> list[Any]:
             inner = getattr(t, attr, None)
             if isinstance(inner, mi.Type):
                 walk(inner)
-        for inner in getattr(t, "types", None) or getattr(t, "item_types", ()):
+        inners: tuple[mi.Type, ...] = getattr(t, "types", ()) or getattr(t, "item_types", ())
+        for inner in inners:
             walk(inner)
 
     for t in mi.multi_type_info(kinds):

@@ -299,7 +299,7 @@ def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
     args += ["--workers", "1", "--seats", ",".join(spec.bots)]
     args += ["--rotate"] if spec.rotate else []
     args += ["--card-facts", "--jsonl", "alone.jsonl"] if spec.card_facts is True else []
-    defaults = msgspec.to_builtins(game.Options())
+    defaults = msgspec.to_builtins(game.options_type())
     for key, value in spec.options.items():
         if value != defaults.get(key):
             text = value if isinstance(value, str) else msgspec.json.encode(value).decode()

@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, ClassVar, Literal
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -41,9 +42,10 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from meeple.cli import common
+from meeple.cli import common, play
 from meeple.cli.play import (
     Human,
+    Lines,
     Narrator,
     Quit,
     Table,
@@ -51,7 +53,6 @@ from meeple.cli.play import (
     final_scores,
     finish,
     roster,
-    say,
 )
 from meeple.core.bots import Bot, Prompt
 from meeple.core.scoring import Score
@@ -64,15 +65,15 @@ DELIVERY_WAIT = 10.0
 """Seconds a download is waited for (a browser fetches it at once, unless it blocks it)."""
 
 Stop = Literal["interrupt", "terminate"]
-Request = int | Stop | Literal["save", "quit", "undo"]
+Request = int | Stop | Literal["save", "quit", "undo"] | Exception
 """What the app asks of the match's thread: a choice among the legal actions (by index),
-or to save, to quit (offering to save), to stop as Ctrl-C or SIGTERM stops line mode, or
-to take the deciding seat's last decision back."""
+or to save, to quit (offering to save), to stop as Ctrl-C or SIGTERM stops line mode, to
+take the deciding seat's last decision back, or to stop with the error that closed the app."""
 
 KEYS = (
     ("↑ ↓, Enter", "choose an action (or click it)"),
     ("1-9", "choose by number (type more digits, or Enter, past 9)"),
-    ("s", "save (asks for a file the first time)"),
+    ("s", "save: to --save's file, else to one it asks for (a served page downloads it)"),
     ("u", "take your last decision back, while it showed you nothing new"),
     ("q", "quit (offers to save)"),
     ("l", "the game's legend: what its symbols mean"),
@@ -164,18 +165,19 @@ class Log(Narrator):
         self.app.post(self.app.log_line, common.plain(line))
 
 
-class Front:
+class Front(play.Front):
     """The table's questions and news, asked and told in the app (from the match's thread).
 
-    What it says, and why the game stopped, is kept too, to be printed once the full screen
-    is gone. A question the app closes on gets no answer: it ends as the end of the input
-    does (``EOFError``).
+    Each notice is shown once, at the table. What still matters once the full screen is gone
+    is kept, to be printed then: why the game stopped, and where it was last saved (or why
+    it could not be). A question the app closes on gets no answer: it ends as the end of the
+    input does (``EOFError``).
     """
 
     def __init__(self, app: TableApp) -> None:
         self.app = app
-        self.said: list[str] = []
         self.why: str | None = None
+        self.last_save: tuple[Path, str | None] | None = None
         self.answers: queue.SimpleQueue[str | None] = queue.SimpleQueue()
         self.closed = False
         self.deliveries: dict[str, queue.SimpleQueue[bool]] = {}
@@ -189,7 +191,7 @@ class Front:
         ):
             raise EOFError
         if (reply := self.answers.get()) is None:
-            raise EOFError
+            raise self.app.crash or EOFError()
         return reply
 
     def hang_up(self) -> None:
@@ -201,7 +203,6 @@ class Front:
 
     def say(self, text: str) -> None:
         self.app.post(self.app.tell, text, "information")
-        self.said.append(text)
 
     def complain(self, message: str) -> None:
         self.app.post(self.app.tell, message, "error")
@@ -230,6 +231,10 @@ class Front:
     def delivered(self, key: str | None, taken: bool) -> None:
         if key in self.deliveries:
             self.deliveries[key].put(taken)
+
+    def saved(self, path: Path, failure: str | None) -> None:
+        super().saved(path, failure)
+        self.last_save = path, failure
 
 
 class TableApp(App[None]):
@@ -272,6 +277,9 @@ class TableApp(App[None]):
         self.drawn = 0.0
         self.scores: list[Score] | None = None
         self.failure: BaseException | None = None
+        """What stopped the match's thread, raised again once the app is gone."""
+        self.crash: Exception | None = None
+        """The error that closed the app (see :meth:`_handle_exception`)."""
         self.match_thread = threading.Thread(target=self.play, name="meeple match", daemon=True)
         self.loop: asyncio.AbstractEventLoop | None = None
         """The app's event loop while it is mounted (for :meth:`terminate`)."""
@@ -292,9 +300,12 @@ class TableApp(App[None]):
         return self.post_message(News(lambda: show(*args)))
 
     def play(self) -> None:
-        """The match's thread: play to the end as line mode does, then let the app know."""
+        """The match's thread: log the moves made before the game was resumed, play to the
+        end as line mode does, then let the app know."""
         table = self.table
         try:
+            if not self.quiet:
+                self.narrator.retell(*table.history())
             finish(
                 table,
                 lambda: table.match.run(
@@ -324,6 +335,8 @@ class TableApp(App[None]):
             raise KeyboardInterrupt
         elif request == "terminate":
             raise common.Terminated
+        elif isinstance(request, Exception):
+            raise request
 
     def decide(self, prompt: Prompt, seat: Seat) -> int:
         """The index of the action the person at ``seat`` chooses."""
@@ -377,10 +390,21 @@ class TableApp(App[None]):
         self.loop = None
         self.front.hang_up()
 
+    def _handle_exception(self, error: Exception) -> None:
+        # Textual's one way in for an error raised while it draws or handles an event (it has
+        # no public hook). It would print its traceback once the app is gone, and the match
+        # would stop as if interrupted; instead the match stops with this error, as with a
+        # bot's: saved first (Table.rescue), then reported by the CLI in one line.
+        if self.crash is None:
+            self.crash = error
+            self.requests.put(error)
+        self.exit(return_code=1)
+
     def check_size(self) -> None:
-        """Cover the table while the terminal is too small for it."""
+        """Cover the table while the terminal is too small for it (a legend, a question or
+        the pass screen opened meanwhile go on top of the notice)."""
         small = self.size.width < MIN_SIZE[0] or self.size.height < MIN_SIZE[1]
-        if small and not isinstance(self.screen, TooSmall):
+        if small and not any(isinstance(s, TooSmall) for s in self.screen_stack):
             self.push_screen(TooSmall())
         elif not small and isinstance(self.screen, TooSmall):
             self.pop_screen()
@@ -545,9 +569,26 @@ class Whole(Screen[None]):
     def on_resize(self, _event: events.Resize) -> None:
         self.table_app.check_size()
 
+    def on_screen_resume(self, _event: events.ScreenResume) -> None:
+        # Uncovered again (a legend closed, a seat confirmed): the terminal may have been
+        # resized meanwhile, when only the screen on top heard of it.
+        self.table_app.check_size()
+
 
 class TableScreen(Whole):
-    """The panes: status line, table, private pane, log and actions."""
+    """The panes: status line, table, private pane, log and actions.
+
+    They are laid out at least at :data:`MIN_SIZE`, clipped, under :class:`TooSmall` on a
+    smaller terminal: some of Textual's widgets fail when measured at no width at all.
+    """
+
+    # The actions take the keys even when the screen is ready only after the first decision
+    # is shown (else the first focusable pane, the table, would take them).
+    AUTO_FOCUS = "#actions"
+    DEFAULT_CSS = f"""
+    TableScreen {{ overflow: hidden; }}
+    #whole {{ min-width: {MIN_SIZE[0]}; min-height: {MIN_SIZE[1]}; }}
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -566,16 +607,17 @@ class TableScreen(Whole):
         self.private_pane.display = False
 
     def compose(self) -> ComposeResult:
-        yield self.status
-        with Horizontal(id="main"):
-            with self.board_pane:
-                yield self.board
-            with Vertical(id="side"):
-                with self.private_pane:
-                    yield self.private
-                yield self.log_pane
-        yield self.actions
-        yield Footer()
+        with Vertical(id="whole"):
+            yield self.status
+            with Horizontal(id="main"):
+                with self.board_pane:
+                    yield self.board
+                with Vertical(id="side"):
+                    with self.private_pane:
+                        yield self.private
+                    yield self.log_pane
+            yield self.actions
+            yield Footer()
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isdecimal():
@@ -613,8 +655,9 @@ class Ask(ModalScreen[str]):
 
 
 class Note(ModalScreen[None]):
-    """A titled list of pairs (keys, or a legend's symbols): the arrow and page keys scroll
-    a long one, any other key goes back to the table."""
+    """A titled list of pairs (keys, or a legend's symbols, each in bold or in the style the
+    game gave it): the arrow and page keys scroll a long one, any other key goes back to the
+    table."""
 
     SCROLLING = frozenset({"up", "down", "pageup", "pagedown", "home", "end"})
     DEFAULT_CSS = """
@@ -623,14 +666,15 @@ class Note(ModalScreen[None]):
                             border: thick $accent; background: $surface; padding: 0 1; }
     """
 
-    def __init__(self, title: str, rows: Sequence[tuple[str, str]]) -> None:
+    def __init__(self, title: str, rows: Sequence[tuple[Any, str]]) -> None:
         super().__init__()
         self.title_text, self.rows = title, rows
 
     def compose(self) -> ComposeResult:
         table = RichTable(title=common.plain(self.title_text), show_header=False, box=None)
         for key, meaning in self.rows:
-            table.add_row(common.plain(key, "bold"), common.plain(meaning))
+            shown = common.plain(key, "bold") if isinstance(key, str) else common.shown(key)
+            table.add_row(shown, common.plain(meaning))
         if not self.rows:
             table.add_row(common.plain("(this game draws no symbols that need one)"))
         table.caption = "↑ ↓: scroll · any other key: back to the table"
@@ -680,8 +724,8 @@ class TooSmall(Whole):
     def describe(self) -> None:
         width, height = self.table_app.size
         self.query_one(Static).update(
-            f"The terminal is {width}x{height}; the table needs at least "
-            f"{MIN_SIZE[0]}x{MIN_SIZE[1]}.\nEnlarge it, or play with --plain."
+            f"Terminal too small: the table needs at least {MIN_SIZE[0]}x{MIN_SIZE[1]}, "
+            f"and this one is {width}x{height}.\nEnlarge it, or play with --plain."
         )
 
 
@@ -700,7 +744,7 @@ def play_full_screen(table: Table, bots: Sequence[Bot | None], quiet: bool) -> N
             common.console.print(final_scores(table, app.scores))
         if app.front.why is not None:
             common.err_console.print(app.front.why)
-        for text in app.front.said:
-            say(text)
-    if app.failure is not None:
-        raise app.failure
+        if app.front.last_save is not None:
+            Lines().saved(*app.front.last_save)
+    if (failure := app.failure or app.crash) is not None:
+        raise failure

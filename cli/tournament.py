@@ -207,7 +207,7 @@ def distinct(registry: Registry, game_id: str, names: Sequence[str], given: str)
     """The bots ``names``, each written canonically (its options checked); raises
     :class:`MeepleError` for a bot named twice, however written (``bot`` for the game's own,
     an option at its default): it would be rated as two bots that are one."""
-    players = [registry.player(name, game_id) for name in names]
+    players = [registry.player(name, game_id, pin=True) for name in names]
     seen: dict[tuple[str, Any], str] = {}
     for player in players:
         key = (player.spec.name, player.options)

@@ -142,15 +142,22 @@ class Match:
 
     def step(self, action: Action) -> list[Event]:
         """Apply ``action`` if it is legal now; raise :class:`IllegalAction` otherwise."""
-        if action not in self.legal():
-            seat = self.state.to_move
+        self._check(action, self.legal())
+        return self.apply_legal(action)
+
+    def _check(self, action: Action, legal: list[Action]) -> None:
+        """The one legality check of a game: the rules (``Game.resolve``) trust their caller.
+
+        ``in`` tries identity first, so checking a bot's pick, taken from ``legal``, is cheap.
+        """
+        if action not in legal:
+            seat, step = self.state.to_move, len(self.actions) + 1
             raise IllegalAction(
-                f"step {len(self.actions) + 1}: {self.game.describe_action(self.state, action)} "
+                f"step {step}: {self.game.describe_action(self.state, action)} "
                 f"is not legal for seat {seat} now"
                 if seat is not None
-                else f"step {len(self.actions) + 1}: the game is already over"
+                else f"step {step}: the game is already over"
             )
-        return self.apply_legal(action)
 
     def apply_legal(self, action: Action) -> list[Event]:
         """Apply ``action``, taken from this state's :meth:`legal` list, without checking it
@@ -191,6 +198,7 @@ class Match:
         """
         game, state = self.game, self.state
         legal_actions, resolve, log = game.legal_actions, game.resolve, self.actions.append
+        check = self._check
         after_action = self.hooks.after_action
         legal, self._legal = self._legal, None
         # One view builder per seat, made once: the state changes in place.
@@ -209,12 +217,7 @@ class Match:
                 state, legal = self.state, None
                 views = [partial(game.view, state, s) for s in range(len(players))]
                 continue
-            # ``in`` tries identity first, so checking a bot's pick is cheap.
-            if action not in legal:
-                raise IllegalAction(
-                    f"seat {seat}'s player chose {game.describe_action(state, action)}, "
-                    "which is not among the legal actions"
-                )
+            check(action, legal)
             legal = None
             events = resolve(state, action)
             log(action)

@@ -148,9 +148,10 @@ def one_of(struct: type[msgspec.Struct], key: str) -> str:
     return f"; {key} is one of: {', '.join(map(str, named))}" if named else ""
 
 
-ECHOED = 60
+ECHOED = 200
 """The most characters of a value an error line repeats: a value of 120 kB, repeated whole,
-would bury the line that says what is wrong with it."""
+would bury the line that says what is wrong with it, and a pinned model's name (its digest
+included, about 100) must still show whole."""
 
 
 def cut(text: str) -> str:

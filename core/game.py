@@ -20,13 +20,13 @@ import typing
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 import msgspec
 
 from meeple.core import copier as _copier
 from meeple.core import zones as _zones
-from meeple.core.errors import IllegalAction, explain
+from meeple.core.errors import explain
 from meeple.core.rng import Stream
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event, State
@@ -35,11 +35,10 @@ S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
 
 
+# Subclasses are frozen too, as those of meeple.core.state.Action (see there).
+@dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
 class Options(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, frozen=True):
     """A game's setup options. Subclass with defaulted fields; docstrings are the help."""
-
-
-_Options = Options  # for annotations inside Game, whose ``Options`` attribute shadows the name
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,9 @@ class Game(Generic[S, A]):
         ``version`` whenever the same actions could give a different game.
     ``min_seats``, ``max_seats``
         The seat range.
-    ``Options``, ``State``, ``Action``, ``Event``
+    ``options_type``, ``state_type``, ``action_type``, ``event_type``
         The option struct, the state struct, and the tagged unions of the
-        game's actions and events (``Action = Dig | Gift | Stop``).
+        game's actions and events (``action_type = Dig | Gift | Stop``).
     ``zones``
         Visibility of each zone kind in the state (see :mod:`meeple.core.zones`).
     ``variants``
@@ -94,20 +93,20 @@ class Game(Generic[S, A]):
     version: ClassVar[str] = "1"
     min_seats: ClassVar[int]
     max_seats: ClassVar[int]
-    Options: ClassVar[type[Options]] = Options
-    State: ClassVar[type[State]]
-    Action: ClassVar[Any]
-    Event: ClassVar[Any] = Event
+    options_type: ClassVar[type[Options]] = Options
+    state_type: ClassVar[type[State]]
+    action_type: ClassVar[Any]
+    event_type: ClassVar[Any] = Event
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
     variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
     passes: ClassVar[tuple[type, ...]] = ()
     __test__: ClassVar[bool] = False
     """Not a test class to pytest, even named ``Test...`` and imported into a test module."""
 
-    def __init__(self, options: _Options | None = None) -> None:
-        self.options = options if options is not None else self.Options()
+    def __init__(self, options: Options | None = None) -> None:
+        self.options = options if options is not None else self.options_type()
         self._encoder = msgspec.msgpack.Encoder()
-        self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.State)
+        self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.state_type)
         self._json = msgspec.json.Encoder(order="deterministic")
         self._placeholders = _zones.Placeholders(self.back)
 
@@ -128,8 +127,9 @@ class Game(Generic[S, A]):
     def resolve(self, state: S, action: A) -> list[Event]:
         """Carry out an action known to be legal, changing ``state`` in place.
 
-        Returns the events it caused. This is the rules' hot path: it does not
-        check legality, :meth:`apply` (and the engine) does that first.
+        Returns the events it caused. This is the rules' hot path, and it trusts its
+        caller: legality is checked once, by the engine (:class:`meeple.core.engine.Match`),
+        so a direct call with an action not among :meth:`legal_actions` is undefined.
         """
         raise NotImplementedError
 
@@ -208,21 +208,11 @@ class Game(Generic[S, A]):
 
     # -- what the core derives from the rules --------------------------------
 
+    @typing.final
     def is_over(self, state: S) -> bool:
+        """Whether the game has ended: when no decision is left on the stack. Final, since the
+        engine, views and ``to_move`` all read the stack: a game ends by emptying it."""
         return not state.stack
-
-    def apply(self, state: S, action: A) -> list[Event]:
-        """Apply ``action`` to ``state`` in place and return its events.
-
-        Raises :class:`IllegalAction` -- and changes nothing -- unless the
-        action is among :meth:`legal_actions`.
-        """
-        if action not in self.legal_actions(state):
-            raise IllegalAction(
-                f"{self.describe_action(state, action)} is not a legal action now "
-                f"(seat {state.to_move} to move); choose one of the listed legal actions"
-            )
-        return self.resolve(state, action)
 
     def clone(self, state: S) -> S:
         """An independent deep copy (changing it never changes ``state``)."""
@@ -445,6 +435,15 @@ class Game(Generic[S, A]):
         """A log line for ``event`` as ``viewer`` may know it, or ``None`` to hide it."""
         return repr(event)
 
+    def describe_card(self, card: str) -> str:
+        """A face-up card as a person reads it, telling apart copies that differ only in a
+        mark ("pink hammer, 1 eye" and "pink hammer, 1 coin"). The web page of ``meeple
+        host`` writes it on the card, and on an action that would otherwise read like another.
+
+        The card id by default, which tells every copy apart.
+        """
+        return card
+
     def render(self, view: S, seat: int | None) -> Any:
         """What a human at ``seat`` sees of the table: a Rich renderable or a string."""
         return repr(view)
@@ -471,10 +470,12 @@ class Game(Generic[S, A]):
         """
         return None
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         """Each symbol :meth:`render` draws and what it means: ``[("$", "a coin"), ...]``.
 
-        Shown by the full-screen table on request; empty by default.
+        A symbol is a string, or, to show it in the colour or style it is drawn in, a Rich
+        renderable (a ``Text``), as :meth:`render` returns. Shown by the full-screen table on
+        request; empty by default.
         """
         return ()
 
@@ -576,7 +577,7 @@ class Dealer(Generic[S]):
         return state
 
 
-REQUIRED = ("id", "title", "min_seats", "max_seats", "State", "Action")
+REQUIRED = ("id", "title", "min_seats", "max_seats", "state_type", "action_type")
 """The class attributes every game declares (the others have defaults)."""
 
 RULES = ("setup", "legal_actions", "resolve", "scores", "cards")
@@ -601,6 +602,8 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
     if lacks:
         return [f"lacks {', '.join(lacks)}"]
     problems = []
+    if game.is_over is not Game.is_over:
+        problems.append("overrides is_over(), which is final: a game ends by emptying its stack")
     if not (isinstance(game.id, str) and _ID.fullmatch(game.id)):
         problems.append(f"has id {game.id!r}, not lowercase words joined by dashes ('my-game')")
     low, high = game.min_seats, game.max_seats
@@ -608,12 +611,13 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
         problems.append(
             f"takes {low!r}-{high!r} seats: min_seats must be an int from 1 to max_seats"
         )
-    if not (isinstance(game.State, type) and issubclass(game.State, State)):
-        problems.append(f"has State {game.State!r}, not a subclass of meeple.core.State")
-    actions = typing.get_args(game.Action) or (game.Action,)
+    if not (isinstance(game.state_type, type) and issubclass(game.state_type, State)):
+        problems.append(f"has state_type {game.state_type!r}, not a subclass of meeple.core.State")
+    actions = typing.get_args(game.action_type) or (game.action_type,)
     if not all(isinstance(a, type) and issubclass(a, Action) for a in actions):
         problems.append(
-            f"has Action {game.Action!r}, not a meeple.core.Action subclass or a union of them"
+            f"has action_type {game.action_type!r}, "
+            "not a meeple.core.Action subclass or a union of them"
         )
     if problems:
         return problems
@@ -621,8 +625,8 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
         fresh = game().setup(low, 0)
     except Exception as exc:  # the rules may fail in any way
         return [f"cannot set up {low} seats with seed 0: {explain(exc)}"]
-    if not isinstance(fresh, game.State):
-        return [f"sets up {type(fresh).__name__}, not its State {game.State.__name__}"]
+    if not isinstance(fresh, game.state_type):
+        return [f"sets up {type(fresh).__name__}, not its state_type {game.state_type.__name__}"]
     undeclared = sorted({zone.kind for _, zone in _zones.Survey(fresh).zones} - set(game.zones))
     if undeclared:
         kinds = ", ".join(map(repr, undeclared))

@@ -72,11 +72,16 @@ def meeple_bots(register: Callable[..., None]) -> None:
     ``game`` is the :class:`~meeple.core.game.Game` being played, ``seat``
     the bot's seat and ``stream`` its private
     :class:`~meeple.core.rng.Stream` of random numbers. ``games`` is a tuple
-    of game ids the bot can play, or ``None`` for a bot that plays any game.
+    of game ids the bot can play, a test ``(game class) -> bool`` that picks
+    them among the registered games (every game built on an engine, whoever
+    registers it: ``lambda game: issubclass(game, MyEngine)``), or ``None``
+    for a bot that plays any game.
     ``options`` is a :class:`~meeple.core.plugins.BotOptions` subclass for a
     bot that takes options (``--seats ismcts:iterations=200``); such a bot
     is built as ``factory(game, seat, stream, options, bots)``, ``bots(name)``
-    giving the factory of another bot of the same game.
+    giving the factory of another bot of the same game. Options that name a
+    file (a trained model) pin it by its digest, so that records name the very
+    file: see :meth:`~meeple.core.plugins.BotOptions.pinned`.
 
     :param register: the callback that records one bot.
     """

@@ -53,7 +53,12 @@ hookimpl = pluggy.HookimplMarker(hookspecs.NAME)
 
 ENTRY_POINT_GROUP = "meeple"
 
-BUILTIN_PLUGINS = ("meeple.core.bots", "meeple.core.search", *builtin_games.GAMES)
+BUILTIN_PLUGINS = (
+    "meeple.core.bots",
+    "meeple.core.search",
+    "meeple.core.policy",
+    *builtin_games.GAMES,
+)
 """Built-in plugins, by module path, registered after third-party ones. The core
 names none of the games: their list belongs to the package that holds them."""
 
@@ -221,7 +226,22 @@ class BotOptions(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, froze
 
     A field typed :data:`BotName` names another bot (a rollout policy): the
     registry checks that it plays the game.
+
+    Options that name a file (a trained model) pin it down, so that a saved game or a run
+    names the very file: :meth:`pinned` fills in its digest when the local user names the
+    seat, and :meth:`unavailable` says when a saved game's file is no longer that one.
     """
+
+    def pinned(self) -> BotOptions:
+        """These options as a saved game keeps them, for a seat the local user names (the
+        command line, never a file): what they name is read and pinned (a file's digest).
+        Raises :class:`MeepleError` when it cannot be. By default, the options as given."""
+        return self
+
+    def unavailable(self) -> list[str]:
+        """What keeps these options, read from a saved game, from playing as they did: a
+        file they name that is not the one they pin. By default, nothing."""
+        return []
 
 
 BotName = Annotated[str, msgspec.Meta(extra={"bot": True})]
@@ -267,8 +287,13 @@ class Player(msgspec.Struct, frozen=True):
     spec: BotSpec
     options: BotOptions | None
     text: str
-    """The canonical name: the bot's, then each option given, ``:key=value``."""
+    """The canonical name: the bot's, then each option given or pinned, ``:key=value``."""
     bots: Callable[[str], Callable[..., Any]]
+
+    def unavailable(self) -> list[str]:
+        """What keeps this seat, read from a saved game, from playing as it did
+        (:meth:`BotOptions.unavailable`)."""
+        return [] if self.options is None else self.options.unavailable()
 
     def make(self, game: Game[Any, Any], seat: int, seed: int) -> Any:
         """The bot for ``seat`` of the game seeded ``seed``, with its private stream.
@@ -355,11 +380,18 @@ class Registry:
         def register(
             name: str,
             factory: Callable[..., Any],
-            games: Iterable[str] | None = None,
+            games: Iterable[str] | Callable[[type[Game[Any, Any]]], bool] | None = None,
             help: str = "",
             options: type[BotOptions] | None = None,
         ) -> None:
-            playable = tuple(games) if games is not None else None
+            # Every plugin's games are registered before any bot: a test picks among them all.
+            playable = (
+                None
+                if games is None
+                else tuple(g for g, cls in self.games.items() if games(cls))
+                if callable(games)
+                else tuple(games)
+            )
             spec = BotSpec(name, factory, playable, help, plugin, options)
             for other in [*self.bots.get(name, ()), *(b for b in bots if b.name == name)]:
                 if where := spec.clash(other):
@@ -398,8 +430,12 @@ class Registry:
             raise MeepleError(f"no bot {echo(name)} plays {game_id} (bots for {game_id}: {known})")
         return min(specs, key=lambda s: s.games is None)
 
-    def player(self, text: str, game_id: str) -> Player:
+    def player(self, text: str, game_id: str, *, pin: bool = False) -> Player:
         """The bot a seat names, with its options: ``name`` or ``name:key=value:key=value``.
+
+        ``pin``: the local user names the seat (the command line), so its options are
+        pinned (:meth:`BotOptions.pinned`), and the canonical name holds what that adds.
+        A name read from a file is taken as written.
 
         Raises :class:`MeepleError` in one line naming the bot and the option
         at fault (unknown, of the wrong type, out of range).
@@ -439,11 +475,13 @@ class Registry:
                     ) from None
             raw[key] = value
         try:
-            options = msgspec.convert(raw, spec.options, strict=False)
+            given = msgspec.convert(raw, spec.options, strict=False)
         except msgspec.ValidationError as exc:  # options that do not go together
             raise MeepleError(f"bot {spec.name!r}: {exc}") from None
-        given = "".join(f":{k}={option_text(getattr(options, k))}" for k in fields if k in raw)
-        return Player(spec, options, spec.name + given, self._bots(game_id))
+        options = given.pinned() if pin else given
+        named = [k for k in fields if k in raw or getattr(options, k) != getattr(given, k)]
+        text = spec.name + "".join(f":{k}={option_text(getattr(options, k))}" for k in named)
+        return Player(spec, options, text, self._bots(game_id))
 
     def _bots(self, game_id: str) -> Callable[[str], Callable[..., Any]]:
         """``bots(name)``: the factory ``(game, seat, stream)`` of a bot of this game,

@@ -103,11 +103,11 @@ class _Header(msgspec.Struct):
 
 
 def record_type(game: type[Game[Any, Any]]) -> Any:
-    return Record[game.Options, game.Action]  # type: ignore[name-defined]
+    return Record[game.options_type, game.action_type]  # type: ignore[name-defined]
 
 
 def snapshot_type(game: type[Game[Any, Any]]) -> Any:
-    return Snapshot[game.Options, game.State]  # type: ignore[name-defined]
+    return Snapshot[game.options_type, game.state_type]  # type: ignore[name-defined]
 
 
 def header(data: bytes, path: str) -> tuple[str, str, str]:

@@ -17,14 +17,20 @@ A game refines either through :class:`~meeple.core.game.Game` methods: ``card_ki
 fields that tell its actions apart), ``action_catalogue`` and ``observation_encoder`` (see
 docs/rl.md).
 
+An environment's ``clone()`` and ``restore()`` take it back to a moment (:class:`Snapshot`),
+for a search; a ``reward`` function replaces the rewards of the end. The ``policy`` bot
+(:mod:`meeple.core.policy`) reads a decision through the same :class:`Actions` and encoder.
+
 numpy, gymnasium and pettingzoo are the ``rl`` extra, imported when an environment is made.
 """
 
 from __future__ import annotations
 
+import copy
 import enum
 import io
 import itertools
+import math
 import numbers
 import operator
 import reprlib
@@ -48,6 +54,9 @@ if TYPE_CHECKING:
     import numpy as np
 
 INSTALL_HINT = f"meeple.core.rl needs the rl extra: {install_hint('rl')}"
+
+RENDER_MODES = ("ansi",)
+"""``render()`` returns the table as text; no other mode is drawn."""
 
 WIDEST_RANGE = 256
 """The most values an int field's declared bounds may span for the catalogue to list them
@@ -100,6 +109,15 @@ def _import() -> tuple[Any, Any, Any]:
     except ImportError as exc:
         raise ImportError(INSTALL_HINT) from exc
     return numpy, gymnasium, pettingzoo
+
+
+def _numpy() -> Any:
+    """numpy alone: all an observation needs (a policy bot encodes without pettingzoo)."""
+    try:
+        import numpy
+    except ImportError as exc:
+        raise ImportError(INSTALL_HINT) from exc
+    return numpy
 
 
 # -- the action catalogue ------------------------------------------------------------------
@@ -199,7 +217,7 @@ def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]
 
 def _action_types(game: Game[Any, Any]) -> tuple[type, ...]:
     """The types of the game's ``Action`` union, in declaration order."""
-    return typing.get_args(game.Action) or (game.Action,)
+    return typing.get_args(game.action_type) or (game.action_type,)
 
 
 def _strings(game: Game[Any, Any], state: State) -> list[str]:
@@ -257,6 +275,50 @@ def _bounds(meta: msgspec.Meta | None) -> tuple[int | None, int | None]:
     return (None if low is None else int(low)), (None if high is None else int(high))
 
 
+class Actions:
+    """The action catalogue of ``game`` at a table of ``seats``, and the legal actions of a
+    decision by their indices in it: what an environment's action mask marks, and what a
+    policy bot (:mod:`meeple.core.policy`) reads a model's scores by."""
+
+    def __init__(self, game: Game[Any, Any], seats: int) -> None:
+        self.game = game
+        self.catalogue = catalogue(game, seats)
+        self.index = {a: i for i, a in enumerate(self.catalogue)}
+        self.key = action_key(game, seats)
+
+    def legal(self, state: State, actions: Sequence[Action]) -> dict[int, Action]:
+        """The legal ``actions`` of ``state`` (or of a view of it) by catalogue index: one
+        pass over them, each through its key. Raises naming a legal action the catalogue
+        misses, or two with one key."""
+        found = list(map(self.index.get, map(self.key, actions)))  # C loops: per decision
+        if None in found:
+            action = actions[found.index(None)]
+            raise MeepleError(
+                f"{self.game.title}: the legal action "
+                f"{self.game.describe_action(state, action)} ({action!r}) is not "
+                "in the action catalogue; the game's catalogue misses it"
+            )
+        legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
+        if len(legal) < len(actions):
+            self._clash(state, actions)
+        return legal
+
+    def _clash(self, state: State, actions: Sequence[Action]) -> None:
+        """Raise naming two different legal actions with one key (a game listing one
+        action twice is no clash)."""
+        seen: dict[Hashable, Action] = {}
+        describe = self.game.describe_action
+        for action in actions:
+            other = seen.setdefault(self.key(action), action)
+            if other != action:
+                raise MeepleError(
+                    f"{self.game.title}: the legal actions {describe(state, other)} "
+                    f"({other!r}) and {describe(state, action)} ({action!r}) have one "
+                    f"catalogue key, {self.key(action)!r}: Game.action_key must name "
+                    "fields that tell them apart"
+                )
+
+
 # -- the observation -------------------------------------------------------------------------
 
 
@@ -280,7 +342,7 @@ class Encoder:
 
     def __init__(self, game: Game[Any, Any], seats: int) -> None:
         self.game, self.seats = game, seats
-        self._numpy = _import()[0]
+        self._numpy = _numpy()
         fresh = game.setup(seats, 0)
         kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
         kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
@@ -394,6 +456,13 @@ class _Vocabulary(dict[str, int]):
         return self[OTHER]
 
 
+def observer(game: Game[Any, Any], seats: int) -> Any:
+    """The encoder of ``game``'s observations at a table of ``seats``: the game's own
+    (``Game.observation_encoder``) or the generic :class:`Encoder`. Either is called as
+    ``encoder(view, seat)`` and has a ``size``."""
+    return game.observation_encoder(seats) or Encoder(game, seats)
+
+
 def _observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
     """``seat``'s observation of ``state`` by ``encoder``: the generic :class:`Encoder` reads
     the state itself, a game's own encoder is given the seat's view (its contract)."""
@@ -495,36 +564,81 @@ def _read(obj: Any, path: tuple[Any, ...], seat: int, seats: int) -> float:
 # -- the environment ---------------------------------------------------------------------------
 
 
-def env(game_id: str, seats: int = 4, *, render_mode: str | None = None, **options: Any) -> Any:
+Reward = Callable[[Game[Any, Any], State, int], float]
+"""A reward function: ``reward(game, state, seat)`` is what ``seat`` gets for the step that
+led to ``state``, called after every step for every seat (see :class:`MeepleEnv`)."""
+
+
+def env(
+    game_id: str,
+    seats: int = 4,
+    *,
+    render_mode: str | None = None,
+    reward: Reward | None = None,
+    **options: Any,
+) -> Any:
     """A PettingZoo AEC environment of installed game ``game_id`` for ``seats`` seats.
 
     ``options`` are the game's setup options, converted as ``meeple play -o key=value``
-    converts them (``env("my-game", seats=2, variant="short")``).
+    converts them (``env("my-game", seats=2, variant="short")``). ``reward`` replaces the
+    rewards of a game's end (see :class:`MeepleEnv`).
     """
     _import()
     registry = Registry(plugin_manager())
     cls = registry.game(game_id)
-    names = [f.name for f in msgspec.structs.fields(cls.Options)]
+    names = [f.name for f in msgspec.structs.fields(cls.options_type)]
     for key, value in options.items():  # one at a time first, to name the value's choices
         try:
-            msgspec.convert({key: value}, cls.Options, strict=False)
+            msgspec.convert({key: value}, cls.options_type, strict=False)
         except msgspec.ValidationError as exc:
-            known = one_of(cls.Options, key) if key in names else ""
+            known = one_of(cls.options_type, key) if key in names else ""
             listed = f"(its options: {', '.join(names) or 'none'})"
             raise MeepleError(f"{cls.title} options: {exc}{known} {listed}") from None
     try:
-        chosen = msgspec.convert(options, cls.Options, strict=False)
+        chosen = msgspec.convert(options, cls.options_type, strict=False)
     except msgspec.ValidationError as exc:  # options that do not go together
         raise MeepleError(f"{cls.title} options: {exc}") from None
-    return make(cls(chosen), seats, render_mode=render_mode, hooks=Hooks(registry.pm))
+    hooks = Hooks(registry.pm)
+    return make(cls(chosen), seats, render_mode=render_mode, hooks=hooks, reward=reward)
 
 
 def make(
-    game: Game[Any, Any], seats: int, *, render_mode: str | None = None, hooks: Hooks | None = None
+    game: Game[Any, Any],
+    seats: int,
+    *,
+    render_mode: str | None = None,
+    hooks: Hooks | None = None,
+    reward: Reward | None = None,
 ) -> Any:
     """The environment of a game object (one no plugin registers, say), with ``hooks``
     around its matches (none by default)."""
-    return _env_class()(game, seats, hooks or Hooks(None), render_mode)
+    return _env_class()(game, seats, hooks or Hooks(None), render_mode, reward)
+
+
+class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
+    """An environment at one moment (``env.clone()``), which ``env.restore`` sets any
+    environment of the same game, options and seats back to, as often as wanted: the
+    game's full state (its random state and hidden cards included), its actions so far,
+    the agents and their rewards, and the generator that seeds a ``reset()`` without a
+    seed. Nothing restored shares anything with it."""
+
+    table: tuple[type[Game[Any, Any]], bytes, int]
+    """The game's class, its options (JSON) and the seats: what the snapshot fits."""
+    state: State
+    seed: int
+    actions: tuple[Action, ...]
+    legal: Mapping[int, Action]
+    agents: tuple[str, ...]
+    selection: str
+    skipped: str | None
+    """PettingZoo's ``_skip_agent_selection``: the agent to move once the ended ones left."""
+    rewards: Mapping[str, float]
+    cumulative: Mapping[str, float]
+    terminations: Mapping[str, bool]
+    truncations: Mapping[str, bool]
+    infos: Mapping[str, Mapping[str, Any]]
+    generator: Any
+    """The environment's ``np_random`` (a copy), or ``None`` before its first ``reset()``."""
 
 
 _ENV: type | None = None
@@ -551,13 +665,29 @@ def _define() -> type:
         marked in the mover's ``action_mask`` (anything else raises
         :class:`~meeple.core.errors.IllegalAction`).
         At the end each seat's reward is 1 for a win, ``1/k`` for a win shared by ``k`` seats,
-        else 0.
+        else 0. A ``reward`` function replaces that: after every step, each seat gets
+        ``reward(game, state, seat)`` for it, ``state`` being the game's full state after
+        the step (the rewards of PettingZoo's ``last()`` add up what a seat got since it
+        last moved).
+
+        ``clone()`` is a :class:`Snapshot` of the environment, ``restore(snapshot)`` sets it
+        back: the same observations, masks, rewards and agents, and from there the same
+        game for the same actions and seeds.
         """
 
-        metadata = {"name": "meeple", "render_modes": ["ansi"], "is_parallelizable": False}
+        metadata = {
+            "name": "meeple",
+            "render_modes": list(RENDER_MODES),
+            "is_parallelizable": False,
+        }
 
         def __init__(
-            self, game: Game[Any, Any], seats: int, hooks: Hooks, render_mode: str | None
+            self,
+            game: Game[Any, Any],
+            seats: int,
+            hooks: Hooks,
+            render_mode: str | None,
+            reward: Reward | None,
         ) -> None:
             super().__init__()
             count = _integer(seats)
@@ -568,18 +698,23 @@ def _define() -> type:
                 raise WrongValue(
                     f"{game.title} takes {game.min_seats}-{game.max_seats} seats, not {seats}"
                 )
-            modes = self.metadata["render_modes"]
-            if render_mode is not None and render_mode not in modes:
+            if render_mode is not None and render_mode not in RENDER_MODES:
                 raise WrongValue(
-                    f"render_mode takes {' or '.join(map(repr, modes))} (render() returns the "
-                    f"table as text) or None, not {_shown(render_mode)}"
+                    f"render_mode takes {' or '.join(map(repr, RENDER_MODES))} (render() returns "
+                    f"the table as text) or None, not {_shown(render_mode)}"
+                )
+            if reward is not None and not callable(reward):
+                raise WrongType(
+                    "reward takes a function reward(game, state, seat) -> float, or None, "
+                    f"not {_shown(reward)}"
                 )
             self.game, self.seats, self.hooks, self.render_mode = game, seats, hooks, render_mode
+            self.reward = reward
+            self._table = (type(game), msgspec.json.encode(game.options), seats)
             self.metadata = {**self.metadata, "name": f"meeple-{game.id}"}
-            self.catalogue = catalogue(game, seats)
-            self.index = {a: i for i, a in enumerate(self.catalogue)}
-            self.key = action_key(game, seats)
-            self.encoder = game.observation_encoder(seats) or Encoder(game, seats)
+            self._actions = actions = Actions(game, seats)
+            self.catalogue, self.index, self.key = actions.catalogue, actions.index, actions.key
+            self.encoder = observer(game, seats)
             self.possible_agents = [f"seat_{s}" for s in range(seats)]
             self._seat = {a: s for s, a in enumerate(self.possible_agents)}
             n = len(self.catalogue)
@@ -637,41 +772,13 @@ def _define() -> type:
             self._select()
 
         def _select(self) -> None:
-            """The agent to move now, and its legal actions by catalogue index: one pass
-            over them, each through its key."""
+            """The agent to move now, and its legal actions by catalogue index."""
             match = self._match
             seat = match.state.to_move
             if seat is None:
                 return
             self.agent_selection = self.possible_agents[seat]
-            actions = match.legal()
-            found = list(map(self.index.get, map(self.key, actions)))  # C loops: per decision
-            if None in found:
-                action = actions[found.index(None)]
-                raise MeepleError(
-                    f"{self.game.title}: the legal action "
-                    f"{self.game.describe_action(match.state, action)} ({action!r}) is not "
-                    "in the action catalogue; the game's catalogue misses it"
-                )
-            legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
-            if len(legal) < len(actions):
-                self._clash(actions)
-            self._legal = legal
-
-        def _clash(self, actions: list[Action]) -> None:
-            """Raise naming two different legal actions with one key (a game listing one
-            action twice is no clash)."""
-            seen: dict[Hashable, Action] = {}
-            for action in actions:
-                other = seen.setdefault(self.key(action), action)
-                if other != action:
-                    state, describe = self._match.state, self.game.describe_action
-                    raise MeepleError(
-                        f"{self.game.title}: the legal actions {describe(state, other)} "
-                        f"({other!r}) and {describe(state, action)} ({action!r}) have one "
-                        f"catalogue key, {self.key(action)!r}: Game.action_key must name "
-                        "fields that tell them apart"
-                    )
+            self._legal = self._actions.legal(match.state, match.legal())
 
         @property
         def _match(self) -> Match:
@@ -714,16 +821,87 @@ def _define() -> type:
                 )
             match = self._match
             match.apply_legal(chosen)  # from match.legal(): no second check
-            if not match.over:  # every reward is 0 until the end: nothing to accumulate
+            over = match.over
+            if over:
+                for a in self.agents:
+                    self.terminations[a] = True
+                self._legal = {}
+            else:
                 self._select()
-                return
-            rewards = rewards_of(match.scores(), self.seats)
+            if self.reward is not None:
+                self._give(agent, self._rewards(match.state))
+            elif over:  # every reward is 0 until the end: nothing to accumulate before
+                self._give(agent, rewards_of(match.scores(), self.seats))
+
+        def _give(self, mover: str, rewards: Sequence[float] | Mapping[int, float]) -> None:
+            """Each agent's reward for the step ``mover`` just played, by seat, added to
+            what it got since it last moved (the mover's restarts: it has seen its own)."""
             for a in self.agents:
                 self.rewards[a] = rewards[self._seat[a]]
-                self.terminations[a] = True
-            self._legal = {}
-            self._cumulative_rewards[agent] = 0
+            self._cumulative_rewards[mover] = 0
             self._accumulate_rewards()
+
+        def _rewards(self, state: State) -> list[float]:
+            """Each seat's reward from the ``reward`` function, checked to be a number."""
+            reward, game, out = typing.cast(Reward, self.reward), self.game, list[float]()
+            for seat in range(self.seats):
+                value = reward(game, state, seat)
+                if not isinstance(value, numbers.Real) or not math.isfinite(value):
+                    wrong = WrongValue if isinstance(value, numbers.Real) else WrongType
+                    raise wrong(
+                        f"the reward function gave {_shown(value)} for seat_{seat} after step "
+                        f"{len(self._match.actions)}, not a finite number (the step is played, "
+                        "its rewards are not given)"
+                    )
+                out.append(float(value))
+            return out
+
+        def clone(self) -> Snapshot:
+            """This environment as it is now, to :meth:`restore` later (see
+            :class:`Snapshot`)."""
+            match = self._match
+            return Snapshot(
+                table=self._table,
+                state=self.game.clone(match.state),
+                seed=match.seed,
+                actions=tuple(match.actions),
+                legal=dict(self._legal),
+                agents=tuple(self.agents),
+                selection=self.agent_selection,
+                skipped=getattr(self, "_skip_agent_selection", None),
+                rewards=dict(self.rewards),
+                cumulative=dict(self._cumulative_rewards),
+                terminations=dict(self.terminations),
+                truncations=dict(self.truncations),
+                infos={a: dict(info) for a, info in self.infos.items()},
+                generator=copy.deepcopy(self._np_random),
+            )
+
+        def restore(self, snapshot: Snapshot) -> None:
+            """Set this environment back to ``snapshot``, taken by :meth:`clone` of this
+            environment or another of the same game, options and seats."""
+            if not isinstance(snapshot, Snapshot):
+                raise WrongType(f"restore() takes what clone() gives, not {_shown(snapshot)}")
+            if snapshot.table != self._table:
+                cls, options, seats = snapshot.table
+                raise WrongValue(
+                    f"restore(): the snapshot is of {cls.title} at {seats} seats with options "
+                    f"{options.decode()}, this environment {self.game.title} at {self.seats} "
+                    f"with {self._table[1].decode()}"
+                )
+            match = Match(self.game, self.game.clone(snapshot.state), self.hooks, snapshot.seed)
+            match.actions.extend(snapshot.actions)
+            self.match = match
+            self._legal = dict(snapshot.legal)
+            self.agents = list(snapshot.agents)
+            self.agent_selection = snapshot.selection
+            self._skip_agent_selection = snapshot.skipped
+            self.rewards = dict(snapshot.rewards)
+            self._cumulative_rewards = dict(snapshot.cumulative)
+            self.terminations = dict(snapshot.terminations)
+            self.truncations = dict(snapshot.truncations)
+            self.infos = {a: dict(info) for a, info in snapshot.infos.items()}
+            self._np_random = copy.deepcopy(snapshot.generator)
 
         def render(self) -> str | None:
             if self.render_mode != "ansi":

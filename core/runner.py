@@ -82,13 +82,13 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     def make(self, registry: Registry) -> Game[Any, Any]:
         """The spec's game, with its options, from the games ``registry`` knows."""
         cls = registry.game(self.game)
-        return cls(msgspec.convert(self.options, cls.Options))
+        return cls(msgspec.convert(self.options, cls.options_type))
 
     def check_options(self, game: type[Game[Any, Any]], where: str) -> None:
         """Raise :class:`MeepleError` unless ``game`` takes the spec's options, naming the
         first that it does not (by its path in the header line of the run file ``where``)."""
         try:
-            msgspec.convert(self.options, game.Options)
+            msgspec.convert(self.options, game.options_type)
         except msgspec.ValidationError as exc:
             path = str(exc).rpartition(" - at `$")
             problem = f"{path[0]} - at `$.run.options{path[2]}" if path[1] else f"{exc} in options"

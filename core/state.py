@@ -18,7 +18,7 @@ contract 1: state is data).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, dataclass_transform
 
 import msgspec
 
@@ -59,12 +59,17 @@ class State(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field=
         return stack[-1].seat if stack else None
 
 
+# A frozen base's subclasses are frozen too, as msgspec makes them at run time: without
+# ``frozen_default`` a type checker takes a subclass that does not repeat ``frozen=True`` for a
+# mutable dataclass deriving from a frozen one (and mypy reads only the decorator written out).
+@dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
 class Action(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="type"
 ):
     """One answer to the decision on top of the stack. Frozen: actions are values."""
 
 
+@dataclass_transform(frozen_default=True, field_specifiers=(msgspec.field,))
 class Event(
     msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, tag_field="event"
 ):

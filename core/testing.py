@@ -76,7 +76,7 @@ class Case:
     options: tuple[tuple[str, Any], ...] = ()
 
     def game(self, game: type[Game[Any, Any]]) -> Game[Any, Any]:
-        return game(msgspec.convert(dict(self.options), game.Options))
+        return game(msgspec.convert(dict(self.options), game.options_type))
 
     def __str__(self) -> str:
         chosen = "".join(f"-{k}={v}" for k, v in self.options)

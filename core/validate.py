@@ -229,14 +229,17 @@ def check_file(
 
 
 def _seat_problems(setup: records.Setup[Any], registry: Registry) -> list[str]:
-    """Each seat is ``human`` or a bot that plays the game (else replaying it cannot start)."""
+    """Each seat is ``human`` or a bot that plays the game (else replaying it cannot start),
+    with the very files its options pin (a model)."""
     problems = []
     for seat, name in enumerate(setup.seats):
         if name != HUMAN:
             try:
-                registry.player(name, setup.game)
+                player = registry.player(name, setup.game)
             except MeepleError as exc:
                 problems.append(f"$.setup.seats[{seat}]: {exc}; a seat is {HUMAN!r} or a bot")
+                continue
+            problems.extend(f"$.setup.seats[{seat}]: {p}" for p in player.unavailable())
     return problems
 
 

@@ -105,6 +105,13 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         metafunc.parametrize("game_id", registered_games())
 
 
+@pytest.fixture(scope="session")
+def shrines_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder holding the installed Clank! with shrines (tests/thirdparty/shrines), a game
+    on the Clank! engine kept apart from the games every ``game_id`` test plays."""
+    return write_fake_dist(THIRDPARTY / "shrines", tmp_path_factory.mktemp("meeple-shrines"))
+
+
 @pytest.fixture
 def tiny_path(monkeypatch: pytest.MonkeyPatch) -> Path:
     """Install the tiny game for this test: on ``sys.path``, and ``PYTHONPATH`` for subprocesses."""

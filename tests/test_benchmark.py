@@ -108,3 +108,14 @@ def test_simulate_benchmark_on_a_local_dask_cluster(capsys: pytest.CaptureFixtur
     argv = ["speed", "--game", "clonk", "--games", "4", "--repeat", "1", "--dask"]
     assert module.main(argv) == 0
     assert "Dask, 2 workers" in capsys.readouterr().out
+
+
+def test_host_benchmark_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    """Two hosted games on a server of their own, every seat a bot client."""
+    host = load(SCRIPT.with_name("host.py"))
+    args = ["--game", "clonk", "--seats", "2", "--concurrent", "2", "--games", "2", "--every", "1"]
+    assert host.main([*args, "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 2 and report["games_per_s"] > 0 and report["moves_per_s"] > 0
+    assert all(value > 0 for value in report["latency_ms"].values())
+    assert [games for games, _ in report["server_rss_mib"]] == [1, 2]

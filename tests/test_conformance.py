@@ -148,7 +148,7 @@ def test_leaking_view(tiny):
 
 
 def test_legal_actions_naming_a_hidden_card(tiny):
-    play = typing.get_args(tiny.Action)[0]
+    play = typing.get_args(tiny.action_type)[0]
 
     class Peeking(tiny):
         def legal_actions(self, state):
@@ -296,7 +296,10 @@ def idle(tiny) -> type:
 
     class Idle(tiny):
         def resolve(self, state, action):
-            if isinstance(action, typing.get_args(tiny.Action)[1]) and state.hands[state.to_move]:
+            if (
+                isinstance(action, typing.get_args(tiny.action_type)[1])
+                and state.hands[state.to_move]
+            ):
                 return []
             return super().resolve(state, action)
 
@@ -309,7 +312,7 @@ def test_an_option_that_changes_nothing(idle):
 
 def test_a_declared_pass_may_change_nothing(idle):
     class Patient(idle):
-        passes = (typing.get_args(idle.Action)[1],)
+        passes = (typing.get_args(idle.action_type)[1],)
 
     assert testing.check_game(Patient(), 6) > 6
 

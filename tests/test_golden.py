@@ -68,7 +68,7 @@ def schedule(registry: Registry) -> list[tuple[str, dict[str, Any], list[str], i
 
 def play(registry: Registry, game_id: str, options: dict[str, Any], seats: list[str], seed: int):
     cls = registry.game(game_id)
-    game = cls(msgspec.convert(options, cls.Options))
+    game = cls(msgspec.convert(options, cls.options_type))
     match = Match.new(game, len(seats), seed, Hooks(None))
     bots = [
         registry.bot(name, game_id).factory(game, s, bot_stream(seed, s, name))

@@ -202,7 +202,7 @@ def mutate(data: bytes, draw: Draw, tags: list[str]) -> tuple[bytes, list[str]]:
 
 def frame_tags(game: Any) -> list[str]:
     """The tags of every frame type the game's state may hold."""
-    stack = msgspec.inspect.type_info(game.State).fields  # type: ignore[attr-defined]
+    stack = msgspec.inspect.type_info(game.state_type).fields  # type: ignore[attr-defined]
     (field,) = [f for f in stack if f.name == "stack"]
     kinds = field.type.item_type
     types = kinds.types if isinstance(kinds, msgspec.inspect.UnionType) else (kinds,)
@@ -349,7 +349,7 @@ def _move(source: str, target: str) -> Callable[[Doc], None]:
             "Expected `int` <= 1000000000 - at `$.state.players[0].gold`",
         ),
         ("clank-catacombs", 2, 30, _move("row", "tile_stack"), "cannot lie here (only tiles)"),
-        ("clank-catacombs", 2, 30, _move("bank", "majors"), "cannot lie here (only major"),
+        ("clank-catacombs", 2, 30, _move("prisoners", "majors"), "cannot lie here (only major"),
         (  # a tile placed beside it would lie beyond what a file holds
             "clank-catacombs",
             2,

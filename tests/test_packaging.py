@@ -87,5 +87,9 @@ def test_the_wheel(tmp_path):
     assert not templates - names, f"`meeple new` templates missing: {sorted(templates - names)}"
     assert "meeple/cli/pages/report.html.j2" in names, "`meeple report`'s page is missing"
 
+    page = {f"meeple/cli/web/{p.name}" for p in (ROOT / "cli/web").iterdir()}
+    assert page, "cli/web holds no files: is the test looking in the right place?"
+    assert not page - names, f"the page of `meeple host` is missing: {sorted(page - names)}"
+
     (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
     assert "meeple = meeple.cli.app:main" in wheel.read(entry_points).decode()

@@ -221,7 +221,7 @@ def test_schema_names_are_readable_and_the_schema_is_msgspecs(cli, registry, gam
     parts, defs = msgspec.json.schema_components(chosen)
     theirs = {**(parts[0] if kind else {"anyOf": list(parts)}), "$defs": defs}
     assert canonical(schema) == canonical(theirs)
-    options = game.Options.__name__
+    options = game.options_type.__name__
     if kind in (None, "record"):
         assert schema["$defs"][f"Record_{options}_Action"]["title"] == f"Record[{options}, Action]"
 

@@ -75,7 +75,7 @@ def record_naming(registry: Registry, folder: Path, game_id: str, option: str, p
         version=game.version,
         seats=["random", "random"],
         seed=1,
-        options=msgspec.convert({option: str(path)}, game.Options),
+        options=msgspec.convert({option: str(path)}, game.options_type),
         files={option: hashlib.sha256(b"the table played with").hexdigest()},
     )
     saved = folder / f"{game_id}-{option}.json"

@@ -249,7 +249,8 @@ def _lose_a_card(data: dict) -> None:
         (lambda d: d["setup"]["seats"].pop(), "$.state.seats: 2 seats, but $.setup.seats names 1"),
         (
             lambda d: d["setup"]["seats"].__setitem__(1, "deep-blue"),
-            "$.setup.seats[1]: no bot 'deep-blue' plays tiny (bots for tiny: ismcts, random)",
+            "$.setup.seats[1]: no bot 'deep-blue' plays tiny "
+            "(bots for tiny: ismcts, policy, random)",
         ),
     ],
     ids=[

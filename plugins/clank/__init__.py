@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from meeple.core.game import Game
 from meeple.core.plugins import hookimpl
 from meeple.plugins.clank.bots import HeuristicBot
-from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.rules import Clank, ClankBoard
 
 __all__ = ["Clank", "HeuristicBot"]
 
-HEURISTIC_GAMES = ("clank",)
-"""Games the ``heuristic`` bot plays (every game on the Clank! engine may join)."""
+
+def on_the_board(game: type[Game[Any, Any]]) -> bool:
+    """The games the ``heuristic`` bot plays: every game on Clank!'s board, whichever package
+    registers it (a game on another map brings its own, as Catacombs does)."""
+    return issubclass(game, ClankBoard)
 
 
 @hookimpl
@@ -24,7 +29,7 @@ def meeple_bots(register: Callable[..., None]) -> None:
     register(
         "heuristic",
         HeuristicBot,
-        games=HEURISTIC_GAMES,
+        games=on_the_board,
         help="builds its deck, walks the cheapest way to the best artifact it can carry out, "
         "and escapes",
     )

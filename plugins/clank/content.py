@@ -14,18 +14,16 @@ as written).
 
 from __future__ import annotations
 
-import functools
-from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib.resources.abc import Traversable
 from typing import Annotated, Any, Generic, Literal, TypeVar
 
 import msgspec
 
 from meeple.core.errors import ContentError, UnreadableFile
 from meeple.core.files import read_file
-from meeple.plugins.clank.effects import Buy, Effect, Trash
+from meeple.plugins.clank.effects import Effect
 
 T = TypeVar("T")
 E = TypeVar("E")
@@ -111,10 +109,8 @@ class Cards(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True)
     starter: list[Card[E]]
 
 
-TokenKind = Literal[
-    "artifact", "major", "minor", "idol", "market", "mastery", "prisoner", "lockpick"
-]
-"""Catacombs adds ``prisoner`` (freed from Prisons) and ``lockpick`` (the bank's Lockpicks)."""
+TokenKind = Literal["artifact", "major", "minor", "idol", "market", "mastery", "prisoner"]
+"""Catacombs adds ``prisoner`` (freed from Prisons)."""
 
 
 class Token(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -173,7 +169,7 @@ class Tokens(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True
     hand: Count
     row: Count
     lockpicks_each: Count = 0
-    """Lockpicks each seat starts with (Catacombs); the rest of ``lockpick`` tokens is the bank."""
+    """Lockpicks each seat starts with (Catacombs; the bank's are not limited)."""
     ghost_cubes: Count = 0
     """White Ghost cubes in the bank (Catacombs)."""
     left_draw: dict[str, Count] = {}
@@ -238,12 +234,16 @@ CARD_PARTS = ("play", "acquire", "defeat", "use", "arrive", "reaction")
 class Schema:
     """What one game's tables may say: its effect union (the tables decode it), and the
     effect kinds, conditions and points rules it registers (the tables are checked against
-    them)."""
+    them); where its own tables lie, and its name for messages."""
 
     effect: Any
     effects: tuple[type[Effect], ...]
     conditions: frozenset[str]
     points: frozenset[str]
+    tables_from: tuple[Traversable, ...]
+    """The folders of the game's package and its bases' (``importlib.resources`` anchors),
+    searched in order for each of its tables (``cards.json``...)."""
+    game: str
 
     def over(self, table: Any) -> Any:
         """``table[effect]``: a table type (``Cards``) over this game's effect union, which is
@@ -275,21 +275,22 @@ class Tables:
         object.__setattr__(self, "room", {r.id: r for r in self.board.rooms})
 
 
-def read_table(
-    path: str | None, builtin: str, what: str, folder: str = "clank", game: str = "Clank!"
-) -> tuple[bytes, str]:
-    """The bytes of a user's file, or of the built-in table ``seeds/<folder>/<builtin>``;
-    and how to name it in messages (``game`` names the game)."""
+def read_table(path: str | None, builtin: str, what: str, schema: Schema) -> tuple[bytes, str]:
+    """The bytes of a user's file, or of the game's own table ``builtin``: from the first of
+    its packages' folders that holds it (:attr:`Schema.tables_from`); and how to name it in
+    messages."""
+    game = schema.game
     if path is None:
-        return resources.files("meeple.seeds").joinpath(f"{folder}/{builtin}").read_bytes(), (
-            f"built-in {game} {builtin}"
-        )
+        found = next((t for t in schema.tables_from if t.joinpath(builtin).is_file()), None)
+        if found is None:
+            raise ContentError(f"{game} has no table {builtin} in its package")
+        return found.joinpath(builtin).read_bytes(), f"built-in {game} {builtin}"
     try:
         data = read_file(path, MAX_TABLE_BYTES)
     except UnreadableFile as exc:
         raise ContentError(
             f"cannot read the {game} {what} {path!r} ({exc.reason}); "
-            f"give the path of a JSON file like seeds/{folder}/{builtin}"
+            f"give the path of a JSON file like the built-in {builtin}"
         ) from None
     return data, f"{game} {what} {path}"
 
@@ -315,7 +316,7 @@ def _with_variant(item: S, kind: Any, variant: str, allowed: frozenset[str], pat
         return item
     bad = sorted(set(changes) - allowed)
     if bad:
-        raise ContentError(f"{path}.variants.{variant}: {_not_overridable(bad, allowed)}")
+        raise ContentError(f"{path}.variants.{variant}: {not_overridable(bad, allowed)}")
     merged = {**msgspec.to_builtins(item), **msgspec.to_builtins(changes)}
     try:
         converted: S = msgspec.convert(merged, type=kind)
@@ -342,264 +343,5 @@ def apply_variant(
     return msgspec.structs.replace(cards, **parts), msgspec.structs.replace(tokens, tokens=items)
 
 
-@functools.lru_cache(maxsize=16)
-def read_tables(
-    schema: Schema,
-    cards: str | None = None,
-    board: str = "front",
-    board_file: str | None = None,
-    variant: str = "majority",
-    tokens: str | None = None,
-) -> Tables:
-    """The checked tables of the game whose ``schema`` is given: built-in ones, or a user's
-    files where a path is given.
-
-    ``board`` picks the built-in side unless ``board_file`` names a file;
-    ``variant`` picks how disputed fields read (:data:`VARIANTS`). Any problem
-    raises :class:`ContentError` naming the file and the ``$.path``, all
-    problems at once.
-    """
-    if variant not in VARIANTS:
-        raise ContentError(f"variant {variant!r}: choose one of {', '.join(VARIANTS)}")
-    if board_file is None and board not in BOARDS:
-        raise ContentError(f"board {board!r}: choose one of {', '.join(BOARDS)}")
-    cards_bytes, cards_at = read_table(cards, "cards.json", "card table")
-    tokens_bytes, tokens_at = read_table(tokens, "tokens.json", "token table")
-    board_bytes, board_at = read_table(board_file, f"board-{board}.json", "board")
-    files = {"cards": cards_at, "tokens": tokens_at, "board": board_at}
-    c, t = apply_variant(
-        decode_table(cards_bytes, cards_at, schema.over(Cards)),
-        decode_table(tokens_bytes, tokens_at, schema.over(Tokens)),
-        variant,
-        files,
-        schema,
-    )
-    tables = Tables(c, t, decode_table(board_bytes, board_at, Board), variant, files)
-    problems = check_tables(tables, schema)
-    if problems:
-        raise ContentError("Clank! content is inconsistent:\n  " + "\n  ".join(problems))
-    return tables
-
-
-def walk(effects: Iterable[Effect]) -> Iterator[Effect]:
-    """Every effect in ``effects``, nested ones (an effect's ``options`` and ``then``) included."""
-    for e in effects:
-        yield e
-        for option in getattr(e, "options", ()):
-            yield from walk(option)
-        yield from walk(getattr(e, "then", ()))
-
-
-def check_tables(t: Tables, schema: Schema) -> list[str]:
-    """Everything that makes the tables inconsistent, one message per problem.
-
-    ``schema``: what the game supports (a table naming other effects or conditions is refused).
-    """
-    return [*check_cards_and_tokens(t, schema), *_check_board(t)]
-
-
-def check_cards_and_tokens(t: Tables, schema: Schema, countdown: bool = True) -> list[str]:
-    """The checks of the card and token tables, whatever the map (a board or tiles).
-
-    ``countdown``: the game has the base game's countdown track (Catacombs has none).
-    """
-    return [*_check_cards(t, schema), *_check_tokens(t, schema, countdown)]
-
-
-def _check_cards(t: Tables, schema: Schema) -> list[str]:
-    at = t.files["cards"]
-    problems = []
-    total = sum(c.count for c in t.cards.dungeon)
-    if total != DUNGEON_CARDS:
-        problems.append(f"{at}: $.dungeon: {total} cards; the Dungeon Deck has {DUNGEON_CARDS}")
-    total = sum(c.count for c in t.cards.starter)
-    if total != STARTER_CARDS:
-        problems.append(f"{at}: $.starter: {total} cards; a starting deck has {STARTER_CARDS}")
-    seen: set[str] = set()
-    reserve = {c.id for c in t.cards.reserve}
-    sections = (("dungeon", t.cards.dungeon), ("reserve", t.cards.reserve))
-    for section, cards in (*sections, ("starter", t.cards.starter)):
-        for i, c in enumerate(cards):
-            path = f"{at}: $.{section}[{i}]"
-            if c.id in seen:
-                problems.append(f"{path}.id: {c.id!r} is used by another card; ids are unique")
-            seen.add(c.id)
-            if (section == "reserve") != c.reserve:
-                problems.append(f"{path}.reserve: true exactly for the cards under $.reserve")
-            if (section == "starter") != (c.kind == "starter"):
-                problems.append(f"{path}.kind: 'starter' exactly for the cards under $.starter")
-            if c.never_leaves and not (c.reserve and c.kind == "monster"):
-                problems.append(f"{path}.never_leaves: only a Reserve monster stays (the Goblin)")
-            if c.bonus is not None:
-                rule = c.bonus.per if isinstance(c.bonus, PointsPer) else c.bonus.cond
-                if rule not in schema.points:
-                    problems.append(f"{path}.bonus: points rule {rule!r} is not part of this game")
-            if isinstance(c.bonus, PointsIf) and c.bonus.cond == "two-of":
-                for k, token in enumerate(c.bonus.of):
-                    if token not in t.token:
-                        problems.append(f"{path}.bonus.of[{k}]: no token {token!r} in tokens")
-            problems += _check_variants(c.variants, CARD_VARIANT_FIELDS, path)
-            for part in CARD_PARTS:
-                problems += _check_effects(getattr(c, part), f"{path}.{part}", t, schema)
-    for section, cards in sections:
-        # Buying a card by effect works only on a Reserve pile.
-        for i, c in enumerate(cards):
-            for part in CARD_PARTS:
-                for e in walk(getattr(c, part)):
-                    if isinstance(e, Buy) and e.card not in reserve:
-                        problems.append(
-                            f"{at}: $.{section}[{i}].{part}: buys {e.card!r}, "
-                            "which is no Reserve card"
-                        )
-    return problems
-
-
-def _check_variants(
-    variants: Mapping[str, Mapping[str, object]], allowed: frozenset[str], path: str
-) -> list[str]:
-    """Every source's reading, whichever variant is played: known sources, known fields."""
-    problems = []
-    for source, changes in variants.items():
-        if source not in VARIANTS[1:]:
-            problems.append(
-                f"{path}.variants: unknown source {source!r}; use {' or '.join(VARIANTS[1:])}"
-            )
-        bad = sorted(set(changes) - allowed)
-        if bad:
-            problems.append(f"{path}.variants.{source}: {_not_overridable(bad, allowed)}")
-    return problems
-
-
-def _not_overridable(bad: list[str], allowed: frozenset[str]) -> str:
+def not_overridable(bad: list[str], allowed: frozenset[str]) -> str:
     return f"cannot override {', '.join(bad)}; only {', '.join(sorted(allowed))}"
-
-
-def _check_effects(effects: list[Effect], path: str, t: Tables, schema: Schema) -> list[str]:
-    problems = []
-    for e in walk(effects):
-        kind = type(e)
-        if not any(k in schema.effects for k in kind.__mro__):
-            problems.append(f"{path}: effect {kind.__name__!r} is not part of this game")
-        for name in kind.asks:
-            cond = getattr(e, name)
-            if cond is not None and cond not in schema.conditions:
-                problems.append(f"{path}: condition {cond!r} is not part of this game")
-        if isinstance(e, Trash) and e.name is not None and e.name not in t.card:
-            problems.append(f"{path}: trash names {e.name!r}, which is no card id")
-    return problems
-
-
-def _check_tokens(t: Tables, schema: Schema, countdown: bool) -> list[str]:
-    at = t.files["tokens"]
-    tk = t.tokens
-    problems = []
-    seen: set[str] = set()
-    for i, token in enumerate(tk.tokens):
-        path = f"{at}: $.tokens[{i}]"
-        if token.id in seen:
-            problems.append(f"{path}.id: {token.id!r} is used by another token; ids are unique")
-        seen.add(token.id)
-        if token.values and len(token.values) != token.count:
-            problems.append(
-                f"{path}.values: {len(token.values)} values for {token.count} copies; "
-                "give one per copy"
-            )
-        if token.kind == "market" and not token.price:
-            problems.append(f"{path}.price: a market item needs a price in gold")
-        problems += _check_variants(token.variants, TOKEN_VARIANT_FIELDS, path)
-        for part in ("take", "use", "end_of_turn"):
-            problems += _check_effects(getattr(token, part), f"{path}.{part}", t, schema)
-    counts = _token_counts(t)
-    for kind, least in (("artifact", MAX_SEATS), ("mastery", MAX_SEATS), ("idol", 1)):
-        if counts[kind] < least:
-            problems.append(f"{at}: $.tokens: {counts[kind]} {kind} tokens; give at least {least}")
-    if not tk.rage_track:
-        problems.append(f"{at}: $.rage_track: empty; give the cubes drawn on each space")
-    for key, table in (("rage_start", tk.rage_start), ("artifacts_removed", tk.artifacts_removed)):
-        missing = [str(n) for n in range(2, MAX_SEATS + 1) if str(n) not in table]
-        if missing:
-            problems.append(f"{at}: $.{key}: no entry for {', '.join(missing)} seats")
-    for seats, space in tk.rage_start.items():
-        if space >= len(tk.rage_track):
-            problems.append(f"{at}: $.rage_start.{seats}: space {space} is off the rage track")
-    for seats, n in tk.artifacts_removed.items():
-        if not seats.isdigit() or counts["artifact"] - n < int(seats):
-            problems.append(f"{at}: $.artifacts_removed.{seats}: leaves fewer artifacts than seats")
-    if len(tk.starting_clank) < MAX_SEATS:
-        problems.append(f"{at}: $.starting_clank: give a number for each of {MAX_SEATS} seats")
-    if countdown and len(tk.countdown_extra) != 4:
-        problems.append(f"{at}: $.countdown_extra: give the extra cubes of spaces 1 to 4")
-    if tk.hand < 1 or tk.row < 1 or tk.health < 1 or tk.cubes < tk.health:
-        problems.append(f"{at}: hand, row and health must be positive, cubes at least health")
-    return problems
-
-
-def _token_counts(t: Tables) -> Counter[str]:
-    counts: Counter[str] = Counter()
-    for token in t.tokens.tokens:
-        counts[token.kind] += token.count
-    return counts
-
-
-def _check_board(t: Tables) -> list[str]:
-    at = t.files["board"]
-    b = t.board
-    problems = []
-    if len(t.room) != len(b.rooms):
-        dup = sorted(i for i, k in Counter(r.id for r in b.rooms).items() if k > 1)
-        problems.append(f"{at}: $.rooms: room ids {dup} appear more than once")
-    starts = [r.id for r in b.rooms if r.start]
-    if len(starts) != 1:
-        problems.append(f"{at}: $.rooms: {len(starts)} start rooms; mark exactly one start")
-    for i, r in enumerate(b.rooms):
-        if r.idols and not r.monkey_shrine:
-            problems.append(f"{at}: $.rooms[{i}].idols: idols lie only on a Monkey Shrine")
-        if r.start and (r.depths or r.minor or r.major or r.artifact is not None or r.idols):
-            problems.append(f"{at}: $.rooms[{i}]: the start room lies outside, with no tokens")
-    for i, tunnel in enumerate(b.tunnels):
-        for end in ("a", "b"):
-            if getattr(tunnel, end) not in t.room:
-                problems.append(
-                    f"{at}: $.tunnels[{i}].{end}: room {getattr(tunnel, end)} is not in $.rooms"
-                )
-        if tunnel.a == tunnel.b:
-            problems.append(f"{at}: $.tunnels[{i}]: a tunnel joins two different rooms")
-    # What the tokens fill must fit the board.
-    by_kind: dict[str, list[int]] = {}
-    for token in t.tokens.tokens:
-        by_kind.setdefault(token.kind, []).extend(token.values or [token.points] * token.count)
-    on_board = sorted(r.artifact for r in b.rooms if r.artifact is not None)
-    if on_board != sorted(by_kind.get("artifact", [])):
-        problems.append(
-            f"{at}: artifact spaces {on_board} do not match the artifacts "
-            f"{sorted(by_kind.get('artifact', []))} of {t.files['tokens']}"
-        )
-    counts = _token_counts(t)
-    for kind in ("major", "minor", "idol"):
-        spaces = sum(getattr(r, {"idol": "idols"}.get(kind, kind)) for r in b.rooms)
-        if spaces > counts[kind]:
-            problems.append(
-                f"{at}: the board holds {spaces} {kind} tokens but {t.files['tokens']} "
-                f"has only {counts[kind]}"
-            )
-    if starts and len(starts) == 1:
-        unreached = sorted(set(t.room) - reachable(b, starts[0]))
-        if unreached:
-            problems.append(f"{at}: rooms {unreached} cannot be reached from the start")
-    return problems
-
-
-def reachable(board: Board, start: int) -> set[int]:
-    """The rooms a pawn can walk to from ``start``, respecting one-way tunnels."""
-    out: dict[int, list[int]] = {}
-    for tunnel in board.tunnels:
-        out.setdefault(tunnel.a, []).append(tunnel.b)
-        if not tunnel.one_way:
-            out.setdefault(tunnel.b, []).append(tunnel.a)
-    seen, todo = {start}, [start]
-    while todo:
-        for nxt in out.get(todo.pop(), []):
-            if nxt not in seen:
-                seen.add(nxt)
-                todo.append(nxt)
-    return seen

@@ -28,42 +28,61 @@ if TYPE_CHECKING:
 
 WIDTH = 100
 """The widest the map is drawn, whatever the terminal."""
-PAWNS = ("bold red", "bold blue", "bold green", "bold yellow")
+COLOURS = {
+    "red": "#f44336",
+    "blue": "#3d5afe",
+    "green": "#4caf50",
+    "yellow": "#ffeb3b",
+    "cyan": "#00e5ff",
+    "magenta": "#e040fb",
+}
+"""Every colour the table draws, by name. A terminal draws a named colour (``red``) as its
+theme has it, and Textual's draws red and magenta alike; these are drawn alike everywhere,
+and far apart (a terminal of fewer colours gets the nearest it has, still all different)."""
+PAWN_COLOURS = ("red", "blue", "green", "yellow")
+PAWNS = tuple(f"bold {COLOURS[c]}" for c in PAWN_COLOURS)
 """Each seat's pawn colour, by seat."""
+TOKEN = COLOURS["magenta"]
+"""The colour of the tokens lying in rooms."""
 YOU = "reverse bold"
 ENTRANCE = "⌂"
 FEATURES = (
-    ("crystal_cave", "*", "cyan"),
-    ("market", "$", "yellow"),
-    ("heal", "+", "green"),
+    ("crystal_cave", "*", COLOURS["cyan"]),
+    ("market", "$", COLOURS["yellow"]),
+    ("heal", "+", COLOURS["green"]),
 )
 """A room feature's attribute, its mark and the mark's colour."""
 TOKENS = {f"{HIDDEN}minor": "s", f"{HIDDEN}major": "S", "monkey-idol": "i"}
 """The marks of the tokens lying in rooms; an artifact reads ``A`` and its value."""
 TUNNEL_MARKS = (
-    ("b", "cyan", "one boot more: the tunnel costs 2 boots"),
-    ("m", "red", "a monster in the tunnel: 1 damage unless a sword is spent"),
-    ("k", "yellow", "locked: only a Master Key opens it"),
+    ("b", COLOURS["cyan"], "one boot more: the tunnel costs 2 boots"),
+    ("m", COLOURS["red"], "a monster in the tunnel: 1 damage unless a sword is spent"),
+    ("k", COLOURS["yellow"], "locked: only a Master Key opens it"),
 )
 ONE_WAY = ("→", "one-way tunnel out of the room"), ("←", "one-way tunnel into the room only")
+PAWNS_KEY = (
+    Text(" ").join(Text(str(s), style) for s, style in enumerate(PAWNS)),
+    f"the seats' pawns, each in its seat's colour ({', '.join(PAWN_COLOURS)})",
+)
+"""The legend's line of the pawns, drawn in their colours."""
 
-LEGEND: tuple[tuple[str, str], ...] = (
+LEGEND: tuple[tuple[str | Text, str], ...] = (
     ("[12]", "room 12; the number after it in a line: a tunnel from it to that room"),
     ("0 │", "the rooms that many tunnels from the entrance, each with its tunnels"),
-    (ENTRANCE, "the entrance: leave the dungeon here (with an artifact)"),
-    ("underlined room", "a room in the depths"),
-    *((mark, attr.replace("_", " ")) for attr, mark, _ in FEATURES),
-    ("s", "a face-down minor secret"),
-    ("S", "a face-down major secret"),
-    ("A10", "an artifact worth 10 points"),
-    ("i", "a Monkey Idol"),
-    ("t", "another token lying in the room"),
-    ("0 1 2 3", "the seats' pawns, each in its seat's colour (red, blue, green, yellow)"),
-    ("reversed room", "the room you stand in"),
+    (Text(ENTRANCE, "bold"), "the entrance: leave the dungeon here (with an artifact)"),
+    (Text("underlined room", "underline"), "a room in the depths"),
+    *((Text(mark, style), attr.replace("_", " ")) for attr, mark, style in FEATURES),
+    (Text("s", TOKEN), "a face-down minor secret"),
+    (Text("S", TOKEN), "a face-down major secret"),
+    (Text("A10", TOKEN), "an artifact worth 10 points"),
+    (Text("i", TOKEN), "a Monkey Idol"),
+    (Text("t", TOKEN), "another token lying in the room"),
+    PAWNS_KEY,
+    (Text("reversed room", YOU), "the room you stand in"),
     *ONE_WAY,
-    *((mark, meaning) for mark, _, meaning in TUNNEL_MARKS),
+    *((Text(mark, style), meaning) for mark, style, meaning in TUNNEL_MARKS),
 )
-"""Every mark of the board map (:func:`room_label`, :func:`tunnel_label`)."""
+"""Every mark of the board map (:func:`room_label`, :func:`tunnel_label`), as it is drawn."""
 
 
 def distances(graph: Graph) -> dict[int, int]:
@@ -113,7 +132,7 @@ def add_tokens(label: Text, tokens: Iterable[str]) -> None:
     """The marks of the tokens lying in a room, after a space (none if it holds none)."""
     marks = "".join(map(token_mark, tokens))
     if marks:
-        label.append(" " + marks, style="magenta")
+        label.append(" " + marks, style=TOKEN)
 
 
 def add_pawns(label: Text, view: Any, room: int) -> None:

@@ -19,7 +19,7 @@ import re
 import sys
 import types
 from collections.abc import Iterable
-from typing import Annotated, Any, ClassVar, Literal, Union, get_args
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, Union, get_args
 
 import msgspec
 
@@ -183,7 +183,7 @@ def vocabulary(module: str, name: str, kinds: Iterable[type[Effect]]) -> Any:
     defined in ``module`` itself name ``name`` directly.
     """
     members = [k if k.__module__ == module else _narrowed(k, module, name) for k in kinds]
-    union = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
+    union: Any = Union[tuple(members)]  # noqa: UP007 -- built at run time from a tuple
     setattr(sys.modules[module], name, union)
     return union
 
@@ -222,3 +222,12 @@ def _narrowed(kind: type[Effect], module: str, name: str) -> type[Effect]:
 def kinds(union: Any) -> tuple[type[Effect], ...]:
     """The effect types of a vocabulary (a union, or a single type)."""
     return get_args(union) or (union,)
+
+
+K = TypeVar("K", bound=Effect)
+
+
+def kind_of(union: Any, base: type[K]) -> type[K]:
+    """The effect type of the vocabulary ``union`` that is ``base`` or narrows it (a game's
+    own ``If``), to make an effect the game's state decodes as it was made."""
+    return next(k for k in kinds(union) if issubclass(k, base))

@@ -32,10 +32,10 @@ import math
 from typing import TYPE_CHECKING, Generic, NamedTuple
 
 from meeple.core.search import win_chances
-from meeple.plugins.clank.bots import INF, PLAIN, Price, router, worth
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.part import S
+from meeple.plugins.clank.weighing import INF, PLAIN, Price, router, worth
 
 if TYPE_CHECKING:
     from meeple.plugins.clank.rules import ClankEngine

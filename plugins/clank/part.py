@@ -10,11 +10,16 @@ of another, so every call across parts is typed against the game's own state.
 A part, or a game on the engine, registers its rules with the decorators of this
 module: :func:`action` (what carries out an action type), :func:`fact` (what an
 action notes for the turn), :func:`effect` (the
-handler of an effect type), :func:`frame` (the answers to a pending decision),
+handler of an effect type), :func:`watch` (what an effect that waits on the turn
+does after each step), :func:`frame` (the answers to a pending decision),
 :func:`condition` (what an ``if`` asks) and :func:`points` (a card's points
 rule). The registrations are collected along the class hierarchy when a class
-is created, so a subclass adds its own and overrides a rule by redefining the
-method (under the same name, or registering another for the same key).
+is created, so a subclass adds its own and replaces a rule by registering another
+method for the same key.
+
+The steps a game may change are marked :func:`hook`, as pluggy marks its hook
+specifications: a game overrides those and nothing else of the engine (the test
+``tests/clank/test_clank_hooks.py`` holds every game on the engine to it).
 """
 
 from __future__ import annotations
@@ -52,8 +57,8 @@ S = TypeVar("S", bound=EngineState[Any, Any])
 
 C = TypeVar("C", bound=Callable[..., Any])
 
-Kind = Literal["action", "fact", "effect", "frame", "condition", "points"]
-KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "frame", "condition", "points")
+Kind = Literal["action", "fact", "effect", "watch", "frame", "condition", "points"]
+KINDS: tuple[Kind, ...] = ("action", "fact", "effect", "watch", "frame", "condition", "points")
 
 
 def _register(kind: Kind, keys: tuple[Any, ...]) -> Callable[[C], C]:
@@ -80,6 +85,13 @@ def effect(*types: type) -> Callable[[C], C]:
     return _register("effect", types)
 
 
+def watch(*types: type) -> Callable[[C], C]:
+    """Register what a waiting effect of ``types`` (``state.pool.waiting``, rules.md#conditions)
+    does after every step of the turn: ``(state, seat, item) -> item | None``. It queues what
+    it gives now and returns the item as it waits on, or ``None`` once it is over."""
+    return _register("watch", types)
+
+
 def frame(*types: type) -> Callable[[C], C]:
     """Register the legal answers to frames of ``types``: ``(state, frame) -> actions``."""
     return _register("frame", types)
@@ -94,6 +106,14 @@ def points(*names: str) -> Callable[[C], C]:
     """Register the points rules ``names`` (a ``per`` or a ``cond``):
     ``(player, owned cards, rule) -> how many times it pays``."""
     return _register("points", names)
+
+
+def hook(method: C) -> C:
+    """Mark ``method`` as a hook: a step of the engine a game may override, calling
+    ``super()`` to keep the engine's part. The method itself is returned, so a hook costs
+    nothing per call; :class:`Part` collects the names of its class's hooks (``hooks``)."""
+    vars(method)["_hook"] = True
+    return method
 
 
 A = TypeVar("A")
@@ -157,28 +177,35 @@ class Part(Game[S, Any]):
     acts: Actions
     rules: ClassVar[dict[Kind, dict[Any, str]]] = {}
     """Per kind of rule, the method name registered for each key (collected by class)."""
+    hooks: ClassVar[frozenset[str]] = frozenset()
+    """The names of the methods marked :func:`hook` along the class hierarchy."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         rules: dict[Kind, dict[Any, str]] = {kind: {} for kind in KINDS}
+        hooks: set[str] = set()
         for klass in reversed(cls.__mro__):
             for name, member in vars(klass).items():
                 for kind, keys in getattr(member, "_rules", ()):
                     rules[kind].update(dict.fromkeys(keys, name))
+                if getattr(member, "_hook", False):
+                    hooks.add(name)
         cls.rules = rules
+        cls.hooks = frozenset(hooks)
 
-    def bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
+    def _bind(self, kind: Kind) -> dict[Any, Callable[..., Any]]:
         """The registered rules of ``kind``, each key to its bound method (built once)."""
         return {key: getattr(self, name) for key, name in self.rules[kind].items()}
 
     @staticmethod
-    def pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
+    def _pending(effects: Iterable[Any], card: str | None) -> list[Pending[Any]]:
         """``effects`` waiting in the turn's queue, with the card they came from."""
         out = []
         for e in effects:
             out.append(Pending(e, card))
         return out
 
+    @hook
     def holds(self, p: Player, kind: str) -> int:
         """How many tokens of ``kind`` (``artifact``, ``idol``...) the seat holds."""
         token = self.cat.token
@@ -188,10 +215,36 @@ class Part(Game[S, Any]):
                 n += 1
         return n
 
-    # -- the turn (rules) ----------------------------------------------------
+    # -- the turn -----------------------------------------------------------
 
-    def proceed(self, state: S, events: list[Event]) -> None:
+    def _proceed(self, state: S, events: list[Event]) -> None:
         """After an action: resolve what waits, end the turn if it is over."""
+        raise NotImplementedError
+
+    # -- the cards on offer --------------------------------------------------
+
+    def _card_actions(
+        self, state: S, p: Player, graph: Graph, skill: int, swords: int, out: list[Any]
+    ) -> None:
+        """The row's and the Reserve's cards the turn can take, into ``out``."""
+        raise NotImplementedError
+
+    def _market_actions(self, state: S, p: Player, out: list[Any]) -> None:
+        """The market items the seat can buy, into ``out``."""
+        raise NotImplementedError
+
+    # -- the effects ---------------------------------------------------------
+
+    def _settle(self, state: S, events: list[Event]) -> None:
+        """Resolve what waits in the turn's queue and conditions."""
+        raise NotImplementedError
+
+    def _draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+        """The seat draws ``n`` cards."""
+        raise NotImplementedError
+
+    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
+        """The answers to a pending decision."""
         raise NotImplementedError
 
     # -- the map -------------------------------------------------------------
@@ -200,7 +253,15 @@ class Part(Game[S, Any]):
         """The map of ``state``."""
         raise NotImplementedError
 
-    def adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
+    def move_actions(self, state: S, p: Player, graph: Any, out: list[Any]) -> None:
+        """Every move open to the seat now, into ``out``."""
+        raise NotImplementedError
+
+    def room_actions(self, state: S, seat: int, p: Player, graph: Any, out: list[Any]) -> None:
+        """The turn actions the seat's room offers, into ``out``."""
+        raise NotImplementedError
+
+    def _adjacent_secrets(self, state: S, room: int) -> dict[int, list[str]]:
         """The secrets in the rooms next to ``room``, by room."""
         raise NotImplementedError
 
@@ -210,11 +271,11 @@ class Part(Game[S, Any]):
 
     # -- the dragon and health -----------------------------------------------
 
-    def raise_rage(self, state: S, n: int, events: list[Event]) -> None:
+    def _raise_rage(self, state: S, n: int, events: list[Event]) -> None:
         """The rage marker climbs ``n`` spaces."""
         raise NotImplementedError
 
-    def attack(self, state: S, events: list[Event], extra: int = 0) -> None:
+    def _attack(self, state: S, events: list[Event], extra: int = 0) -> None:
         """A dragon attack, ``extra`` cubes beyond the rage and the danger."""
         raise NotImplementedError
 
@@ -222,11 +283,11 @@ class Part(Game[S, Any]):
         """Set-aside black cubes back into the bag."""
         raise NotImplementedError
 
-    def can_bear(self, p: Player, n: int) -> bool:
+    def _can_bear(self, p: Player, n: int) -> bool:
         """Whether the seat may take ``n`` damage of its own will."""
         raise NotImplementedError
 
-    def wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _wound(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """Voluntary damage from the seat's supply."""
         raise NotImplementedError
 
@@ -234,6 +295,10 @@ class Part(Game[S, Any]):
         """Cubes from the seat's meter back to its supply."""
         raise NotImplementedError
 
-    def leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
+    def _knock_out_all(self, state: S, events: list[Event]) -> None:
+        """Every seat still in is knocked out."""
+        raise NotImplementedError
+
+    def _leave(self, state: S, seat: int, status: Status, events: list[Event]) -> None:
         """The seat goes out of the dungeon."""
         raise NotImplementedError

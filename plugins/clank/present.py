@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from functools import singledispatch
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Sequence
+from functools import partial, singledispatch
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
 from meeple.core.state import Action, Event
-from meeple.core.zones import HIDDEN
+from meeple.core.zones import HIDDEN, Zone
 from meeple.plugins.clank import drawing
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
@@ -19,6 +20,8 @@ from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
 if TYPE_CHECKING:
     from meeple.plugins.clank.part import S
     from meeple.plugins.clank.rules import ClankEngine
+
+T = TypeVar("T")
 
 
 def name(game: ClankEngine[Any], piece: str) -> str:
@@ -62,6 +65,22 @@ def costs_text(t: Tunnel, locks: str) -> str:
     if t.one_way:
         marks.append("one-way")
     return ", ".join(marks)
+
+
+def alike(items: Sequence[T], item: T, said: Callable[[T], str]) -> str:
+    """`` (2 of 3 alike)`` when ``item`` is the 2nd of 3 ``items`` that ``said`` words the
+    same, else nothing. Copies of a token or card, or two tunnels to one room at one cost,
+    are each a choice of their own, and a decision lists each, told apart so."""
+    words = said(item)
+    same = [i for i in items if said(i) == words]
+    if len(same) < 2 or item not in same:
+        return ""
+    return f" ({same.index(item) + 1} of {len(same)} alike)"
+
+
+def holding(zones: Iterable[Zone], piece: str) -> list[str]:
+    """The pieces of the zone among ``zones`` that holds ``piece`` (none if none does)."""
+    return next((z.cards for z in zones if piece in z.cards), [])
 
 
 def plural(n: int, word: str) -> str:
@@ -116,7 +135,12 @@ def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -
 def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
     spend = f", spending {action.swords} swords" if action.swords else ""
     to = game.room_name(state, action.to)
-    return f"move to {to} ({tunnel_text(game, state, action.tunnel)}{spend})"
+    graph = game.graph(state)
+    t = graph.tunnels[action.tunnel]
+    tunnels = [e.tunnel for e in graph.exits[t.a if t.b == action.to else t.b] if e.to == action.to]
+    way = tunnel_text(game, state, action.tunnel)
+    twin = alike(tunnels, action.tunnel, lambda t: tunnel_text(game, state, t))
+    return f"move to {to} ({way}{spend}){twin}"
 
 
 @describe_action.register(st.Teleport)
@@ -126,7 +150,8 @@ def _(action: st.Teleport, game: ClankEngine[Any], state: st.EngineState[Any, An
 
 @describe_action.register(st.UseToken)
 def _(action: st.UseToken, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
-    return f"use {name(game, action.token)}"
+    held = holding((p.held for p in state.players), action.token)
+    return f"use {name(game, action.token)}" + alike(held, action.token, partial(name, game))
 
 
 @describe_action.register(st.EndTurn)
@@ -139,7 +164,12 @@ def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any, Any]) 
     """A face-down token is taken blind: ``take a face-down minor secret``."""
     blind = " secret" if action.token.startswith(HIDDEN) else ""
     where = "" if action.room is None else f" from {game.room_name(state, action.room)}"
-    return f"take {name(game, action.token)}{blind}{where}"
+    twin = (
+        ""
+        if blind
+        else alike(holding(state.rooms, action.token), action.token, partial(name, game))
+    )
+    return f"take {name(game, action.token)}{blind}{where}{twin}"
 
 
 @describe_action.register(st.Skip)
@@ -164,7 +194,8 @@ def _(action: st.DiscardCard, game: ClankEngine[Any], state: st.EngineState[Any,
 
 @describe_action.register(st.Replace)
 def _(action: st.Replace, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
-    return f"replace {name(game, action.card)} in the row"
+    twin = alike(state.row.cards, action.card, partial(name, game))
+    return f"replace {name(game, action.card)} in the row{twin}"
 
 
 def _option(state: st.EngineState[Any, Any], i: int) -> str:
@@ -490,7 +521,7 @@ def table_parts(game: ClankEngine[S], view: S, seat: int | None) -> list[Any]:
         Text(
             f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
             f"bag: {bag_text(view.bag.cubes)}{countdown}",
-            style="bold red",
+            style=f"bold {drawing.COLOURS['red']}",
         )
     )
     row = Table(title="Dungeon Row and Reserve", show_header=True)

@@ -10,7 +10,7 @@ once it is answered. Each handler is registered for its effect type
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -18,7 +18,7 @@ from meeple.core import copier
 from meeple.core.state import Event
 from meeple.core.zones import draw
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import Part, S, condition, effect, frame
+from meeple.plugins.clank.part import Part, S, condition, effect, frame, watch
 from meeple.plugins.clank.state import (
     SKIP,
     Acquired,
@@ -26,13 +26,13 @@ from meeple.plugins.clank.state import (
     Clanked,
     DiscardOne,
     Drew,
-    Pending,
     Player,
     Pool,
     ReplaceOne,
     TakeToken,
     TrashOne,
     Turn,
+    Waiting,
 )
 
 Handler = Callable[[S, int, Any, "str | None", list[Event]], None]
@@ -50,30 +50,33 @@ class Effects(Part[S]):
     """The game's effect union, its vocabulary (:func:`~.effects.vocabulary`)."""
     _handlers: dict[type, Handler[S]]
     _conditions: dict[str, Callable[[S, int, str, str | None], bool]]
+    _watchers: dict[type, Callable[[S, int, Waiting[Any]], Waiting[Any] | None]]
     _frames: dict[type, Callable[[S, Any], list[Any]]]
     turn_frames: tuple[type, ...] = (Turn,)
     """Frames under which the seat still acts freely, so queued effects resolve (a game
     whose move pauses for a decision adds that frame)."""
 
     @classmethod
-    def effect_rules(cls) -> dict[type, str]:
+    def _effect_rules(cls, kind: Literal["effect", "watch"] = "effect") -> dict[type, str]:
         """The handler (method name) of each registered effect type and of each kind of the
         game's vocabulary, found along the kind's MRO: a game's re-typed ``Choose`` is handled
-        as the engine's. Built once per game, so the queue's dispatch stays one dict lookup."""
-        named = cls.rules["effect"]
+        as the engine's. Built once per game, so the queue's dispatch stays one dict lookup.
+        ``kind`` ``watch``: the watchers of the effects that wait."""
+        named = cls.rules[kind]
         table = dict(named)
-        for kind in fx.kinds(cls.Effect):
-            base = next((k for k in kind.__mro__ if k in named), None)
+        for member in fx.kinds(cls.Effect):
+            base = next((k for k in member.__mro__ if k in named), None)
             if base is not None:
-                table.setdefault(kind, named[base])
+                table.setdefault(member, named[base])
         return table
 
     # -- the queue -----------------------------------------------------------
 
-    def settle(self, state: S, events: list[Event]) -> None:
-        """Resolve queued effects and fire conditions until a decision is pending or all is done.
+    def _settle(self, state: S, events: list[Event]) -> None:
+        """Resolve queued effects, then let the waiting ones look again, until a decision is
+        pending or nothing more comes.
 
-        rules.md#conditions: every pending ``if`` is checked after each step.
+        rules.md#conditions: every waiting effect looks at the turn after each step.
         """
         pool = state.pool
         stack = state.stack
@@ -86,23 +89,23 @@ class Effects(Part[S]):
                 handle[type(item.effect)](state, seat, item.effect, item.card, events)
                 if state.players[seat].status in ("rescued", "eliminated"):
                     return
-            elif not (pool.ifs and self.fire_ifs(state, seat)):
+            elif not (pool.waiting and self._watch(state, seat)):
                 return
 
-    def fire_ifs(self, state: S, seat: int) -> bool:
+    def _watch(self, state: S, seat: int) -> bool:
+        """Each waiting effect's registered watcher, in order (rules.md#conditions); whether
+        any of them queued what it gives. Called with the queue empty."""
         pool = state.pool
-        fired: list[tuple[Pending, fx.If]] = []
-        for item in pool.ifs:
-            e = item.effect
-            assert isinstance(e, fx.If)  # only ``when`` adds to the list
-            if self.holds_cond(state, seat, e.cond, item.card):
-                fired.append((item, e))
-        for item, e in fired:
-            pool.ifs.remove(item)
-            pool.queue.extend(self.pending(e.then, item.card))
-        return bool(fired)
+        watchers = self._watchers
+        kept = []
+        for item in pool.waiting:
+            now = watchers[type(item.effect)](state, seat, item)
+            if now is not None:
+                kept.append(now)
+        pool.waiting = kept
+        return bool(pool.queue)
 
-    def holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
+    def _holds_cond(self, state: S, seat: int, cond: str, card: str | None) -> bool:
         """rules.md#conditions: what an ``if`` asks of the seat (the registered condition)."""
         return self._conditions[cond](state, seat, cond, card)
 
@@ -133,25 +136,25 @@ class Effects(Part[S]):
         pool.boots += e.boots
         pool.teleports += e.teleport
         if e.gold:  # rules.md#gold: Search adds one to each gain (rules.md#search)
-            self.gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
+            self._gain_gold(state, seat, e.gold + pool.mods.count(GOLD_BONUS))
             pool.done.append(GAINED_GOLD)
         if e.clank > 0:
-            self.make_clank(state, seat, e.clank, events)
+            self._make_clank(state, seat, e.clank, events)
         elif e.clank < 0:
-            self.unclank(state, seat, -e.clank, events)
+            self._unclank(state, seat, -e.clank, events)
         if e.draw:
-            self.draw(state, seat, e.draw, events)
+            self._draw(state, seat, e.draw, events)
         if e.heal:
             self.heal(state, seat, e.heal, events)
         if e.rage:
-            self.raise_rage(state, e.rage, events)
+            self._raise_rage(state, e.rage, events)
 
-    def gain_gold(self, state: S, seat: int, gold: int) -> None:
+    def _gain_gold(self, state: S, seat: int, gold: int) -> None:
         """Gold from the bank, counted in the turn's total."""
         state.players[seat].gold += gold
         state.pool.gold_gained += gold
 
-    def make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _make_clank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: cubes from the supply, after the turn's bank; none if it is empty."""
         p = state.players[seat]
         if p.status != "in":
@@ -172,7 +175,7 @@ class Effects(Part[S]):
             pool.added += n
             pool.skill += n * pool.mods.count(SKILL_PER_CLANK)
 
-    def unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _unclank(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#clank: own cubes back from the Clank! area; the rest banked for the turn."""
         p = state.players[seat]
         back = min(n, p.clank)
@@ -182,7 +185,7 @@ class Effects(Part[S]):
         if back:
             events.append(Clanked(seat=seat, n=-back))
 
-    def draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
+    def _draw(self, state: S, seat: int, n: int, events: list[Event]) -> None:
         """rules.md#end-of-turn: draws reshuffle the discard pile (never the play area)."""
         p = state.players[seat]
         drawn = draw(p.deck, n, state.rng, reshuffle=p.discard)
@@ -196,32 +199,32 @@ class Effects(Part[S]):
     ) -> None:
         for other in range(state.seats):
             if other != seat:
-                self.make_clank(state, other, e.n, events)
+                self._make_clank(state, other, e.n, events)
 
     @effect(fx.AllClank)
     def all_clank(
         self, state: S, seat: int, e: fx.AllClank, card: str | None, events: list[Event]
     ) -> None:
         for other in range(state.seats):
-            self.make_clank(state, other, e.n, events)
+            self._make_clank(state, other, e.n, events)
 
     @effect(fx.ThisTurn)
     def this_turn(
         self, state: S, seat: int, e: fx.ThisTurn, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#conditions: a modifier for the whole turn, Swagger counting earlier clank,
-        Search earlier gains of gold (rules.md#search) and Gem Collector earlier gems
-        (rules.md#gem-discount)."""
+        Search earlier gains of gold (rules.md#search), and Gem Collector earlier gems under
+        the option that reads it so (rules.md#gem-discount)."""
         pool = state.pool
         pool.mods.append(e.mod)
         if e.mod == SKILL_PER_CLANK:
             pool.skill += pool.added
         elif e.mod == GOLD_BONUS and self.options.gold_bonus == "turn":
-            self.gain_gold(state, seat, pool.done.count(GAINED_GOLD))
+            self._gain_gold(state, seat, pool.done.count(GAINED_GOLD))
         elif e.mod == GEM_DISCOUNT and self.options.gem_discount == "turn":
-            pool.skill += self.gem_refund(pool)
+            pool.skill += self._gem_refund(pool)
 
-    def gem_refund(self, pool: Pool[Any]) -> int:
+    def _gem_refund(self, pool: Pool[Any]) -> int:
         """rules.md#gem-discount: the Skill back for the gems acquired this turn before the
         latest discount: each was paid at one discount fewer, and no price falls below 0."""
         n = pool.mods.count(GEM_DISCOUNT)
@@ -231,13 +234,23 @@ class Effects(Part[S]):
 
     @effect(fx.If)
     def when(self, state: S, seat: int, e: fx.If, card: str | None, events: list[Event]) -> None:
-        state.pool.ifs.append(Pending(e, card))
+        """rules.md#conditions: the ``if`` waits on the turn (:meth:`when_holds`)."""
+        state.pool.waiting.append(Waiting(e, card))
+
+    @watch(fx.If)
+    def when_holds(self, state: S, seat: int, item: Waiting[Any]) -> Waiting[Any] | None:
+        """rules.md#conditions, #conditions-once: ``then`` once the condition holds, once."""
+        e = item.effect
+        if not self._holds_cond(state, seat, e.cond, item.card):
+            return item
+        state.pool.queue.extend(self._pending(e.then, item.card))
+        return None
 
     @effect(fx.DragonAttack)
     def dragon_attack(
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
-        self.attack(state, events)
+        self._attack(state, events)
 
     @effect(fx.ReturnDragonCubes)
     def return_cubes(
@@ -258,20 +271,20 @@ class Effects(Part[S]):
     ) -> None:
         state.stack.append(ChooseOne(seat=seat, options=e.options, card=card))
 
-    def feasible(
+    def _feasible(
         self, state: S, seat: int, options: Sequence[list[Any]], card: str | None
     ) -> list[bool]:
         """rules.md#choices: for each of ``options``, whether the seat can carry it out and
         whether it would change the table (rules.md#no-empty-option); an option that fails
         either may not be picked."""
         p = state.players[seat]
-        table = self.trial_table(state)
+        table = self._trial_table(state)
         trial: S | None = None
         dirty = False  # whether ``trial`` holds an option tried before
         out = []
         for effects in options:
             payable = not any(
-                type(e) is fx.Buy and (p.gold < e.gold or not self.reserve_pile(state, e.card))
+                type(e) is fx.Buy and (p.gold < e.gold or not self._reserve_pile(state, e.card))
                 for e in effects
             )
             if not payable:
@@ -281,19 +294,20 @@ class Effects(Part[S]):
                 trial = self.clone(table)
             elif dirty:
                 trial = copier.restore(trial, table)
-            dirty = self.changes(trial, table, seat, effects, card)
+            dirty = self._changes(trial, table, seat, effects, card)
             out.append(dirty)
         return out
 
     @staticmethod
-    def trial_table(state: S) -> S:
-        """The table as :meth:`changes` tries options on it: ``state`` with what else waits in
-        the turn's queue and conditions set aside (a shallow copy: ``state`` is left as is)."""
-        pool = msgspec.structs.replace(state.pool, queue=[], ifs=[])
+    def _trial_table(state: S) -> S:
+        """The table as :meth:`_changes` tries options on it: ``state`` with what else waits in
+        the turn's queue and its waiting effects set aside (a shallow copy: ``state`` is left
+        as is)."""
+        pool = msgspec.structs.replace(state.pool, queue=[], waiting=[])
         return msgspec.structs.replace(state, pool=pool)
 
-    def changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
-        """Whether ``effects`` would change ``table`` (:meth:`trial_table`): tried on
+    def _changes(self, trial: S, table: S, seat: int, effects: list[Any], card: str | None) -> bool:
+        """Whether ``effects`` would change ``table`` (:meth:`_trial_table`): tried on
         ``trial``, a copy of it. One test for every effect type, a game's own included, where
         a rule per type would repeat its handler. The comparison stops at the first field that
         differs, so an option that does something (nearly all) costs little more than the
@@ -310,10 +324,10 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: fx.Trash, card: str | None, events: list[Event]
     ) -> None:
         """rules.md#trash: from the play area or discard pile; with none there, nothing happens."""
-        if self.trashable(state.players[seat], e.name):
+        if self._trashable(state.players[seat], e.name):
             state.stack.append(TrashOne(seat=seat, name=e.name, optional=e.optional))
 
-    def trashable(self, p: Player, name: str | None) -> list[str]:
+    def _trashable(self, p: Player, name: str | None) -> list[str]:
         cards = [*p.play.cards, *p.discard.cards]
         if name is None:
             return cards
@@ -340,10 +354,10 @@ class Effects(Part[S]):
         self, state: S, seat: int, e: Any, card: str | None, events: list[Event]
     ) -> None:
         room = state.players[seat].room
-        if self.adjacent_secrets(state, room):
+        if self._adjacent_secrets(state, room):
             state.stack.append(TakeToken(seat=seat, room=room, adjacent=True))
 
-    def reserve_pile(self, state: S, kind: str) -> Any:
+    def _reserve_pile(self, state: S, kind: str) -> Any:
         """The Reserve zone of card kind ``kind`` (``secret-tome``), or ``None`` if empty."""
         defs = self.cat.card
         for zone in state.reserve:
@@ -361,7 +375,7 @@ class Effects(Part[S]):
             return
         p.gold -= e.gold
         for _ in range(e.n):
-            zone = self.reserve_pile(state, e.card)
+            zone = self._reserve_pile(state, e.card)
             if zone is None:
                 break
             got = zone.draw()
@@ -370,21 +384,21 @@ class Effects(Part[S]):
 
     # -- answers to the frames ----------------------------------------------
 
-    def frame_actions(self, state: S, frame: Any) -> list[Any]:
+    def _frame_actions(self, state: S, frame: Any) -> list[Any]:
         """The answers to a pending choice other than the turn itself (the registered ones)."""
         return self._frames[type(frame)](state, frame)
 
     @frame(ChooseOne)
     def options_open(self, state: S, frame: ChooseOne) -> list[Any]:
         """rules.md#choices: each option the seat can carry out, or none."""
-        ok = self.feasible(state, frame.seat, frame.options, frame.card)
+        ok = self._feasible(state, frame.seat, frame.options, frame.card)
         return [self.acts.pick[i] for i, yes in enumerate(ok) if yes] or [SKIP]
 
     @frame(TrashOne)
     def trash_choices(self, state: S, frame: TrashOne) -> list[Any]:
         trash = self.acts.trash
         p = state.players[frame.seat]
-        out: list[Any] = [trash[c] for c in self.cat.distinct(self.trashable(p, frame.name))]
+        out: list[Any] = [trash[c] for c in self.cat.distinct(self._trashable(p, frame.name))]
         return [*out, SKIP] if frame.optional or not out else out
 
     @frame(DiscardOne)

@@ -48,9 +48,9 @@ class EngineOptions(Options, frozen=True):
     gold_bonus: Literal["turn", "later"] = "turn"
     """Whether Search's bonus pays for every gain of gold of the turn or only for those after
     it (rules.md#search)."""
-    gem_discount: Literal["turn", "later"] = "turn"
-    """Whether Gem Collector's discount also pays back for the gems acquired before it was
-    played, or only lowers later ones (rules.md#gem-discount)."""
+    gem_discount: Literal["later", "turn"] = "later"
+    """Whether Gem Collector's discount lowers only the gems acquired after it was played, or
+    also pays back for those acquired before (rules.md#gem-discount)."""
     cards: FilePath | None = None
     """Path of a JSON card table to use instead of the built-in one."""
     tokens: FilePath | None = None
@@ -97,6 +97,16 @@ class Pending(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=Tru
     card: str | None = None
 
 
+class Waiting(msgspec.Struct, Generic[E], frozen=True, forbid_unknown_fields=True):
+    """An effect waiting on the turn (rules.md#conditions), with the card it came from: an
+    ``if`` until its condition holds, a count until the turn ends, ``given`` the times it has
+    given so far."""
+
+    effect: E
+    card: str | None = None
+    given: Amount = 0
+
+
 class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True):
     """The current turn's resources and lasting effects (rules.md#turn).
 
@@ -121,8 +131,9 @@ class Pool(msgspec.Struct, Generic[E], kw_only=True, forbid_unknown_fields=True)
     """What the seat did this turn that a later condition or modifier may ask about
     (``used-portal``; ``gained-gold``, once per gain; ``acquired-gem:<card>``, per gem)."""
     mods: list[str] = msgspec.field(default_factory=list)
-    ifs: list[Pending[E]] = msgspec.field(default_factory=list)
-    """Conditional effects not yet fired (rules.md#conditions)."""
+    waiting: list[Waiting[E]] = msgspec.field(default_factory=list)
+    """Conditional and counted effects that wait on the turn: each looks again after every
+    step, whatever the order of play (rules.md#conditions)."""
     queue: list[Pending[E]] = msgspec.field(default_factory=list)
     """Effects to resolve, in order, once no decision is pending."""
 

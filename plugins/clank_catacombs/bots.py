@@ -24,16 +24,17 @@ from collections.abc import Sequence
 from typing import Any
 
 from meeple.core.zones import HIDDEN
-from meeple.plugins.clank.bots import INF, SECRET, HeuristicBot, Router, worth
+from meeple.plugins.clank.bots import HeuristicBot
 from meeple.plugins.clank.packs.choose_some import PickSome
 from meeple.plugins.clank.packs.free_row_card import FreeCard
 from meeple.plugins.clank.packs.market_offer import Claim
 from meeple.plugins.clank.packs.offer import ACCEPT, Offer
 from meeple.plugins.clank.packs.trash_self import TrashSelf
 from meeple.plugins.clank.state import SKIP, Acquire, Take, UseDevice
+from meeple.plugins.clank.weighing import INF, SECRET, Router, worth
 from meeple.plugins.clank_catacombs import effects as cx
-from meeple.plugins.clank_catacombs.board import TileGraph
-from meeple.plugins.clank_catacombs.rules import TileCatalog
+from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.growth import TileGraph
 from meeple.plugins.clank_catacombs.state import (
     MARK,
     PICK_LOCK,
@@ -91,9 +92,7 @@ class CatacombsBot(HeuristicBot):
     # -- the situation ----------------------------------------------------------------
 
     def prepare(self, view: Any) -> None:
-        self.picks = sum(
-            self.cat.token[t].kind == "lockpick" for t in view.players[self.seat].held.cards
-        )
+        self.picks = view.lockpicks[self.seat]
         self.exploring = False
         super().prepare(view)
 

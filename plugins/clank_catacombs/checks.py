@@ -1,10 +1,9 @@
 """Clank! Catacombs' own state invariants, beyond Clank!'s and the core's.
 
 The placed tiles match their zone, never overlap and each touches an earlier
-one along a full edge; Lockpicks on the map lie on distinct places (fewer once some
-stood in for an empty bank, rules.md#lockpick-supply), each a lock of a placed tile or a
-locked room; Ghost
-cubes and Wayshrine marks are conserved (marks also count in each seat's 30
+one along a full edge; Lockpicks left on the map lie on distinct places, each a lock of a
+placed tile or a locked room, and each seat holds any number (rules.md#lockpick-supply);
+Ghost cubes and Wayshrine marks are conserved (marks also count in each seat's 30
 cubes, :meth:`~meeple.plugins.clank.rules.Clank.cubes_placed`).
 """
 
@@ -28,8 +27,6 @@ PILES = {
     "minors": "minor",
     "prisoners": "prisoner",
     "idols": "idol",
-    "bank": "lockpick",
-    "picks": "lockpick",
 }
 """rules.md#setup: the token kind each of the Catacombs' piles holds."""
 
@@ -58,11 +55,10 @@ def check(game: CatacombsGame, state: CatacombsState) -> list[str]:
             problems.append(f"{where}: shares no full edge with an earlier tile")
         for cell in cells:
             taken[cell] = i
-    if len(state.picks) > len(state.picked) or len(set(state.picked)) != len(state.picked):
-        problems.append(
-            f"$.picked: {len(state.picked)} places for {len(state.picks)} Lockpicks on the map; "
-            "give distinct places, at least one per Lockpick"
-        )
+    if len(set(state.picked)) != len(state.picked):
+        problems.append("$.picked: a place named twice; each Lockpick lies on a place of its own")
+    if len(state.lockpicks) != state.seats:
+        problems.append(f"$.lockpicks: {len(state.lockpicks)} counts for {state.seats} seats")
     if not problems:
         problems += [
             f"$.picked[{i}]: {on!r} is no lock of a placed tile ('3/e1', '3/i0') and no "

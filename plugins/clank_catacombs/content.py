@@ -30,20 +30,17 @@ from meeple.plugins.clank.content import (
     Token,
     TokenKind,
     Tokens,
-    check_cards_and_tokens,
     decode_table,
     read_table,
-    walk,
 )
 from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
+from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs.effects import GhostWard
 from meeple.plugins.clank_catacombs.tiles import Tile, Tiles
 
-FOLDER = "clank-catacombs"
 MARKED_WAYSHRINE = "marked-wayshrine"
 """The points rule of the Wayshrines a seat marked (the Monk): the marks lie on the map,
 so the game's tally counts them itself rather than through a registered rule."""
-GAME = "Clank! Catacombs"
 START_SIDES = ("start-a", "start-b")
 LIGHTER = 6
 DARKER = 22
@@ -112,7 +109,7 @@ def read_tables(
     all problems at once.
     """
     found = {
-        name: read_table(path, f"{name}.json", what, FOLDER, GAME)
+        name: read_table(path, f"{name}.json", what, schema)
         for name, path, what in (
             ("cards", cards, "card table"),
             ("tokens", tokens, "token table"),
@@ -135,7 +132,7 @@ def read_tables(
         *check_tiles(tables.tiles, files["tiles"], artifacts),
     ]
     if problems:
-        raise ContentError(f"{GAME} content is inconsistent:\n  " + "\n  ".join(problems))
+        raise ContentError(f"{schema.game} content is inconsistent:\n  " + "\n  ".join(problems))
     return tables
 
 
@@ -159,11 +156,6 @@ def _check_catacombs(t: CatacombsTables, schema: Schema) -> list[str]:
     counts: Counter[str] = Counter()
     for token in tk.tokens:
         counts[token.kind] += token.count
-    if counts["lockpick"] < tk.lockpicks_each * MAX_SEATS:
-        problems.append(
-            f"{at}: $.tokens: {counts['lockpick']} lockpick tokens; {MAX_SEATS} seats starting "
-            f"with {tk.lockpicks_each} need at least {tk.lockpicks_each * MAX_SEATS}"
-        )
     for i, token in enumerate(tk.tokens):
         bonus = token.bonus if isinstance(token, CatacombsToken) else None
         rule = bonus.per if isinstance(bonus, PointsPer) else bonus.cond if bonus else None

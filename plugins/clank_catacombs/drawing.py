@@ -29,18 +29,23 @@ LINES = 3
 """A box's room lines (a cell holds three rooms at most)."""
 GAP = 4
 """The columns between two boxes side by side, where tunnels across show."""
+COLOURS = base.COLOURS
 FEATURES = (
     ("crypt", base.ENTRANCE, "bold"),
-    ("crystal_cave", "*", "cyan"),
-    ("market", "$", "yellow"),
-    ("portal", "O", "blue"),
-    ("wayshrine", "W", "green"),
-    ("chest", "C", "yellow"),
-    ("library", "L", "yellow"),
-    ("prison", "P", "yellow"),
-    ("monkey_shrine", "I", "magenta"),
+    ("crystal_cave", "*", COLOURS["cyan"]),
+    ("market", "$", COLOURS["yellow"]),
+    ("portal", "O", COLOURS["blue"]),
+    ("wayshrine", "W", COLOURS["green"]),
+    ("chest", "C", COLOURS["yellow"]),
+    ("library", "L", COLOURS["yellow"]),
+    ("prison", "P", COLOURS["yellow"]),
+    ("monkey_shrine", "I", COLOURS["magenta"]),
 )
 """A tile room's feature, its mark and the mark's colour."""
+ARTIFACT = COLOURS["magenta"]
+REWARD = COLOURS["green"]
+EDGE = f"bold {COLOURS['yellow']}"
+"""The colours of an artifact room's mark, of a reward's and of :data:`UNEXPLORED`."""
 REWARDS = {"minor": "r", "idol": "ri", "gold": "g", "heal": "+"}
 """The mark of a room's reward on entering (gold followed by how much)."""
 UNEXPLORED = "?"
@@ -48,24 +53,27 @@ WAYS = {(1, 0): ("─", "→", "←"), (0, 1): ("│", "↓", "↑")}
 """A tunnel across a cell edge, east or south of a cell: both ways, one way forward (east,
 south), one way back."""
 
-LEGEND: tuple[tuple[str, str], ...] = (
+LEGEND: tuple[tuple[str | Text, str], ...] = (
     ("┌2:light-3─┐", "grid cell of placed tile 2 (tile light-3), its rooms inside"),
-    (base.ENTRANCE, "the Crypt: leave the dungeon here (with an artifact)"),
-    ("underlined room", "a room in the depths"),
-    *((mark, attr.replace("_", " ")) for attr, mark, _ in FEATURES[1:]),
-    ("A A+ A++", "an artifact room, with its plus icons"),
-    ("r", "a minor secret as reward on entering"),
-    ("ri", "a Monkey Idol as reward on entering"),
-    ("g2", "2 gold as reward on entering"),
-    ("+", "one healing as reward on entering"),
-    ("s S A10 i t", "tokens lying there: secrets, an artifact, a Monkey Idol, another"),
-    ("0 1 2 3", "the seats' pawns, each in its seat's colour (red, blue, green, yellow)"),
-    ("reversed room", "the room you stand in"),
+    (Text(base.ENTRANCE, "bold"), "the Crypt: leave the dungeon here (with an artifact)"),
+    (Text("underlined room", "underline"), "a room in the depths"),
+    *((Text(mark, style), attr.replace("_", " ")) for attr, mark, style in FEATURES[1:]),
+    (Text("A A+ A++", ARTIFACT), "an artifact room, with its plus icons"),
+    (Text("r", REWARD), "a minor secret as reward on entering"),
+    (Text("ri", REWARD), "a Monkey Idol as reward on entering"),
+    (Text("g2", REWARD), "2 gold as reward on entering"),
+    (Text("+", REWARD), "one healing as reward on entering"),
+    (
+        Text("s S A10 i t", base.TOKEN),
+        "tokens lying there: secrets, an artifact, a Monkey Idol, another",
+    ),
+    base.PAWNS_KEY,
+    (Text("reversed room", base.YOU), "the room you stand in"),
     ("─ │", "a tunnel between the rooms of two cells"),
     ("→ ← ↓ ↑", "a one-way tunnel, the way it may be walked"),
-    *((mark, meaning) for mark, _, meaning in base.TUNNEL_MARKS[:2]),
-    ("k", "a closed lock: a Lockpick or a Master Key opens it"),
-    (UNEXPLORED, "a tunnel off the map, into a cell not discovered yet"),
+    *((Text(mark, style), meaning) for mark, style, meaning in base.TUNNEL_MARKS[:2]),
+    (Text("k", base.TUNNEL_MARKS[2][1]), "a closed lock: a Lockpick or a Master Key opens it"),
+    (Text(UNEXPLORED, EDGE), "a tunnel off the map, into a cell not discovered yet"),
     ("- | > < v ^ *", "the narrow grid: tunnels, one-way tunnels, your room"),
 )
 """Every mark of the dungeon map (:func:`draw`) and of the narrow grid it falls back to."""
@@ -78,10 +86,10 @@ def features(room: TileRoom) -> Text:
         if getattr(room, attr):
             label.append(mark, style=style)
     if room.artifact is not None:
-        label.append("A" + "+" * room.artifact, style="magenta")
+        label.append("A" + "+" * room.artifact, style=ARTIFACT)
     if room.reward:
         extra = str(room.reward_n) if room.reward == "gold" else ""
-        label.append(REWARDS[room.reward] + extra, style="green")
+        label.append(REWARDS[room.reward] + extra, style=REWARD)
     return label
 
 
@@ -207,7 +215,7 @@ class Dungeon:
                 }[side]
                 shift = 0 if o.pos is None else (-1 if o.pos == 0 else 1)
                 ox, oy = (ox + shift, oy) if side in "ns" else (ox, oy + shift)
-                self.canvas.put(x + ox, y + oy, Text(UNEXPLORED, style="bold yellow"))
+                self.canvas.put(x + ox, y + oy, Text(UNEXPLORED, style=EDGE))
 
 
 def draw(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> list[Text]:

@@ -26,13 +26,13 @@ from meeple.plugins.clank.present import effect_text, effects_text, plural
 
 
 class TakeLockpicks(Effect, frozen=True, tag="take-lockpicks"):
-    """Take ``n`` Lockpicks from the bank (as many as it still holds; rules.md#locks)."""
+    """Take ``n`` Lockpicks from the bank, which never runs out (rules.md#lockpick-supply)."""
 
     n: Count = 1
 
 
 class PayLockpicks(Effect, frozen=True, tag="pay-lockpicks"):
-    """Return ``n`` Lockpicks to the bank; only then does ``then`` happen.
+    """Spend ``n`` Lockpicks; only then does ``then`` happen.
 
     Optional: offered only to a seat holding ``n`` Lockpicks (Imp Familiar, Grand Theft).
     """

@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
-from meeple.plugins.clank.bots import INF
 from meeple.plugins.clank.evaluate import Outlook
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank.weighing import INF
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState
 
 ROW_CARDS_PER_TURN = 1.5

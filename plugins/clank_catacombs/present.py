@@ -453,12 +453,13 @@ def render_table(game: CatacombsGame, view: cs.CatacombsState, seat: int | None)
             f"Tile stack {len(view.tile_stack)}, artifacts "
             + ", ".join(base.name(game, a) for a in reversed(view.artifacts.cards))
             + f"; Ghosts beside {view.ghosts}, in the Clank! area {view.ghost_clank}; "
-            f"Lockpicks in the bank {len(view.bank)}"
+            "Lockpicks held " + ", ".join(f"seat {s} {n}" for s, n in enumerate(view.lockpicks))
         )
     )
     frame = view.stack[-1] if view.stack else None
     if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
-        parts.append(Text("Drawn: " + tile_text(game, frame.tile), style="bold yellow"))
+        drawn = tile_text(game, frame.tile)
+        parts.append(Text("Drawn: " + drawn, style=f"bold {drawing.COLOURS['yellow']}"))
     return Group(*parts)
 
 
@@ -468,7 +469,7 @@ def render_private(game: CatacombsGame, view: cs.CatacombsState, seat: int) -> A
     return Group(
         base.render_private(game, view, seat),
         Text(
-            f"Lockpicks {len(game.lockpicks(view.players[seat]))}, Wayshrines marked "
+            f"Lockpicks {view.lockpicks[seat]}, Wayshrines marked "
             + (", ".join(map(str, marks)) or "none")
         ),
     )

@@ -2,10 +2,11 @@
 
 The state extends the Clank! state with the dungeon that grows: the placed
 tiles (tile id, cell, rotation) in placement order, the face-down tile
-stack, the box, and the physical pieces Catacombs adds (Lockpicks, Prisoners,
-the artifact stack, the secret piles). Every piece lies in a zone, so the
+stack, the box, and the physical pieces Catacombs adds (Prisoners, the
+artifact stack, the secret piles). Every piece lies in a zone, so the
 core's every-piece-once check, views and leak test cover them. Ghost cubes
-and Wayshrine marks are counters, like the seats' cubes.
+and Wayshrine marks are counters, like the seats' cubes, and so are
+Lockpicks, which are not limited (rules.md#lockpick-supply), like gold.
 """
 
 from __future__ import annotations
@@ -244,12 +245,10 @@ class CatacombsState(
     prisoners: Zone
     idols: Zone
     """Monkey Idols waiting for the Monkey Shrine's tile."""
-    bank: Zone
-    """Lockpicks in the bank."""
-    picks: Zone
-    """Lockpicks left on locks and on covered rooms, as ``picked`` names them."""
+    lockpicks: list[Amount] = []
+    """Per seat, the Lockpicks it holds. The bank's never run out (rules.md#lockpick-supply)."""
     picked: list[str] = []
-    """Where each of ``picks`` lies: ``3/e2`` (edge half 2 of placement 3), ``3/i0`` (inner
+    """Where a Lockpick was left: ``3/e2`` (edge half 2 of placement 3), ``3/i0`` (inner
     tunnel 0), ``room 7`` (a covered Chest, Library or Prison)."""
     ghosts: Amount = 0
     """Ghost cubes beside the Clank! area, not yet in play."""

@@ -5,9 +5,12 @@ Nothing here runs in the hot loop; the CLI calls it for human players and logs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -20,21 +23,28 @@ if TYPE_CHECKING:
 
 FACE_DOWN = "▒"
 COLOURS = {
-    "red": "red",
-    "green": "green",
-    "white": "white",
-    "yellow": "yellow",
-    "pink": "magenta",
-    "blue": "blue",
+    "red": "#f44336",
+    "green": "#4caf50",
+    "white": "#e0e0e0",
+    "yellow": "#ffeb3b",
+    "pink": "#ff5fd7",
+    "blue": "#3d8bff",
 }
+"""Each crystal's colour. A terminal draws a named colour (``red``) as its theme has it, and
+Textual's draws red and magenta alike; these are drawn alike everywhere, and far apart (a
+terminal of fewer colours gets the nearest it has, still all different)."""
 
 
 def name(game: Clonk, card: str | None) -> str:
+    """A card as every action, log line and pane says it: its name, then its coins as ``$``
+    and its eyes as ``o`` (``pink hammer $$$oo``), which tell apart the three copies of a
+    colour and type."""
     if card is None:
         return "-"
     if card.startswith(HIDDEN):
         return FACE_DOWN
-    return game.content.name(card)
+    c = game.content
+    return f"{c.name(card)} {'$' * c.coins.get(card, 0)}{'o' * c.eyes.get(card, 0)}".rstrip()
 
 
 def _source(game: Clonk, state: st.ClonkState, source: str | int) -> str:
@@ -90,10 +100,8 @@ def describe_event(game: Clonk, event: Event, viewer: int | None) -> str | None:
         case st.Stopped():
             return f"{who} stops digging"
         case st.Took(card=card):
-            what = name(game, card)
-            return f"{who} takes a {what} card" + (
-                " under the mine cart" if what == "Snore" else ""
-            )
+            under = " under the mine cart" if game.content.back.get(card) == "snore" else ""
+            return f"{who} takes a {name(game, card)} card{under}"
         case st.Drew(card=card):
             return (
                 f"{who} draws {name(game, card)}" if viewer == event.seat else f"{who} draws a card"
@@ -108,58 +116,90 @@ def describe_event(game: Clonk, event: Event, viewer: int | None) -> str | None:
 
 
 def styled(game: Clonk, card: str | None) -> Text:
-    """A card as coloured text: its crystal colour, coins as $ and eyes as o."""
-    if card is None:
-        return Text("-", style="dim")
-    if card.startswith(HIDDEN):
-        return Text(FACE_DOWN, style="dim")
+    """A card as :func:`name` says it, in its crystal's colour."""
+    if card is None or card.startswith(HIDDEN):
+        return Text(name(game, card), style="dim")
     c = game.content
-    label = c.name(card)
-    extra = "$" * c.coins.get(card, 0) + "o" * c.eyes.get(card, 0)
     colour = c.colours[c.colour[card]] if card in c.colour else ""
-    return Text(f"{label} {extra}".rstrip(), style=COLOURS.get(colour, "bold"))
+    return Text(name(game, card), style=COLOURS.get(colour, "bold"))
 
 
-LEGEND = (
+LEGEND: tuple[tuple[str | Text, str], ...] = (
     ("$", "a coin on the card (each $ is one)"),
     ("o", "an eye on the card (each o is one)"),
-    (FACE_DOWN, "a face-down card or task tile"),
-    ("-", "nothing there (an empty mine cart)"),
+    (Text(FACE_DOWN, "dim"), "a face-down card or task tile"),
+    (Text("-", "dim"), "nothing there (an empty mine cart or gallery)"),
     ("▶", "the seat to move"),
-    *((f"{colour} text", f"a {name} crystal card") for name, colour in COLOURS.items()),
-    ("bold text", "a card of no crystal colour: Snore or Kablooey"),
+    *((Text(f"{name} text", colour), f"a {name} crystal card") for name, colour in COLOURS.items()),
+    (Text("bold text", "bold"), "a card of no crystal colour: Snore or Kablooey"),
     ("0: a b c", "mine shaft 0, its cards from the bottom up"),
 )
-"""Every mark and colour the table draws (pink crystals are drawn magenta)."""
+"""Every mark and colour the table draws, as it draws them."""
+
+
+class Row:
+    """``lead`` (``0: ``), then cards or other things in a line, wrapped between them, never
+    inside one: a card reads whole however narrow the pane (only one wider than the whole
+    pane is cut). A line after the first starts under the first card, or, where the lead
+    leaves too little room for the widest, a little indented, the first one too."""
+
+    GAP = "  "
+
+    def __init__(self, lead: str, items: Sequence[Text]) -> None:
+        self.lead, self.items = lead, items
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        widths = [item.cell_len for item in self.items] or [0]
+        lead = cell_len(self.lead)
+        return Measurement(
+            lead + max(widths), lead + sum(widths) + len(self.GAP) * (len(widths) - 1)
+        )
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, lead = options.max_width, cell_len(self.lead)
+        widest = max((item.cell_len for item in self.items), default=0)
+        indent = lead if lead + widest <= width else min(lead, 2)
+        line, fresh = Text(self.lead), True  # fresh: no item on the line yet
+        for item in self.items:
+            gap = 0 if fresh else len(self.GAP)
+            if line.cell_len + gap + item.cell_len > width and line.cell_len > indent:
+                yield line
+                line, fresh = Text(" " * indent), True
+            if not fresh:
+                line.append(self.GAP)
+            line.append_text(item)
+            fresh = False
+        yield line
+
+
+def labelled(label: str, items: list[Text]) -> list[Text]:
+    """``items`` for a :class:`Row`, the first after ``label:`` (never a line apart), or
+    ``label: -`` for none."""
+    first = items[0] if items else Text("-", style="dim")
+    return [Text(f"{label}: ").append_text(first), *items[1:]]
 
 
 def render_table(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:
-    """What every seat sees: the shafts, each seat's area with its face-up tasks, the piles."""
+    """What every seat sees: the shafts, each seat's area with its face-up tasks, the piles.
+    Each line wraps between cards (:class:`Row`), so a narrow pane cuts none."""
     shafts = Table(title="Mine shafts (bottom → top)", show_header=False, box=None)
     for i, z in enumerate(view.shafts):
-        row = Text(f"{i}: ")
-        for j, card in enumerate(z.cards):
-            row.append(styled(game, card if z.is_up(j) else HIDDEN))
-            row.append("  ")
-        shafts.add_row(row)
-    seats = Table(title="Seats")
-    for col in ("seat", "cart top", "cart", "gallery", "Kablooey", "tasks"):
-        seats.add_column(col, overflow="fold")
+        cards = [styled(game, card if z.is_up(j) else HIDDEN) for j, card in enumerate(z.cards)]
+        shafts.add_row(Row(f"{i}: ", cards))
+    seats = Table(title="Seats", show_header=False, box=None)
+    seats.add_column(no_wrap=True)
     for s in range(view.seats):
         cart = view.carts[s].cards
-        gallery = Text()
-        for card in view.galleries[s].cards:
-            gallery.append(styled(game, card))
-            gallery.append("  ")
-        mark = "▶ " if view.to_move == s else ""
-        seats.add_row(
-            f"{mark}{s}" + (" (you)" if s == seat else ""),
-            styled(game, cart[-1] if cart else None),
-            str(len(cart)),
-            gallery,
-            str(len(view.kablooeys[s].cards)),
-            ", ".join(shown_tasks(game, view, s)) or FACE_DOWN,
-        )
+        gallery = [styled(game, card) for card in view.galleries[s].cards]
+        tasks = [Text(task) for task in shown_tasks(game, view, s)]
+        things = [
+            *labelled(f"cart {len(cart)}, top", [styled(game, cart[-1])] if cart else []),
+            Text(f"Kablooey {len(view.kablooeys[s].cards)}"),
+            *labelled("gallery", gallery),
+            *labelled("tasks", tasks or [Text(FACE_DOWN, style="dim")]),
+        ]
+        mark = "▶ " if view.to_move == s else "  "
+        seats.add_row(f"{mark}{s}" + (" (you)" if s == seat else ""), Row("", things))
     last = " · last round" if view.turns.last_round else ""
     piles = Text(
         f"Draw pile: {len(view.draw.cards)} · Snore left: {len(view.snore_supply.cards)} · "
@@ -176,15 +216,12 @@ def shown_tasks(game: Clonk, state: st.ClonkState, seat: int) -> list[str]:
 
 
 def render_private(game: Clonk, view: st.ClonkState, seat: int) -> Any:
-    """What only the seat sees: its hand and its tasks still face down."""
-    hand = Text("Your hand: ")
-    for card in view.hands[seat].cards:
-        hand.append(styled(game, card))
-        hand.append("  ")
+    """What only the seat sees: its hand and its tasks still face down, each a :class:`Row`."""
+    hand = [styled(game, card) for card in view.hands[seat].cards]
     tiles = view.tasks[seat]
     up = tiles.up or [False] * len(tiles.cards)
-    hidden = [name(game, t) for t, shown in zip(tiles.cards, up, strict=True) if not shown]
-    return Group(hand, Text("Your hidden tasks: " + (", ".join(hidden) or "none")))
+    hidden = [Text(name(game, t)) for t, shown in zip(tiles.cards, up, strict=True) if not shown]
+    return Group(Row("Your hand: ", hand), Row("Your hidden tasks: ", hidden or [Text("none")]))
 
 
 def render(game: Clonk, view: st.ClonkState, seat: int | None) -> Any:

@@ -109,10 +109,10 @@ class Clonk(Game[ClonkState, ClonkAction]):
     version = "2"
     min_seats = 2
     max_seats = 4
-    Options = ClonkOptions
-    State = ClonkState
-    Action = ClonkAction
-    Event = ClonkEvent
+    options_type = ClonkOptions
+    state_type = ClonkState
+    action_type = ClonkAction
+    event_type = ClonkEvent
     zones = {
         "draw": SECRET,
         "task-pile": SECRET,
@@ -599,7 +599,7 @@ class Clonk(Game[ClonkState, ClonkAction]):
     def render_private(self, view: ClonkState, seat: int) -> Any:
         return present.render_private(self, view, seat)
 
-    def legend(self) -> Sequence[tuple[str, str]]:
+    def legend(self) -> Sequence[tuple[Any, str]]:
         return present.LEGEND
 
     def seat_summary(self, state: ClonkState) -> Sequence[str]:

@@ -66,9 +66,9 @@ class Labels(Game[LabelsState, Any]):
     id = "labels"
     title = "Labels"
     min_seats, max_seats = 2, 4
-    Options = LabelsOptions
-    State = LabelsState
-    Action = Take | Pass | Play
+    options_type = LabelsOptions
+    state_type = LabelsState
+    action_type = Take | Pass | Play
     zones = {"supply": PUBLIC, "hand": PRIVATE, "table": PUBLIC}
     passes = (Pass,)
     options: LabelsOptions

@@ -211,6 +211,6 @@ def test_counts_are_bounded_whatever_a_file_names(
     monkeypatch.undo()
     facts[1].played["x" * 300] = 1
     with pytest.raises(
-        MeepleError, match=r"^a card kind named 'x{60}'… \(300 characters\), longer"
+        MeepleError, match=r"^a card kind named 'x{200}'… \(300 characters\), longer"
     ):
         report_of(spec, games)

@@ -62,6 +62,22 @@ def saved_after(terminal: Terminal, save: Path, actions: int) -> int | None:
     return saved if saved is not None and saved > actions else None
 
 
+def chosen(terminal: Terminal, first: str) -> bool:
+    """Press Enter; whether the first action listed (``first``) is gone. An Enter pressed
+    as the actions are first drawn may come before the list takes the keys (the page is
+    still settling), so it is pressed again until one counts."""
+    terminal.press("Enter")
+    terminal.pause(1)
+    return first not in terminal.text()
+
+
+def chosen_and_saved(terminal: Terminal, save: Path, actions: int) -> int | None:
+    """Press Enter (the highlighted action: the first), then s: :func:`saved_after`. An Enter
+    lost as the actions are drawn again (see :func:`chosen`) is pressed again."""
+    terminal.press("Enter")
+    return saved_after(terminal, save, actions)
+
+
 @pytest.mark.parametrize("game", TITLES)
 def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
     game: str, serve: Serve, open_page: Open, tmp_path: Path
@@ -73,8 +89,7 @@ def test_each_game_is_played_in_the_browser_and_saved_when_its_page_closes(
     terminal.wait_for(r"1\. ")  # the first decision's actions
     played = 0
     for _ in range(DECISIONS):
-        terminal.press("Enter")  # the highlighted action: the first
-        played = terminal.until(partial(saved_after, terminal, save, played), "a save")
+        played = terminal.until(partial(chosen_and_saved, terminal, save, played), "a save")
     # Textual's notes ("▌ saved to game.json") fade after a few seconds: the shot waits.
     terminal.until(lambda: "▌ saved to" not in terminal.text(), "the save notes to fade")
     terminal.shot(game)
@@ -124,8 +139,8 @@ def test_a_reloaded_page_continues_its_game(serve: Serve, open_page: Open, tmp_p
     save = tmp_path / "game.json"
     server = serve("clonk", "--seats", "human,random", "--seed", "2", "--save", save.name)
     terminal = open_page(server.url)
-    terminal.wait_for(r"1\. ")
-    terminal.press("Enter")
+    first = terminal.wait_for(r"1\. \S+(?: \S+)*").group(0)  # the action, not what is beside it
+    terminal.until(partial(chosen, terminal, first), "the first action chosen")
     terminal.until(partial(saved_after, terminal, save, 0), "a save")
     terminal.page.reload()
     terminal.wait_for(r"1\. ")

@@ -13,7 +13,7 @@ from typing import Any
 
 from meeple.core.testing import scenario
 from meeple.core.zones import Zone, iter_zones
-from meeple.plugins.clank import content
+from meeple.plugins.clank import tables
 from meeple.plugins.clank.catalog import Catalog
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
@@ -57,7 +57,7 @@ def game(board: Board | None = None, **options: Any) -> Clank:
     opts = ClankOptions(**options)
     if board is None:
         return Clank(opts)
-    t = content.read_tables(Clank.schema(), variant=opts.variant)
+    t = tables.read_tables(Clank._schema(), variant=opts.variant)
     return Clank(opts, cat=Catalog(t.cards, t.tokens, board))
 
 
@@ -106,7 +106,8 @@ def started(g: Clank, seats: int, seed: int) -> ClankState:
 
 def act(g: Clank, state: ClankState, action: Any) -> list[Any]:
     """Play ``action`` (checked against the legal ones) and check the state after it."""
-    events = g.apply(state, action)
+    assert action in g.legal_actions(state), action
+    events = g.resolve(state, action)
     assert g.check_state(state) == [], g.check_state(state)
     return events
 

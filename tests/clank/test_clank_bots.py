@@ -14,7 +14,6 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import Stream, bot_stream
 from meeple.core.scoring import rank
-from meeple.plugins.clank import HEURISTIC_GAMES
 from meeple.plugins.clank.bots import HeuristicBot
 from meeple.plugins.clank.content import Board, Room, Tunnel
 from meeple.plugins.clank.rules import Clank
@@ -64,11 +63,13 @@ def empty_rooms(state: ClankState) -> None:
 # -- registration and whole games ------------------------------------------------------
 
 
-def test_registered_for_clank() -> None:
+def test_registered_for_the_games_on_the_board() -> None:
+    """Of the built-in games, Clank! alone is on the board: Catacombs has its own bot."""
     registry = Registry(plugin_manager())
     spec = registry.bot("heuristic", "clank")
     assert spec.factory is HeuristicBot
-    assert spec.games == HEURISTIC_GAMES == ("clank",)
+    assert spec.games == ("clank",)
+    assert registry.bot("heuristic", "clank-catacombs").factory is not HeuristicBot
     assert "heuristic" in registry.bot_names("clank")
 
 

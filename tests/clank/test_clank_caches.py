@@ -10,7 +10,8 @@ from meeple.core.bots import Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import plugin_manager
 from meeple.core.rng import bot_stream
-from meeple.plugins.clank.rules import OFFERS_KEPT, Clank
+from meeple.plugins.clank.cards import OFFERS_KEPT
+from meeple.plugins.clank.rules import Clank
 
 
 @pytest.mark.parametrize(("seats", "seed"), [(2, 0), (3, 1), (4, 2)])
@@ -21,10 +22,10 @@ def test_caches_hold_what_is_worked_out_afresh(seats: int, seed: int) -> None:
     state = match.state
     while state.stack:
         cards = (*state.row.cards, *(z.cards[-1] for z in state.reserve if z.cards))
-        assert game._offer(cards) == game.offer_of(cards)
+        assert game._offer(cards) == game._offer_of(cards)
         assert [o[0] for o in game._offer(cards)] == list(game.cat.distinct(cards))
         for card in state.players[state.stack[-1].seat].hand.cards:
-            fresh = game.pending(game.cat.card[card].play, card)
+            fresh = game._pending(game.cat.card[card].play, card)
             assert list(game._plays(card)) == fresh
         seat = state.stack[-1].seat
         match.step(bots[seat].choose(Prompt.of(game, state, seat, match.legal())))

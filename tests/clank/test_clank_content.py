@@ -15,14 +15,12 @@ from typing import Any
 import pytest
 
 from meeple.core.errors import ContentError
-from meeple.plugins.clank import content
+from meeple.plugins.clank import tables
 from meeple.plugins.clank.content import (
     VARIANTS,
     PointsIf,
     PointsPer,
     Tables,
-    reachable,
-    walk,
 )
 from meeple.plugins.clank.effects import (
     BASE_EFFECTS,
@@ -35,19 +33,20 @@ from meeple.plugins.clank.effects import (
 )
 from meeple.plugins.clank.rules import Clank
 from meeple.plugins.clank.state import Choose, ClankEffect, DiscardThen, If
+from meeple.plugins.clank.tables import reachable, walk
 
 
 def read_tables(**kw: Any) -> Tables:
     """The tables as Clank! reads them."""
-    return content.read_tables(Clank.schema(), **kw)
+    return tables.read_tables(Clank._schema(), **kw)
 
 
 def check_tables(t: Tables, effects: tuple[type, ...] | None = None) -> list[str]:
     """The problems Clank! finds in ``t``, or a game handling only ``effects``."""
-    schema = Clank.schema()
+    schema = Clank._schema()
     if effects is not None:
         schema = replace(schema, effects=effects)
-    return content.check_tables(t, schema)
+    return tables.check_tables(t, schema)
 
 
 def builtin(name: str) -> Any:

@@ -84,7 +84,7 @@ def test_attack_draw_count_with_danger(g, state) -> None:
     scenario(g, {"row": [*QUIET_ROW[:4], "kobold-1", "kobold-2"], "rage": 0}, state=state)
     n_danger = sum(g.cat.card[c].danger for c in state.row.cards)
     events: list = []
-    g.attack(state, events)
+    g._attack(state, events)
     assert len(events[0].cubes) == 2 + n_danger
     assert state.dragon_aside == 2 + n_danger
 
@@ -94,7 +94,7 @@ def test_attack_puts_clank_area_into_the_bag(g, state) -> None:
     fields = {"players[2]": {"clank": 5, "supply": 25}, "row": QUIET_ROW, "rage": 0}
     scenario(g, {**fields, **EMPTY_BAG}, state=state)
     p = state.players[2]
-    g.attack(state, [])
+    g._attack(state, [])
     assert p.clank == 0 and p.damage == 2 and state.bag.cubes == {"seat-2": 3}
 
 
@@ -102,7 +102,7 @@ def test_left_seats_cubes_are_set_aside(g, state) -> None:
     """rules.md#left-cubes: a cube of a seat that left does no damage."""
     out = {"players[1]": {"status": "escaped", "supply": 28}, "turns.left": [1]}
     scenario(g, {**EMPTY_BAG, "bag.cubes": {"seat-1": 2}, **out}, state=state)
-    g.attack(state, [])
+    g._attack(state, [])
     assert state.players[1].damage == 0 and state.players[1].aside == 2
 
 
@@ -138,7 +138,7 @@ def test_knocked_out_rescued_or_eliminated(g, state) -> None:
         },
         state=state,
     )
-    g.attack(state, [])
+    g._attack(state, [])
     assert [p.status for p in state.players] == ["in", "rescued", "eliminated", "eliminated"]
     assert state.countdown_seat == 1 and state.turns.left == [2, 3]
 

@@ -43,6 +43,21 @@ def game() -> Clank:
     return Clank()
 
 
+def test_the_legend_draws_each_mark_as_the_map_does(game: Clank) -> None:
+    legend = {str(symbol): symbol for symbol, _ in game.legend()}
+    marks = [(mark, style) for _, mark, style in drawing.FEATURES]
+    marks += [(mark, style) for mark, style, _ in drawing.TUNNEL_MARKS]
+    marks += [(mark, drawing.TOKEN) for mark in ("s", "S", "i", "t")]
+    for mark, style in marks:
+        symbol = legend[mark]
+        assert isinstance(symbol, Text) and symbol.style == style, mark
+    pawns = legend["0 1 2 3"]
+    assert isinstance(pawns, Text)
+    assert [(pawns.plain[s.start : s.end], s.style) for s in pawns.spans] == [
+        (str(seat), style) for seat, style in enumerate(drawing.PAWNS)
+    ]
+
+
 def test_every_pawn_stands_in_its_room_and_yours_is_marked(game: Clank) -> None:
     state = game.setup(4, 1)
     for seat, room in enumerate((14, 14, 21, 1)):
@@ -72,7 +87,8 @@ def test_tunnel_costs_and_icons_show_from_both_ends(game: Clank) -> None:
     assert "4b" in said[3] and "3b" in said[4]
     assert "19mm" in said[14]
     styles = {s.style for s in entries[4].spans}
-    assert {"cyan", "yellow"} <= styles  # the boot and the lock, in their colours
+    # the boot and the lock, in their colours
+    assert {drawing.COLOURS["cyan"], drawing.COLOURS["yellow"]} <= styles
 
 
 def test_rooms_lie_by_distance_from_the_entrance(game: Clank) -> None:
@@ -113,7 +129,7 @@ def test_render_is_the_table_then_the_private_pane(game: Clank) -> None:
     assert text(game.render(game.view(state, None), None)) == text(
         game.render_table(game.view(state, None), None)
     )
-    assert dict(game.legend())["k"].startswith("locked")
+    assert {str(symbol): meaning for symbol, meaning in game.legend()}["k"].startswith("locked")
 
 
 def test_no_seat_sees_another_seats_hand(game: Clank) -> None:

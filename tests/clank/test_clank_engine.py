@@ -46,10 +46,10 @@ def test_a_rule_registered_again_replaces_the_inherited_one() -> None:
     before = state.players[seat].gold
     g.gain(state, seat, fx.Gain(gold=1), None, [])  # the method is still there...
     assert state.players[seat].gold == before + 1
-    state.pool.queue.extend(g.pending([fx.Gain(gold=1)], None))
-    g.proceed(state, [])  # ...but the queue runs the rule registered last
+    state.pool.queue.extend(g._pending([fx.Gain(gold=1)], None))
+    g._proceed(state, [])  # ...but the queue runs the rule registered last
     assert state.players[seat].gold == before + 1 + 100
-    assert g.holds_cond(state, seat, "always", None)
+    assert g._holds_cond(state, seat, "always", None)
     assert Clank.rules["effect"][fx.Gain] == "gain"
 
 
@@ -62,8 +62,8 @@ def test_an_override_by_name_keeps_the_registration() -> None:
     state = g.setup(2, 1)
     seat = state.turns.current
     before = state.players[seat].gold
-    state.pool.queue.extend(g.pending([fx.Gain(gold=3)], None))
-    g.proceed(state, [])
+    state.pool.queue.extend(g._pending([fx.Gain(gold=3)], None))
+    g._proceed(state, [])
     assert state.players[seat].gold == before
 
 
@@ -74,7 +74,7 @@ class Gift(Action, frozen=True, tag="gift"):
 class Giving(Clank):
     @action(Gift)
     def give(self, state: ClankState, a: Gift) -> list[Event]:
-        state.pool.queue.extend(self.pending([fx.Gain(gold=2)], None))
+        state.pool.queue.extend(self._pending([fx.Gain(gold=2)], None))
         return []
 
 
@@ -94,5 +94,5 @@ def test_every_seam_the_parts_declare_is_implemented_by_a_part() -> None:
         for name, member in vars(Part).items()
         if inspect.isfunction(member) and member.__code__.co_names == ("NotImplementedError",)
     ]
-    assert "graph" in declared and "proceed" in declared
+    assert "graph" in declared and "_proceed" in declared
     assert [name for name in declared if getattr(ClankEngine, name) is vars(Part)[name]] == []

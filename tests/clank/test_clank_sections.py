@@ -139,7 +139,7 @@ def test_each_danger_card_adds_a_cube(g, state) -> None:
             put(state, state.row, card)
         bag_of(state, dragon=24)
         events: list = []
-        g.attack(state, events)
+        g._attack(state, events)
         assert drawn(events) == 2 + n
 
 
@@ -148,7 +148,7 @@ def test_full_meter_sets_further_cubes_aside(g, state) -> None:
     cubes = {"players[1]": {"damage": 9, "supply": 18}, "bag.cubes": {"seat-1": 3}, **BAG}
     scenario(g, {**cubes, "row": QUIET_ROW, "rage": 2}, state=state)  # draws 3
     p = state.players[1]
-    g.attack(state, [])
+    g._attack(state, [])
     assert (p.damage, p.aside, len(state.bag)) == (10, 2, 0)
     assert p.status == "eliminated"
     assert g.check_state(state) == []
@@ -187,20 +187,20 @@ def test_empty_bag(option: str) -> None:
     state.rage = 0  # the track says 2
     bag_of(state, dragon=1)
     events: list = []
-    g.attack(state, events)
+    g._attack(state, events)
     assert drawn(events) == 1 and len(state.bag) == 0
     statuses = [p.status for p in state.players]
     assert statuses == (["in"] * 3 if option == "continue" else ["eliminated"] * 3)
     if option == "continue":  # an empty bag draws nothing and hurts nobody
         events = []
-        g.attack(state, events)
+        g._attack(state, events)
         assert drawn(events) == 0 and [p.status for p in state.players] == ["in"] * 3
     else:  # cubes left after the attack: the game goes on
         state = g.setup(3, 2)
         clear_clank(state)
         to_row(state, *QUIET_ROW)
         bag_of(state, dragon=5)
-        g.attack(state, [])
+        g._attack(state, [])
         assert [p.status for p in state.players] == ["in"] * 3
 
 
@@ -210,7 +210,7 @@ def test_first_leaver_counts_from_the_seat_to_play(g, state) -> None:
     hurt = {f"players[{s}]": {"damage": 9, "supply": 20} for s in (1, 3)}
     cubes = {**hurt, "bag.cubes": {"seat-1": 1, "seat-3": 1}, **BAG}
     scenario(g, {**cubes, "players[2].hand": [], "row": QUIET_ROW}, state=state, to_move=2)
-    g.attack(state, [])
+    g._attack(state, [])
     assert [p.status for p in state.players] == ["in", "eliminated", "in", "eliminated"]
     assert state.countdown_seat == 3 and state.countdown == 1
     assert state.turns.left == [1]  # the countdown seat keeps its turns for the track
@@ -472,13 +472,13 @@ def test_conditional_fires_once(g, state) -> None:
     assert state.pool.skill == 2
     put(state, p.held, "monkey-idol-2")
     act(g, state, Fight(card="goblin"))
-    assert state.pool.skill == 2 and not state.pool.ifs
+    assert state.pool.skill == 2 and not state.pool.waiting
 
 
 def test_short_reserve_pile(g, state) -> None:
     """rules.md#short-pile: two Secret Tomes bought from a pile of one gives one; from an
     empty pile the option cannot be chosen."""
-    pile = g.reserve_pile(state, "secret-tome")
+    pile = g._reserve_pile(state, "secret-tome")
     put(state, state.trash, *pile.cards[:-1])
     p = state.players[0]
     turn(g, state, 0, ("underworld-dealing",))

@@ -72,9 +72,9 @@ class Shrines(Clank):
 
     id = "clank-shrines"
     title = "Clank! with shrines"
-    Action = ClankAction | Pray
+    action_type = ClankAction | Pray
     Effect = ShrinesEffect
-    State = ShrinesState
+    state_type = ShrinesState
 
     def turn_actions(self, state: ShrinesState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)
@@ -86,7 +86,7 @@ class Shrines(Clank):
     @action(Pray)
     def pray(self, state: ShrinesState, a: Pray) -> list[Event]:
         state.pool.done.append(PRAYED)
-        state.pool.queue.extend(self.pending([Blessing()], None))
+        state.pool.queue.extend(self._pending([Blessing()], None))
         return []
 
     @effect(Blessing)
@@ -128,7 +128,7 @@ def g(tmp_path_factory: pytest.TempPathFactory) -> Shrines:
 
 def test_its_card_table_decodes_its_effect(g: Shrines) -> None:
     """The table names the blessing, even inside a choice; Clank! refuses it."""
-    assert Shrines.schema().effects == (*Clank.schema().effects, Blessing)
+    assert Shrines._schema().effects == (*Clank._schema().effects, Blessing)
     sidestep = g.cat.kinds["sidestep"]
     assert sidestep.play[0].options[1] == [Blessing()]
     assert card_text(sidestep) == "play: choose: 1 boots or a blessing: 2 gold, heal 1"

@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "clank"))
 from clank_build import act, clear_clank, find, legal, put, started, turn
 
 from meeple.plugins.clank_catacombs import content
-from meeple.plugins.clank_catacombs.rules import CatacombsGame, TileCatalog
+from meeple.plugins.clank_catacombs.catalog import TileCatalog
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsOptions, CatacombsState
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
 
@@ -97,7 +98,7 @@ def arrow_tile(id: str, arrow: Literal["out", "in"]) -> Tile:
 
 def game(tiles: list[Tile] | None = None, **options: Any) -> CatacombsGame:
     """A Catacombs game on the built-in cards and tokens and the hand-made tiles."""
-    t = content.read_tables(CatacombsGame.schema())
+    t = content.read_tables(CatacombsGame._schema())
     made = Tiles(
         note="test tiles", source=["tests"], confidence="made up", tiles=tiles or tile_set()
     )

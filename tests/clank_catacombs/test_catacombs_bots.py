@@ -155,9 +155,9 @@ def test_uses_a_lockpick_on_a_lock_on_its_route(g: CatacombsGame, s: CatacombsSt
     me = s.players[0]
     s.marks[0] = [room(g, s, "hall:w")]  # its Wayshrine marked: nothing to do there first
     me.supply -= 1
-    picks = len(g.lockpicks(me))
+    picks = s.lockpicks[0]
     turn(g, s, 0, room=room(g, s, "hall:w"), boots=2, swords=1)
     move = decide(g, s)
     assert isinstance(move, Move) and move.to == art
     act(g, s, move)
-    assert len(g.lockpicks(me)) == picks - 1 and len(s.picks) == 1
+    assert s.lockpicks[0] == picks - 1 and len(s.picked) == 1

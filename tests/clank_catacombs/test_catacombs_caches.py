@@ -23,19 +23,11 @@ from meeple.core.rng import bot_stream
 from meeple.plugins.clank.catalog import Exit, Graph
 from meeple.plugins.clank.content import Tunnel
 from meeple.plugins.clank.rules import ClankEngine
-from meeple.plugins.clank_catacombs.board import (
-    CLOCKWISE,
-    Layouts,
-    Leg,
-    Open,
-    TileGraph,
-    build,
-    grow,
-    join,
-    lay,
-)
+from meeple.plugins.clank_catacombs.board import CLOCKWISE, Layouts, Leg, Open, lay
 from meeple.plugins.clank_catacombs.content import START_SIDES
-from meeple.plugins.clank_catacombs.rules import GRAPHS_KEPT, CatacombsGame
+from meeple.plugins.clank_catacombs.dungeon import GRAPHS_KEPT
+from meeple.plugins.clank_catacombs.growth import TileGraph, build, grow, join
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import CatacombsState, Discover, Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Tile, TileRoom
 
@@ -146,7 +138,7 @@ def fits(game: CatacombsGame, state: CatacombsState, frame: Discover) -> list[tu
 def test_catacombs_graph_is_the_graph_built_afresh(
     seats: int, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = CatacombsGame(CatacombsGame.Options(start_side="random"))
+    game = CatacombsGame(CatacombsGame.options_type(start_side="random"))
     checked = []
     link_ok = game.link_ok
 

@@ -18,12 +18,11 @@ import pytest
 from meeple.core.errors import ContentError
 from meeple.plugins.clank import content as clank_content
 from meeple.plugins.clank import effects as fx
+from meeple.plugins.clank import tables as clank_tables
 from meeple.plugins.clank.content import (
     CARD_PARTS,
     PointsIf,
     PointsPer,
-    check_cards_and_tokens,
-    walk,
 )
 from meeple.plugins.clank.packs.free_row_card import FreeRowCard
 from meeple.plugins.clank.packs.market_offer import MarketOffer
@@ -31,11 +30,12 @@ from meeple.plugins.clank.packs.may_top_deck import MayTopDeck
 from meeple.plugins.clank.packs.per import Per
 from meeple.plugins.clank.packs.take_secret import TakeSecret
 from meeple.plugins.clank.rules import Clank
+from meeple.plugins.clank.tables import check_cards_and_tokens, walk
 from meeple.plugins.clank_catacombs import content
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs import tiles as tiles_module
-from meeple.plugins.clank_catacombs.board import build
 from meeple.plugins.clank_catacombs.content import CatacombsTables, check_tiles
+from meeple.plugins.clank_catacombs.growth import build
 from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import Placed
 from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Tiles
@@ -43,12 +43,12 @@ from meeple.plugins.clank_catacombs.tiles import Half, Inner, Tile, TileRoom, Ti
 
 def read_tables(**kw: Any) -> CatacombsTables:
     """The tables as Catacombs reads them."""
-    return content.read_tables(CatacombsGame.schema(), **kw)
+    return content.read_tables(CatacombsGame._schema(), **kw)
 
 
 def read_clank() -> clank_content.Tables:
     """The base game's tables."""
-    return clank_content.read_tables(Clank.schema())
+    return clank_tables.read_tables(Clank._schema())
 
 
 def builtin(name: str) -> Any:
@@ -146,7 +146,7 @@ def test_every_effect_decodes_and_is_used() -> None:
 def test_base_game_refuses_the_catacombs_effects() -> None:
     """The base game's checks refuse a Catacombs-only effect."""
     t = read_tables()
-    problems = check_cards_and_tokens(t, Clank.schema(), countdown=False)
+    problems = check_cards_and_tokens(t, Clank._schema(), countdown=False)
     assert any("'TakeLockpicks' is not part of this game" in p for p in problems)
 
 
@@ -214,7 +214,6 @@ def test_tokens_and_tracks() -> None:
         "artifact": 7,
         "idol": 3,
         "mastery": 4,
-        "lockpick": 30,
         "market": 10,
         "major": 11,
         "minor": 20,
@@ -228,13 +227,13 @@ def test_tokens_and_tracks() -> None:
     assert (tk.lockpicks_each, tk.ghost_cubes, tk.left_draw) == (3, 5, {"2": 6, "3": 4, "4": 4})
     assert tk.rage_track == read_clank().tokens.rage_track
     assert set(tk.artifacts_removed.values()) == {0}
-    # The Token Reference Guide gives every token's effect and points: only the numbers of
-    # Mastery tokens and Lockpick pieces in the box are the table's own.
-    assert [p.id for p in tk.tokens if p.authored] == ["mastery", "lockpick"]
+    # The Token Reference Guide gives every token's effect and points: only the number of
+    # Mastery tokens in the box is the table's own (Lockpicks are not limited: no pieces).
+    assert [p.id for p in tk.tokens if p.authored] == ["mastery"]
     # Every authored token is named in the rules digest.
     rules = resources.files("meeple.seeds").joinpath("clank-catacombs/rules.md").read_text()
     section = rules[rules.index("{#tokens}") : rules.index("{#decisions}")]
-    assert all(p.name in section for p in tk.tokens if p.authored and p.kind != "lockpick")
+    assert all(p.name in section for p in tk.tokens if p.authored)
 
 
 def test_builtin_tiles_pass_and_are_marked() -> None:

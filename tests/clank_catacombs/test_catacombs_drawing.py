@@ -85,7 +85,7 @@ def test_render_is_the_table_then_the_private_pane() -> None:
     assert text(g.render(view, 0)) == table + private
     assert "Hand: " in private and "Lockpicks " in private and "Hand: " not in table
     assert "Dungeon, north on top" in table and "You are in room 7" in table
-    legend = dict(g.legend())
+    legend = {str(symbol) for symbol, _ in g.legend()}
     assert drawing.UNEXPLORED in legend and "k" in legend
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import msgspec
 import pytest
 from catacombs_build import (
     act,
@@ -39,7 +40,9 @@ from meeple.plugins.clank.state import (
     Pick,
     Play,
     Skip,
+    Take,
     Teleport,
+    TrashOne,
     UseDevice,
     UseToken,
 )
@@ -114,7 +117,7 @@ def test_portal_trip_costs_one_boot_and_both_tunnels_icons(g, s) -> None:
     assert {m.swords for m in legal(g, s, Move) if m.to == r} == {0, 1}  # 2 monsters
     act(g, s, next(m for m in legal(g, s, Move) if m.to == r and m.swords == 1))
     assert me.room == r and s.pool.boots == 1 and me.damage == 1 and me.gold == 0
-    assert len(g.lockpicks(me)) == 2 and "used-portal" in s.pool.done
+    assert s.lockpicks[0] == 2 and "used-portal" in s.pool.done
     back = {m.to for m in legal(g, s, Move)}
     assert crypt(g, s) not in back  # no artifact: the Crypt stays closed
 
@@ -123,7 +126,7 @@ def test_portal_trip_needs_a_lockpick_for_the_second_tunnel(g, s) -> None:
     """rules.md#portal: a lock on the exit tunnel still needs a Lockpick."""
     lay(g, s, "gate-a", 1, 1)
     lay(g, s, "gate-b", 0, -1)
-    put(s, s.bank, *g.lockpicks(s.players[0]))
+    s.lockpicks[0] = 0
     turn(g, s, 0, room=crypt(g, s), boots=2, swords=2)
     assert room(g, s, "gate-b:r") not in {m.to for m in legal(g, s, Move)}
 
@@ -216,13 +219,12 @@ def test_grand_theft_pays_a_lockpick_for_a_free_row_card(g, s) -> None:
     without its Skill; a device's gold price still paid; never a monster."""
     to_row(s, "curator", "wishing-well", "ogre-merchant-1")
     me = s.players[0]
-    bank = len(s.bank)
     scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
     act(g, s, Pick(option=1))
     assert type(s.stack[-1]) is Offer
     act(g, s, Accept())
-    assert len(g.lockpicks(me)) == 2 and len(s.bank) == bank + 1
+    assert s.lockpicks[0] == 2
     free = set(g.legal_actions(s))
     assert Acquire(card="curator") in free and UseDevice(card="wishing-well") not in free
     assert not any(type(a) is Fight for a in free) and Skip() in free
@@ -250,10 +252,8 @@ def test_pay_lockpicks_can_be_declined_and_needs_a_lockpick(g, s) -> None:
     act(g, s, Play(card="imp-familiar"))
     act(g, s, Pick(option=1))
     act(g, s, Skip())
-    assert len(g.lockpicks(me)) == 3 and len(me.hand) == 0
-    for tid in g.lockpicks(me):
-        me.held.remove(tid)
-        s.bank.add(tid)
+    assert s.lockpicks[0] == 3 and len(me.hand) == 0
+    s.lockpicks[0] = 0
     turn(g, s, 0, hand=("imp-familiar",), room=crypt(g, s))
     act(g, s, Play(card="imp-familiar"))
     # Without a Lockpick the option would do nothing, so it is not offered at all.
@@ -272,13 +272,13 @@ def test_black_market_picks_two_different(g, s) -> None:
     assert {a.option for a in legal(g, s, Pick)} == {1, 2}
     act(g, s, Pick(option=2))
     # The picked options happen once both are chosen.
-    assert me.gold == 2 and len(g.lockpicks(me)) == 4 and type(s.stack[-1]) is not PickSome
+    assert me.gold == 2 and s.lockpicks[0] == 4 and type(s.stack[-1]) is not PickSome
 
 
 @pytest.mark.parametrize("holds", [False, True])
 def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
-    """rules.md#conditions, rules.md#counts-now: Empurror gives one option, all three with an
-    artifact."""
+    """rules.md#conditions, rules.md#counts-grow: Empurror gives one option, all three with an
+    artifact; without one, the two not picked wait on it for the rest of the turn."""
     me = s.players[0]
     if holds:
         artifact(s)
@@ -291,11 +291,53 @@ def test_empurror_all_options_with_an_artifact(g, s, holds: bool) -> None:
         assert type(s.stack[-1]) is PickSome and s.stack[-1].n == 1
         act(g, s, Pick(option=1))
         assert me.gold == 1 and me.clank == 2 and type(s.stack[-1]) is not PickSome
+        assert [type(w.effect).__name__ for w in s.pool.waiting] == ["If"]
+
+
+@pytest.mark.parametrize("first", ["empurror", "artifact"])
+def test_empurror_played_before_its_artifact_gives_all_three(g, s, first: str) -> None:
+    """rules.md#counts-grow: Empurror played before the seat takes an artifact gives the
+    option picked at once and the other two once the artifact is taken: all three, as when
+    it is played after."""
+    lay(g, s, "vault", 1, 0, 3)
+    me = s.players[0]
+    me.supply, me.clank = me.supply - 2, 2
+    turn(g, s, 0, hand=("empurror",), room=room(g, s, "vault:art"))
+    if first == "empurror":
+        act(g, s, Play(card="empurror"))
+        act(g, s, Pick(option=1))
+        assert me.gold == 1 and me.clank == 2 and "no-crystal-exhaust" not in s.pool.mods
+        act(g, s, Take(token="artifact-7"))
+    else:
+        act(g, s, Take(token="artifact-7"))
+        act(g, s, Play(card="empurror"))
+    assert me.clank == 0 and me.gold == 1 and "no-crystal-exhaust" in s.pool.mods
+    assert s.pool.waiting == []
+
+
+def test_choose_some_declined_still_waits_on_all_if(g, s) -> None:
+    """rules.md#counts-grow, #no-empty-option: a ``choose-some`` whose options would all
+    change nothing yet is declined; they still wait on ``all_if`` and come once it holds."""
+    lay(g, s, "vault", 1, 0, 3)
+    me = s.players[0]
+    turn(g, s, 0, room=room(g, s, "vault:art"))
+    put(s, s.box, *me.discard.cards, *me.play.cards)
+    e = msgspec.convert(
+        {"do": "choose-some", "all_if": "artifact", "options": [[{"do": "trash"}]]},
+        type=g.Effect,
+    )
+    g.choose_some(s, 0, e, None, [])
+    assert g.legal_actions(s) == [Skip()]
+    act(g, s, Skip())
+    assert len(s.pool.waiting) == 1
+    put(s, me.discard, "burgle-s0-1")
+    act(g, s, Take(token="artifact-7"))
+    assert type(s.stack[-1]) is TrashOne and s.pool.waiting == []
 
 
 @pytest.mark.parametrize("artifacts", [0, 2])
 def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
-    """rules.md#conditions, rules.md#counts-now: Curator draws one card per artifact held."""
+    """rules.md#conditions, rules.md#counts-grow: Curator draws one card per artifact held."""
     me = s.players[0]
     artifact(s, 0, artifacts)
     scenario(g, {"players[0]": {"hand": ["curator"], "room": crypt(g, s)}}, state=s)
@@ -303,16 +345,43 @@ def test_curator_draws_per_artifact(g, s, artifacts: int) -> None:
     assert len(me.hand) == artifacts and s.pool.boots == 1
 
 
-def test_lute_gold_per_cube_added(g, s) -> None:
-    """rules.md#conditions, rules.md#counts-now: Lute's gold counts the cubes added so far, its own
-    included; cubes added after it pay nothing more."""
+@pytest.mark.parametrize("first", ["curator", "artifact"])
+def test_curator_draws_for_an_artifact_taken_after_it(g, s, first: str) -> None:
+    """rules.md#counts-grow: an artifact taken after Curator was played draws its card then,
+    so Curator draws the same whether played before or after."""
+    lay(g, s, "vault", 1, 0, 3)
+    me = s.players[0]
+    turn(g, s, 0, hand=("curator",), room=room(g, s, "vault:art"))
+    steps = [Play(card="curator"), Take(token="artifact-7")]
+    for step in steps if first == "curator" else steps[::-1]:
+        act(g, s, step)
+    assert len(me.hand) == 1 and s.pool.boots == 1
+
+
+@pytest.mark.parametrize(
+    "order", [("lute", "stumble-s0-1", "stumble-s0-2"), ("stumble-s0-1", "lute", "stumble-s0-2")]
+)
+def test_lute_gold_per_cube_added_this_turn(g, s, order: tuple[str, ...]) -> None:
+    """rules.md#conditions, rules.md#counts-grow: Lute gives a gold for each cube the seat
+    adds this turn, its own included, before or after it: 3 cubes, 3 gold, in any order."""
+    me = s.players[0]
+    turn(g, s, 0, hand=order, room=crypt(g, s))
+    for card in order:
+        act(g, s, Play(card=card))
+    assert me.gold == 3 and me.clank == 3
+
+
+def test_lute_pays_for_each_cube_as_it_comes(g, s) -> None:
+    """rules.md#counts-grow: what Lute counted is paid at once, each later cube when it is
+    added; a cube cancelled by banked negative clank is not added, so pays nothing."""
     me = s.players[0]
     turn(g, s, 0, hand=("stumble-s0-1", "lute", "stumble-s0-2"), room=crypt(g, s))
     act(g, s, Play(card="stumble-s0-1"))
     act(g, s, Play(card="lute"))
     assert me.gold == 2 and me.clank == 2
+    s.pool.banked = 1
     act(g, s, Play(card="stumble-s0-2"))
-    assert me.gold == 2 and me.clank == 3
+    assert me.gold == 2 and me.clank == 2
 
 
 # -- teleport-to ----------------------------------------------------------------------------
@@ -506,15 +575,15 @@ def test_astral_projection_marks_from_afar(g, s) -> None:
     assert me.gold == 2 and s.marks[0] == shrines and me.room == crypt(g, s)
 
 
-def test_take_lockpicks_from_an_empty_bank(g, s) -> None:
-    """rules.md#lockpick-supply, #no-empty-option: taking from an empty bank would give
-    nothing, so it is not offered."""
-    me = s.players[0]
-    put(s, s.players[1].held, *s.bank.cards)
+def test_take_lockpicks_whatever_the_seats_hold(g, s) -> None:
+    """rules.md#lockpick-supply: the bank never runs out, so taking a Lockpick is offered and
+    gives one however many the seats already hold."""
+    s.lockpicks = [3, 40]
     scenario(g, {"players[0]": {"hand": ["grand-theft"], "room": crypt(g, s)}}, state=s)
     act(g, s, Play(card="grand-theft"))
-    # The option would give nothing, so it is not offered.
-    assert Pick(option=0) not in g.legal_actions(s) and len(g.lockpicks(me)) == 3
+    assert Pick(option=0) in g.legal_actions(s)
+    act(g, s, Pick(option=0))
+    assert s.lockpicks == [4, 40]
 
 
 def test_ghost_ward_waits_for_the_seat(g, s) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from catacombs_build import act, game, lay, legal, put, room, turn
 
 from meeple.plugins.clank.state import Acquire, Attacked, EndTurn, Move, Play, Take
-from meeple.plugins.clank_catacombs.rules import GHOST
+from meeple.plugins.clank_catacombs.ghosts import GHOST
 from meeple.plugins.clank_catacombs.state import Explore, Mark, Rotate
 
 
@@ -27,9 +27,7 @@ def test_a_turn_played_out() -> None:
     s.ghosts, s.ghost_clank = 4, 1
     s.rage = 3  # the marker on the space showing 3 (rules.md#dragon-attack)
     me = s.players[0]
-    for tid in g.lockpicks(me)[:2]:  # 1 Lockpick left of 3
-        me.held.remove(tid)
-        s.bank.add(tid)
+    s.lockpicks[0] = 1  # 1 Lockpick left of 3
     shrine = room(g, s, "start-a:w")  # a Wayshrine marked earlier, on another tile
     s.marks[0].append(shrine)
     me.supply -= 1
@@ -73,7 +71,7 @@ def test_a_turn_played_out() -> None:
     explore = [a for a in legal(g, s, Explore) if not a.teleport]
     assert explore == [Explore(place=hall, half=1)]
     act(g, s, explore[0])
-    assert g.lockpicks(me) == [] and s.picked == [f"{hall}/e1"]
+    assert s.lockpicks[0] == 0 and s.picked == [f"{hall}/e1"]
 
     # rules.md#discovery: the vault turned so that its footprints and monster face the tunnel
     # costs exactly the 2 boots and the last sword; turned so that two monsters face it, the
@@ -99,7 +97,7 @@ def test_a_turn_played_out() -> None:
     for seed in range(500):
         trial = g.clone(s)
         trial.rng.seed = seed
-        events = g.apply(trial, EndTurn())
+        events = g.resolve(trial, EndTurn())
         attack = next(e for e in events if isinstance(e, Attacked))
         if sorted(attack.cubes) == sorted(["dragon"] * 3 + ["seat-0", GHOST]):
             break

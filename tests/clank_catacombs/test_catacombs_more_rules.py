@@ -36,7 +36,8 @@ from meeple.plugins.clank.state import (
     Take,
     Teleport,
 )
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,
@@ -84,12 +85,9 @@ def s(g):
     return started(g, 2, 4)
 
 
-def drop_lockpicks(g, s, seat: int, keep: int = 0) -> None:
-    """Seat ``seat`` keeps ``keep`` Lockpicks, the rest back to the bank."""
-    p = s.players[seat]
-    for tid in g.lockpicks(p)[keep:]:
-        p.held.remove(tid)
-        s.bank.add(tid)
+def drop_lockpicks(s, seat: int, keep: int = 0) -> None:
+    """Seat ``seat`` keeps ``keep`` Lockpicks."""
+    s.lockpicks[seat] = keep
 
 
 def hurt(p, n: int) -> None:
@@ -129,12 +127,11 @@ def test_setup_puts_the_idols_on_the_monkey_shrine(side: str) -> None:
     assert len(s.rooms[shrine].cards) == 3 and not s.idols.cards
 
 
-def test_setup_lockpicks_conserved_in_the_bank(g) -> None:
-    """rules.md#setup, #lockpick-supply: 3 Lockpicks each, the rest of the 30 in the bank."""
+def test_setup_three_lockpicks_each(g) -> None:
+    """rules.md#setup, #lockpick-supply: 3 Lockpicks each, from a bank that never runs out."""
     for seats in (2, 3, 4):
         s = g.setup(seats, 1)
-        assert all(len(g.lockpicks(p)) == 3 for p in s.players)
-        assert len(s.bank) == 30 - 3 * seats
+        assert s.lockpicks == [3] * seats and all(g.lockpicks(s, p) == 3 for p in s.players)
 
 
 # -- discovery --------------------------------------------------------------------------------
@@ -191,12 +188,12 @@ def test_discovery_rotation_must_pay_the_new_half_lock(g, s) -> None:
     put(s, s.tile_stack, "door")
     hall = 1
     turn(g, s, 0, room=room(g, s, "hall:w"), boots=1)
-    drop_lockpicks(g, s, 0, keep=1)
+    drop_lockpicks(s, 0, keep=1)
     act(g, s, Explore(place=hall, half=1))  # the hall's own lock takes the only Lockpick
     # The door's locked west half is the only one that can face the tunnel (turn 0) or its
     # east half (turn 2): without a Lockpick only turn 2.
     assert {a.turn for a in legal(g, s, Rotate) if a.enter} == {2}
-    s.players[0].held.add(s.bank.draw())
+    s.lockpicks[0] += 1
     assert {a.turn for a in legal(g, s, Rotate) if a.enter} == {0, 2}
 
 
@@ -210,12 +207,12 @@ def test_two_locks_across_two_tiles_need_two_lockpicks(g, s) -> None:
     way, d = room(g, s, "hall:w"), room(g, s, "door:d")
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 1}, state=s)
-    drop_lockpicks(g, s, 0, keep=1)
+    drop_lockpicks(s, 0, keep=1)
     assert d not in {m.to for m in legal(g, s, Move)}
-    me.held.add(s.bank.draw())
+    s.lockpicks[0] += 1
     events = act(g, s, next(m for m in legal(g, s, Move) if m.to == d))
-    assert me.room == d and g.lockpicks(me) == []
-    assert sorted(s.picked) == ["1/e1", "2/e0"] and len(s.picks) == 2
+    assert me.room == d and s.lockpicks[0] == 0
+    assert sorted(s.picked) == ["1/e1", "2/e0"]
     assert sum(isinstance(e, Opened) for e in events) == 2
 
 
@@ -224,7 +221,7 @@ def test_teleport_ignores_locks(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     lay(g, s, "door", 2, 0)
     turn(g, s, 0, room=room(g, s, "hall:w"), teleports=1)
-    drop_lockpicks(g, s, 0)
+    drop_lockpicks(s, 0)
     act(g, s, next(t for t in legal(g, s, Teleport) if t.to == room(g, s, "door:d")))
     assert s.picked == []
 
@@ -354,14 +351,13 @@ def test_library_gives_a_secret_tome(g, s) -> None:
     lay(g, s, "lib", 1, 1)
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": room(g, s, "lib:l")}}, state=s)
-    pile = g.reserve_pile(s, "secret-tome")
+    pile = g._reserve_pile(s, "secret-tome")
     top = pile.cards[-1]
     act(g, s, PickLock())
-    assert me.discard.cards[-1] == top and len(g.lockpicks(me)) == 2
+    assert me.discard.cards[-1] == top and s.lockpicks[0] == 2
     assert PickLock() not in g.legal_actions(s)
     s.picked.remove(f"room {me.room}")
-    s.bank.add(s.picks.draw())
-    put(s, s.box, *g.reserve_pile(s, "secret-tome").cards)
+    put(s, s.box, *g._reserve_pile(s, "secret-tome").cards)
     assert PickLock() not in g.legal_actions(s)
 
 
@@ -400,7 +396,7 @@ def test_attack_counts_danger(g, s) -> None:
     s.rage = 5
     assert sum(g.cat.card[c].danger for c in s.row.cards) == 2
     events: list = []
-    g.attack(s, events)
+    g._attack(s, events)
     attack = next(e for e in events if isinstance(e, Attacked))
     assert len(attack.cubes) == g.cat.tables.rage_track[5] + 2
 
@@ -452,7 +448,7 @@ def test_knocked_out_outside_or_in_the_depths(g, s, where: str, scores: bool) ->
     put(s, me.held, "artifact-10")
     me.room = room(g, s, where)
     hurt(me, 10)
-    g.knock_out(s, 0, [])
+    g._knock_out(s, 0, [])
     assert (g.scores(s)[0].total > 0) is scores
 
 
@@ -512,12 +508,14 @@ def test_check_each_tile_once(g, s) -> None:
     assert any("'hall' appears more than once" in p for p in g.check_state(s))
 
 
-def test_check_lockpicks_conserved(g, s) -> None:
-    """rules.md#lockpick-supply: every Lockpick lies somewhere, each on the map named."""
-    s.bank.draw()
-    assert any("lockpick" in p and "missing" in p for p in g.check_state(s))
+def test_check_lockpicks(g, s) -> None:
+    """rules.md#lockpick-supply: a count of Lockpicks per seat, and each Lockpick on the map
+    on a place of its own."""
+    s.lockpicks.append(3)
+    assert any(p.startswith("$.lockpicks") for p in g.check_state(s))
     s = g.setup(2, 4)
-    s.picks.add(s.bank.draw())
+    lay(g, s, "hall", 1, 0)
+    s.picked = ["1/e1", "1/e1"]
     assert any(p.startswith("$.picked") for p in g.check_state(s))
 
 
@@ -603,7 +601,7 @@ def test_a_covered_chest_stays_shut_for_every_seat(g, s) -> None:
     scenario(g, {"players[0]": {"hand": [], "room": chest}}, state=s)
     act(g, s, PickLock())
     turn(g, s, 1, room=chest)
-    assert g.lockpicks(s.players[1]) and s.majors.cards
+    assert s.lockpicks[1] and s.majors.cards
     assert PickLock() not in g.legal_actions(s)
 
 

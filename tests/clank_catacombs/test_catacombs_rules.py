@@ -8,7 +8,8 @@ from catacombs_build import act, game, lay, legal, put, room, started, turn
 from meeple.core.rng import Rng, stream
 from meeple.core.testing import scenario
 from meeple.plugins.clank.state import EndTurn, Move, Skip, Take
-from meeple.plugins.clank_catacombs.rules import GHOST, CatacombsGame
+from meeple.plugins.clank_catacombs.ghosts import GHOST
+from meeple.plugins.clank_catacombs.rules import CatacombsGame
 from meeple.plugins.clank_catacombs.state import (
     CatacombsOptions,
     DragonTurn,
@@ -38,7 +39,7 @@ def test_setup(g) -> None:
         tiles = real.cat.tiles
         assert [tiles[t].back for t in state.tile_stack.cards[-4:]] == ["lighter"] * 4
         assert len(state.tile_box) == 2 and state.tiles[0].tile == "start-b"
-        assert all(len(real.lockpicks(p)) == 3 for p in state.players)
+        assert state.lockpicks == [3] * seats
         assert (
             state.artifacts.cards[-1] == "artifact-5" and state.artifacts.cards[0] == "artifact-20"
         )
@@ -110,20 +111,14 @@ def test_locks_need_a_lockpick_each_and_stay_open(g, s) -> None:
     lay(g, s, "hall", 1, 0)
     lay(g, s, "shop", 2, 0)  # its west half meets the hall's locked east half
     way, market = room(g, s, "hall:w"), room(g, s, "shop:m")
-    me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": way}, "pool.boots": 2}, state=s)
-    for tid in g.lockpicks(me):
-        me.held.remove(tid)
-        s.bank.add(tid)
+    s.lockpicks = [0, 0]
     assert market not in {m.to for m in legal(g, s, Move)}
-    me.held.add(s.bank.draw())
+    s.lockpicks[0] = 1
     move = next(m for m in legal(g, s, Move) if m.to == market)
     act(g, s, move)
-    assert g.lockpicks(me) == [] and len(s.picks) == 1
+    assert s.lockpicks[0] == 0 and len(s.picked) == 1
     turn(g, s, 1, room=way, boots=1)
-    for tid in g.lockpicks(s.players[1]):
-        s.players[1].held.remove(tid)
-        s.bank.add(tid)
     assert market in {m.to for m in legal(g, s, Move)}
 
 
@@ -207,7 +202,7 @@ def test_knocked_out_in_the_depths_scores_nothing(g, s) -> None:
     me.held.add(s.artifacts.draw())
     me.room = room(g, s, "start-a:w")
     me.supply, me.damage = me.supply - 10, 10
-    g.knock_out(s, 0, [])
+    g._knock_out(s, 0, [])
     assert me.status == "eliminated" and g.scores(s)[0].total == 0
 
 

@@ -186,31 +186,27 @@ def test_clank_from_the_supply_and_back(g, s) -> None:
     scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}}, state=s)
     events: list = []
     me.supply = 2
-    g.make_clank(s, 0, 3, events)
+    g._make_clank(s, 0, 3, events)
     assert (me.clank, me.supply) == (2, 0)
-    g.unclank(s, 0, 3, events)
+    g._unclank(s, 0, 3, events)
     assert (me.clank, me.supply, s.pool.banked) == (0, 2, 1)
-    g.make_clank(s, 0, 2, events)
+    g._make_clank(s, 0, 2, events)
     assert (me.clank, me.supply) == (1, 1)
 
 
 def test_device_gold_and_lockpick_prices(g, s) -> None:
     """rules.md#device: Skill uses a Row device, which goes to the dungeon discard; Locked
-    Trunk also takes a Lockpick (back to the bank), Wishing Well 3 gold; without them, no use."""
+    Trunk also takes a Lockpick, Wishing Well 3 gold; without them, no use."""
     to_row(s, "locked-trunk", "wishing-well")
     me = s.players[0]
     scenario(g, {"players[0]": {"hand": [], "room": crypt(g, s)}, "pool.skill": 10}, state=s)
-    picks = list(g.lockpicks(me))
-    for tid in picks:
-        me.held.remove(tid)
-        s.bank.add(tid)
+    s.lockpicks[0] = 0
     me.gold = 2
     assert not legal(g, s, UseDevice)
-    me.held.add(s.bank.draw())
+    s.lockpicks[0] = 1
     me.gold = 3
-    bank = len(s.bank)
     act(g, s, UseDevice(card="locked-trunk"))
-    assert g.lockpicks(me) == [] and len(s.bank) == bank + 1
+    assert s.lockpicks[0] == 0
     assert "locked-trunk" in s.dungeon_discard.cards and s.pool.skill == 7
     assert any(g.cat.token[t].kind == "major" for t in me.held.cards)
     act(g, s, UseDevice(card="wishing-well"))
@@ -264,11 +260,11 @@ def test_danger_adds_a_cube_to_each_attack(g, s) -> None:
     """rules.md#danger: each danger card in the Row adds one cube drawn."""
     s.rage = 0
     events: list = []
-    plain = g.cubes_drawn(s, 0) - sum(g.cat.card[c].danger for c in s.row.cards)
+    plain = g._cubes_drawn(s, 0) - sum(g.cat.card[c].danger for c in s.row.cards)
     to_row(s, "wishing-well")
     danger = sum(g.cat.card[c].danger for c in s.row.cards)
     assert danger >= 1
-    g.attack(s, events)
+    g._attack(s, events)
     drawn = next(e for e in events if isinstance(e, Attacked)).cubes
     assert len(drawn) == min(plain + danger, 24)
 

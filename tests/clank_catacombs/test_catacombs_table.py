@@ -37,7 +37,7 @@ def played_until(
         assert not g.is_over(state), f"seed {seed}: the game ended first"
         legal = g.legal_actions(state)
         found = [a for a in legal if isinstance(a, cs.Rotate | cs.Explore)]
-        g.apply(state, found[-1] if found else legal[rng.below(len(legal))])
+        g.resolve(state, found[-1] if found else legal[rng.below(len(legal))])
     return g, state
 
 

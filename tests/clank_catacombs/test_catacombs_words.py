@@ -26,7 +26,7 @@ def test_a_locked_tunnel_says_how_many_locks_are_closed() -> None:
     rng = stream(Rng(seed=1))
     while not any(t.locked for t in g.graph(state).tunnels):  # explore until a lock shows
         legal = g.legal_actions(state)
-        g.apply(state, legal[rng.below(len(legal))])
+        g.resolve(state, legal[rng.below(len(legal))])
     t = next(i for i, t in enumerate(g.graph(state).tunnels) if t.locked)
     shut = g.locks_to_open(state, t)
     assert f"{shut} lock{'s' if shut > 1 else ''} closed" in base.tunnel_text(g, state, t)

@@ -78,7 +78,7 @@ def test_a_record_keeps_the_options_and_resumes_with_them(
     actions = record["actions"]
     tiny = registry.game("tiny")()
     match = Match.new(tiny, 2, 3, Hooks(None))
-    for action in msgspec.convert(actions[:2], list[tiny.Action]):
+    for action in msgspec.convert(actions[:2], list[tiny.action_type]):
         match.step(action)
     record.update(actions=actions[:2], over=False, scores=None, digest=tiny.digest(match.state))
     cut = tmp_path / "cut.json"

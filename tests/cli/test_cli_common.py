@@ -39,7 +39,7 @@ class HouseOptions(Options, frozen=True):
 
 class House(Game):  # type: ignore[type-arg]
     id, title, min_seats, max_seats = "house", "House", 2, 3
-    Options = HouseOptions
+    options_type = HouseOptions
 
 
 def test_options_are_converted_from_text() -> None:
@@ -68,7 +68,7 @@ def test_option_help_shows_code_as_the_help_texts_do() -> None:
 def test_no_installed_game_shows_rest_markup_in_its_option_help(
     registry: Registry, game_id: str
 ) -> None:
-    for name, doc in common.option_docs(registry.game(game_id).Options).items():
+    for name, doc in common.option_docs(registry.game(game_id).options_type).items():
         assert "``" not in doc and ":`" not in doc, (name, doc)
 
 
@@ -209,7 +209,7 @@ def test_a_bad_option_value_is_one_line_for_every_game(
 ) -> None:
     """Each option of each installed game, given a value it may not take, is refused in one
     line (by the option parser, or by the rules at setup), never as an internal error."""
-    for field in msgspec.structs.fields(registry.game(game_id).Options):
+    for field in msgspec.structs.fields(registry.game(game_id).options_type):
         item = f"{field.name}={value}"
         result = cli("simulate", game_id, "-n", "1", "--seats", "bot,bot", "-o", item)
         assert isinstance(result.exception, SystemExit | None), (item, result.exception)

@@ -166,7 +166,7 @@ def race(tmp_path, monkeypatch):
 
 
 def test_the_new_game_plays(race):
-    assert race.id == "race" and race.Options().goal == 15
+    assert race.id == "race" and race.options_type().goal == 15
     assert testing.check_game(race(), games=8) > 0
     game = race()
     state = game.setup(2, seed=1)

@@ -15,7 +15,7 @@ import typer
 from test_cli_table import decision, drive, enter, open_table, saved_ok, screen_text, until
 from textual.pilot import Pilot
 
-from meeple.cli.table import Ask
+from meeple.cli.table import Ask, TableApp
 from meeple.core.plugins import PluginManager, Registry
 
 
@@ -29,17 +29,30 @@ def downloads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "browser"
 
 
+def notices(app: TableApp, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """What the table tells its visitor, as it tells it (each notice shows once, at the
+    table: nothing keeps them)."""
+    said: list[str] = []
+    monkeypatch.setattr(app.front, "say", said.append)
+    return said
+
+
 def test_s_on_a_page_downloads_the_game_and_asks_for_no_file(
-    pm: PluginManager, registry: Registry, downloads: Path, tmp_path: Path
+    pm: PluginManager,
+    registry: Registry,
+    downloads: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     app = open_table(pm, "tiny", "human,random", seed=5)
     app.table.page = True
+    said = notices(app, monkeypatch)
 
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
         await enter(app)
         await pilot.press("s")
-        await until(lambda: app.front.said == ["downloaded as tiny-5.json"])
+        await until(lambda: said == ["downloaded as tiny-5.json"])
         assert not isinstance(app.screen, Ask)
         assert len(saved_ok(downloads / "tiny-5.json", registry).actions) >= 1
         await pilot.press("q")
@@ -53,10 +66,11 @@ def test_s_on_a_page_downloads_the_game_and_asks_for_no_file(
 
 
 def test_q_on_a_page_downloads_the_game_before_it_ends(
-    pm: PluginManager, registry: Registry, downloads: Path
+    pm: PluginManager, registry: Registry, downloads: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app = open_table(pm, "tiny", "human,random", seed=5)
     app.table.page = True
+    said = notices(app, monkeypatch)
 
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
@@ -67,22 +81,27 @@ def test_q_on_a_page_downloads_the_game_before_it_ends(
 
     drive(app, script)
     assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 0
-    assert app.front.said == ["downloaded as tiny-5.json"]
+    assert said == ["downloaded as tiny-5.json"]
     assert saved_ok(downloads / "tiny-5.json", registry).actions == app.table.match.actions
 
 
 def test_a_page_with_a_save_file_saves_there(
-    pm: PluginManager, registry: Registry, downloads: Path, tmp_path: Path
+    pm: PluginManager,
+    registry: Registry,
+    downloads: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     save = Path("game.json")
     app = open_table(pm, "tiny", "human,random", seed=5, save=save)
     app.table.page = True
+    said = notices(app, monkeypatch)
 
     async def script(pilot: Pilot[None]) -> None:
         await decision(app)
         await enter(app)
         await pilot.press("s")
-        await until(lambda: app.front.said == ["saved to game.json"])
+        await until(lambda: said == ["saved to game.json"])
         await pilot.press("ctrl+c")
 
     drive(app, script)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from meeple.core.bots import RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
 from meeple.core.records import Setup, Snapshot
+from meeple.core.rng import Stream
 from meeple.core.validate import check_file, load
 
 Invoke = Callable[..., Result]
@@ -34,6 +36,24 @@ def test_quiet_prints_only_the_scores(cli: Invoke) -> None:
     result = cli("play", "tiny", "--seats", "bot,bot", "--seed", "1", "--quiet")
     assert result.exit_code == 0
     assert "seat 0 (" not in result.stdout and "final scores" in result.stdout
+
+
+def test_no_decision_lists_two_actions_in_the_same_words(registry: Registry, game_id: str) -> None:
+    """What tells two legal actions apart shows in their words, as the seat deciding sees
+    them (Clonk!'s three pink hammers by their coins and eyes, copies of a Clank! card or
+    token by their order), at every decision of seeded random games of every table size."""
+    game_class = registry.game(game_id)
+    sizes = range(game_class.min_seats, game_class.max_seats + 1)
+    for seed in range(30):
+        game = game_class()
+        match = Match.new(game, sizes[seed % len(sizes)], seed, Hooks(None))
+        pick = Stream(f"same words/{seed}")
+        while not match.over:
+            legal = match.legal()
+            view = game.view(match.state, match.state.to_move)
+            words = Counter(game.describe_action(view, action) for action in legal)
+            assert max(words.values()) == 1, (seed, len(match.actions), words.most_common(1))
+            match.apply_legal(pick.choice(legal))
 
 
 def test_every_game_plays_to_the_end(

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import asyncio
 import html
+import itertools
+import math
 import re
 import sys
 import time
@@ -26,7 +28,9 @@ from typing import Any
 
 import pytest
 import typer
+from panes import colours, drawings_of_a_played_game
 from textual import events
+from textual.app import App
 from textual.pilot import Pilot
 from typer.testing import Result
 
@@ -37,6 +41,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
 from meeple.core.state import Action
 from meeple.core.validate import check_file, load
+from meeple.plugins.clonk import present
 
 Invoke = Callable[..., Result]
 SIZE = (80, 24)
@@ -74,6 +79,11 @@ async def screen_text(pilot: Pilot[None]) -> str:
         chars = html.unescape(text).replace("\xa0", " ")
         screen[int(line)][column : column + len(chars)] = chars
     return "\n".join("".join(row).rstrip() for row in screen)
+
+
+def logged(app: TableApp) -> str:
+    """The log pane's text, its lines joined (a narrow pane wraps them)."""
+    return " ".join(" ".join(line.text.split()) for line in app.main.log_pane.lines)
 
 
 async def until(condition: Callable[[], object], seconds: float = 30) -> None:
@@ -151,13 +161,45 @@ def test_a_whole_game_at_the_table(
         await until(lambda: not app.match_thread.is_alive())  # saved once the scores are shown
         text = await screen_text(pilot)
         assert "final scores" in text and "game over" in text
-        assert app.front.said == [f"saved to {save}"]
+        assert logged(app).count(f"saved to {save}") == 1
         await pilot.press("enter")
 
     drive(app, script)
     assert app.failure is None
     record = saved_ok(save, registry)
     assert record.over and record.actions == app.table.match.actions
+
+
+def test_a_resumed_game_logs_its_earlier_moves(
+    pm: PluginManager, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The moves before a resume are logged as they were when played, each as the seat at
+    the screen may know it: a bot's draw names no card."""
+    monkeypatch.chdir(tmp_path)
+    save = Path("game.json")
+    first = open_table(pm, "clonk", "human,random", seed=5, save=save)
+
+    async def play_a_while(pilot: Pilot[None]) -> None:
+        await decision(first)
+        while len(first.table.match.actions) < 12:
+            await enter(first)
+        await pilot.press("ctrl+c")
+
+    drive(first, play_a_while)
+    played = logged(first).replace(f" saved to {save}", "")
+    assert "── round 2 ──" in played and "seat 1 draws a card" in played
+    env = common.Env(pm)
+    table = play.start(env, None, None, None, [], None, save)
+    again = TableApp(
+        table, common.make_bots(env.registry, table.match.game, table.setup.seats, 5), False
+    )
+
+    async def look(pilot: Pilot[None]) -> None:
+        await decision(again)
+        assert logged(again) == played
+        await pilot.press("ctrl+c")
+
+    drive(again, look)
 
 
 # -- keys ------------------------------------------------------------------------------
@@ -198,9 +240,8 @@ def test_s_asks_for_a_file_the_first_time(
         assert len(saved_ok(tmp_path / "later.json", registry).actions) >= 1
         (tmp_path / "later.json").unlink()
         await pilot.press("s")  # saved where it was saved, without asking
-        await until(lambda: len(app.front.said) == 2)
+        await until(lambda: logged(app).count("saved to later.json") == 2)
         assert (tmp_path / "later.json").exists() and not isinstance(app.screen, Ask)
-        assert app.front.said == ["saved to later.json"] * 2
         await pilot.press("ctrl+c")
 
     drive(app, script)
@@ -291,6 +332,42 @@ def test_a_bot_error_saves_first(pm: PluginManager, registry: Registry, tmp_path
     assert len(saved_ok(save, registry).actions) == 1
 
 
+class Broken(Exception):
+    """An error of the app's own, raised while it handles an event."""
+
+
+def break_app() -> None:
+    raise Broken("the table failed")
+
+
+@pytest.mark.parametrize("question", [False, True])
+def test_an_error_of_the_table_saves_and_is_reported_as_an_error(
+    pm: PluginManager, registry: Registry, tmp_path: Path, question: bool
+) -> None:
+    """Not as "interrupted": the error stops the game as a bot's does, whether the person was
+    deciding or answering the table's question (q's offer to save)."""
+    save = tmp_path / "game.json"
+    app = open_table(pm, "tiny", "human,random", seed=5, save=save)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await enter(app)
+        if question:
+            await pilot.press("q")
+            await until(lambda: isinstance(app.screen, Ask))
+        app.post(break_app)
+        await until(lambda: app.crash)
+
+    drive(app, script)
+    app.match_thread.join(10)
+    assert isinstance(app.failure, Broken) and app.failure is app.crash
+    assert app.failure.__notes__ == [
+        f"the game so far is saved in {save}; `meeple play --resume {save}` continues it"
+    ]
+    assert app.front.why is None
+    assert saved_ok(save, registry).actions == app.table.match.actions != []
+
+
 def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
     """rules.md#turn: playing Burgle adds skill and draws nothing, so it may be taken back."""
     app = open_table(pm, "clank", "human,random", seed=1)
@@ -309,10 +386,10 @@ def test_u_takes_back_a_decision_that_showed_nothing(pm: PluginManager) -> None:
         await pilot.press("u")
         await decision(app)
         assert match.actions == [] and app.decision is not None and app.decision.actions == first
-        assert app.front.said == ["taken back: play Burgle"]
+        assert logged(app).endswith("taken back: play Burgle")
         await pilot.press("u")  # nothing of seat 0's is left to take back
         await decision(app)
-        assert app.front.said[-1].startswith("cannot take that back: ")
+        assert "taken back: play Burgle cannot take that back: " in logged(app)
         await enter(app)
         assert len(match.actions) == 1
         await pilot.press("ctrl+c")
@@ -328,7 +405,7 @@ def test_help_and_legend(pm: PluginManager) -> None:
         await pilot.press("question_mark")
         assert isinstance(app.screen, Note)
         text = await screen_text(pilot)
-        assert "keys" in text and "save (asks for a file the first time)" in text
+        assert "keys" in text and "save: to --save's file" in text
         await pilot.press("x")
         assert not isinstance(app.screen, Note)
         await pilot.press("l")
@@ -336,9 +413,27 @@ def test_help_and_legend(pm: PluginManager) -> None:
         assert "Clonk!: legend" in await screen_text(pilot)
         for _, meaning in app.table.match.game.legend():
             assert meaning in await screen_text(pilot)
+        drawn = app.export_screenshot()
+        assert all(f"fill: {colour}" in drawn for colour in present.COLOURS.values())
         await pilot.press("escape", "ctrl+c")
 
     drive(app, script)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_colour_of_a_game_is_drawn_its_own_way(game: str, registry: Registry) -> None:
+    """Each colour a game's panes and legend name, as the table draws it (through Textual's
+    theme for a terminal's named colours, which draws red and magenta alike), is far from
+    every other."""
+    g = registry.game(game)()
+    drawings = [symbol for symbol, _ in g.legend()]
+    for _, table, private in drawings_of_a_played_game(g, 4, 3, steps=300, every=30):
+        drawings += [table, private]
+    named = colours(d for d in drawings if d is not None)
+    theme = App().ansi_theme
+    drawn = {colour.get_truecolor(theme) for colour in named}
+    assert len(drawn) == len(named) > 2, sorted(c.name for c in named)
+    assert min(math.dist(a, b) for a, b in itertools.combinations(drawn, 2)) > 100
 
 
 # -- hot-seat and a small terminal ------------------------------------------------------
@@ -377,8 +472,8 @@ def test_a_small_terminal_says_so_and_offers_plain(pm: PluginManager) -> None:
     async def script(pilot: Pilot[None]) -> None:
         await pilot.pause()
         assert isinstance(app.screen, TooSmall)
-        text = await screen_text(pilot)
-        assert "The terminal is 60x20; the table needs at least 80x24" in text
+        text = " ".join((await screen_text(pilot)).split())
+        assert "Terminal too small: the table needs at least 80x24, and this one is 60x20" in text
         assert "--plain" in text
         await pilot.resize_terminal(100, 30)
         assert not isinstance(app.screen, TooSmall)
@@ -387,6 +482,43 @@ def test_a_small_terminal_says_so_and_offers_plain(pm: PluginManager) -> None:
         await pilot.press("ctrl+c")
 
     drive(app, script, size=(60, 20))
+
+
+@pytest.mark.parametrize("size", [(1, 1), (3, 3), (24, 1), (1, 24)])
+def test_a_tiny_terminal_waits_to_be_enlarged(pm: PluginManager, size: tuple[int, int]) -> None:
+    """Under the notice, the panes are laid out at the least size they need: measured at no
+    width at all, Textual's list of actions divided by zero."""
+    app = open_table(pm, "clonk", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmall)
+        await pilot.resize_terminal(100, 30)
+        assert app.screen is app.main
+        assert "  1. " in await screen_text(pilot)
+        await pilot.press("ctrl+c")
+
+    drive(app, script, size=size)
+    assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 130
+
+
+@pytest.mark.parametrize("key", ["l", "question_mark"])
+def test_a_note_closed_after_enlarging_shows_the_table(pm: PluginManager, key: str) -> None:
+    """The notice under a legend or the help goes once the terminal is large enough, even if
+    it grew while the note was on top."""
+    app = open_table(pm, "clonk", "human,random", seed=5)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await decision(app)
+        await pilot.press(key)
+        assert isinstance(app.screen, Note)
+        await pilot.resize_terminal(100, 30)
+        await pilot.press("escape")
+        assert app.screen is app.main
+        await pilot.press("ctrl+c")
+
+    drive(app, script, size=(1, 1))
 
 
 # -- choosing the table or line mode ----------------------------------------------------
@@ -423,6 +555,30 @@ def test_at_a_terminal_a_person_plays_full_screen(
     assert len(saved_ok(save, registry).actions) >= 2
 
 
+def test_notices_are_shown_at_the_table_and_only_the_last_save_after_it(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any]
+) -> None:
+    """A real terminal (a pty): what was taken back or not, and each save, are the table's
+    news; once it is gone, only where the game was saved is printed, once."""
+    save = tmp_path / "game.json"
+    term = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)])
+    assert b"your turn" in term.read_until(b"your turn")
+    term.type(b"1")
+    assert b"round 2" in term.read_until(b"round 2")
+    term.type(b"u")
+    assert b"cannot take that back" in term.read_until(b"cannot take that back")
+    term.type(b"s")
+    assert b"saved to" in term.read_until(b"saved to")
+    term.type(b"q")
+    assert b"before leaving?" in term.read_until(b"before leaving?")
+    term.type(b"\r")
+    term.read_until(b"\0")
+    assert term.proc.wait(timeout=30) == 0
+    after = re.sub(rb"\x1b\[[\d;?]*[a-z]", b"", term.after_full_screen())  # modes reset
+    assert after == f"saved to {save}\r\n".encode()
+    assert len(saved_ok(save, registry).actions) >= 2
+
+
 def test_sigterm_at_the_table_saves_and_exits_143(
     tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any]
 ) -> None:
@@ -438,10 +594,79 @@ def test_sigterm_at_the_table_saves_and_exits_143(
     assert saved_ok(save, registry).actions == []
 
 
+@pytest.mark.parametrize("term", ["dumb", "unknown"])
+def test_a_dumb_terminal_plays_line_by_line(
+    tmp_path: Path, registry: Registry, real_terminal: Callable[..., Any], term: str
+) -> None:
+    """A real terminal (a pty) that says it draws text only: no full screen, no escapes."""
+    save = tmp_path / "game.json"
+    terminal = real_terminal([*TINY_AT_A_TERMINAL, "--save", str(save)], TERM=term)
+    assert b"your choice" in terminal.read_until(b"your choice")
+    terminal.type(b"q\r")
+    assert b"before leaving?" in terminal.read_until(b"before leaving?")
+    terminal.type(b"\r")
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 0
+    assert b"\x1b" not in terminal.seen and f"saved to {save}".encode() in terminal.seen
+    assert saved_ok(save, registry).actions == []
+
+
+def test_table_on_a_dumb_terminal_is_refused_at_once(
+    tmp_path: Path, real_terminal: Callable[..., Any]
+) -> None:
+    save = tmp_path / "game.json"
+    terminal = real_terminal([*TINY_AT_A_TERMINAL, "--table", "--save", str(save)], TERM="dumb")
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 1 and not save.exists()
+    assert terminal.seen == (
+        b"error: --table: the full-screen table needs a terminal, and this one cannot draw it "
+        b"(TERM=dumb); play line by line without --table, or in a browser with `meeple serve`\r\n"
+    )
+
+
+GREYS = {16, 231, *range(232, 256)}
+"""The 256-colour palette's black, white and greys."""
+
+
+def escaped_colours(shown: bytes) -> set[tuple[int, ...]]:
+    """Each colour drawn (SGR 38 or 48: 256-colour, or red, green, blue) in ``shown``, and
+    each 16-colour code."""
+    found: set[tuple[int, ...]] = set()
+    for params in re.findall(rb"\x1b\[([\d;]*)m", shown):
+        codes = [int(p) for p in params.split(b";") if p]
+        while codes:
+            code = codes.pop(0)
+            if code in (38, 48):
+                n = 1 if codes.pop(0) == 5 else 3
+                found.add(tuple(codes[:n]))
+                del codes[:n]
+            elif 30 <= code <= 37 or 40 <= code <= 47 or 90 <= code <= 107:
+                found.add((code, 0, 0, 0))
+    return found
+
+
+@pytest.mark.parametrize("mode", ["--table", "--plain"])
+def test_no_color_draws_in_greys_only(
+    tmp_path: Path, real_terminal: Callable[..., Any], mode: str
+) -> None:
+    """A real terminal (a pty) with ``NO_COLOR``: line mode draws no colour, the table (as
+    Textual honours it) greys only."""
+    save = tmp_path / "game.json"
+    args = ["play", "clonk", "--seats", "human,bot", "--seed", "5", mode, "--save", str(save)]
+    terminal = real_terminal(args, NO_COLOR="1")
+    terminal.read_until(b"your turn" if mode == "--table" else b"your choice")
+    terminal.proc.terminate()
+    terminal.read_until(b"\0")
+    assert terminal.proc.wait(timeout=30) == 143
+    drawn = escaped_colours(terminal.seen)
+    assert all(c[0] in GREYS if len(c) == 1 else len(set(c)) == 1 for c in drawn), drawn
+    assert drawn if mode == "--table" else not drawn
+
+
 @pytest.fixture
 def terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     """Standard input, output and error are a terminal, as far as ``meeple play`` asks."""
-    monkeypatch.setattr(play, "not_a_terminal", lambda: None)
+    monkeypatch.setattr(play, "no_table", lambda: None)
 
 
 @pytest.mark.usefixtures("terminal")

@@ -19,7 +19,9 @@ import msgspec
 import pytest
 from rich.console import Console, Group
 from rich.control import Control
+from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text
 from typer.testing import Result
 
 from meeple.cli import common
@@ -70,6 +72,13 @@ def test_a_drawing_keeps_its_styles_and_escapes_its_text() -> None:
     assert console.export_text() == "x\n"  # the game's markup kept, no cursor codes
     console.print(common.shown("a [b]\x1b\nline"))  # a string drawing is plain lines
     assert console.export_text().endswith("a [b]\\x1b\nline\n")
+
+
+def test_a_drawing_is_as_wide_as_it_draws() -> None:
+    """In a table's column (a legend's symbols), not the whole width given."""
+    console = Console(width=100)
+    drawn = Measurement.get(console, console.options, common.shown(Text("red text", "red")))
+    assert (drawn.minimum, drawn.maximum) == (4, 8)
 
 
 class EvilPlugin:

@@ -96,7 +96,8 @@ def play(game, state, *actions):
     """Play ``actions`` in order through the legality check; every state after is valid."""
     events = []
     for action in actions:
-        events += game.apply(state, action)
+        assert action in game.legal_actions(state), action
+        events += game.resolve(state, action)
         assert game.check_state(state) == [], action
     return events
 

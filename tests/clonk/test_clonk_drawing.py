@@ -3,17 +3,25 @@ legend of its marks and colours."""
 
 from __future__ import annotations
 
+import pytest
 from panes import panes_of_a_played_game, text
+from rich.text import Text
 
+from meeple.core.rng import Stream
 from meeple.plugins.clonk import present
 from meeple.plugins.clonk.rules import Clonk
 
 
-def test_the_legend_names_every_mark_and_colour() -> None:
-    legend = dict(Clonk().legend())
+def test_the_legend_names_every_mark_and_colour_in_that_colour() -> None:
+    """Each crystal's entry is drawn as that crystal's cards are."""
+    g = Clonk()
+    legend = {str(symbol): (symbol, meaning) for symbol, meaning in g.legend()}
     assert {"$", "o", present.FACE_DOWN, "▶"} <= legend.keys()
-    for name, colour in present.COLOURS.items():
-        assert legend[f"{colour} text"] == f"a {name} crystal card"
+    for card in g.content.treasures:
+        name = g.content.colours[g.content.colour[card]]
+        symbol, meaning = legend[f"{name} text"]
+        assert meaning == f"a {name} crystal card"
+        assert isinstance(symbol, Text) and symbol.style == present.styled(g, card).style
 
 
 def test_render_is_the_table_then_the_private_pane() -> None:
@@ -42,6 +50,30 @@ def test_no_seat_sees_another_seats_hand_or_hidden_tasks() -> None:
         )
     hand = text(g.render_private(g.view(state, 0), 0))
     assert all(present.name(g, c) in hand for c in state.hands[0].cards)
+
+
+@pytest.mark.parametrize("width", [48, 62, 76, 80, 120])
+def test_no_card_is_split_between_lines(width: int) -> None:
+    """Line mode at 80 and 120 columns, and the table's pane at 80, 100 and 120 (48, 62 and
+    76 wide): each card shown, in a shaft, a cart, a gallery or the hand, reads whole on one
+    line; rows wrap between cards."""
+    g = Clonk()
+    state = g.setup(4, 5)
+    pick = Stream("whole cards")
+    for step in range(400):
+        if g.is_over(state):
+            break
+        if step % 20 == 0:
+            for seat in range(4):
+                view = g.view(state, seat)
+                shown = [c for z in view.shafts for j, c in enumerate(z.cards) if z.is_up(j)]
+                shown += [z.cards[-1] for z in view.carts if z.cards]
+                shown += [c for z in view.galleries for c in z.cards]
+                shown += view.hands[seat].cards
+                lines = text(g.render(view, seat), width).splitlines()
+                for card in shown:
+                    assert any(present.name(g, card) in line for line in lines), (step, card)
+        g.resolve(state, pick.choice(g.legal_actions(state)))
 
 
 def test_every_view_of_a_seeded_game_renders() -> None:

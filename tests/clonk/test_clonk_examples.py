@@ -31,15 +31,15 @@ def test_unearthing_chain_example() -> None:
     for source in (0, "red-necklace-1", 3):
         assert Dig(source=source) in legal
     assert Dig(source="white-statue-1") not in legal
-    game.apply(state, Dig(source=0))
+    game.resolve(state, Dig(source=0))
     assert state.galleries[thomas].cards == ["white-necklace-1"]
-    game.apply(state, Dig(source="white-statue-1"))  # matches by colour
-    events = game.apply(state, Gift(source=1, target=andrea))  # red statue onto red hammer
+    game.resolve(state, Dig(source="white-statue-1"))  # matches by colour
+    events = game.resolve(state, Gift(source=1, target=andrea))  # red statue onto red hammer
     assert state.galleries[andrea].cards == ["red-statue-1"]
     assert Revealed(card="yellow-crown-1", shaft=1) in events
     assert state.shafts[1].cards == ["yellow-crown-1"] and state.shafts[1].up == [True]
-    game.apply(state, Dig(source=2))  # blue statue
-    game.apply(state, Stop())
+    game.resolve(state, Dig(source=2))  # blue statue
+    game.resolve(state, Stop())
     assert state.galleries[thomas].cards == ["white-necklace-1", "white-statue-1", "blue-statue-1"]
     assert isinstance(state.stack[-1], Feed)
     assert game.check_state(state) == []
@@ -101,7 +101,7 @@ def test_filling_the_cart_example() -> None:
         current=1,
         stack=[Feed(seat=1)],
     )
-    GAME.apply(state, FeedShaft(card="white-statue-1", shaft=0))  # seat 1's turn ends
+    GAME.resolve(state, FeedShaft(card="white-statue-1", shaft=0))  # seat 1's turn ends
     assert state.carts[0].cards == ["blue-hammer-1", "red-hammer-1", "green-hammer-1"]
     digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
     assert digs == {"green-crown-1"}  # green matches the green hammer; red does not
@@ -119,7 +119,7 @@ def test_empty_gallery_example() -> None:
         top={"draw": draw},
         current=andrea,
     )
-    events = GAME.apply(state, Stop())
+    events = GAME.resolve(state, Stop())
     took = [e.card for e in events if isinstance(e, Took)]
     assert [c.split("-")[0] for c in took] == ["snore", "kablooey"]
     assert state.carts[andrea].cards[0].startswith("snore")  # under the cart
@@ -127,5 +127,5 @@ def test_empty_gallery_example() -> None:
     assert sum(isinstance(e, Drew) for e in events) == 3
     assert state.hands[andrea].cards == ["red-hammer-1", *reversed(draw)]
     assert state.stack == [Feed(seat=andrea)]
-    GAME.apply(state, FeedShaft(card="white-crown-2", shaft=3))
+    GAME.resolve(state, FeedShaft(card="white-crown-2", shaft=3))
     assert state.shafts[3].cards[-1] == "white-crown-2" and state.shafts[3].up[-1]

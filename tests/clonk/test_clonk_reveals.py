@@ -11,7 +11,7 @@ GAME = clonk()
 
 def reveals(state, action) -> bool:
     after = GAME.clone(state)
-    GAME.apply(after, action)
+    GAME.resolve(after, action)
     return GAME.reveals(state, after, 0)
 
 

@@ -36,7 +36,7 @@ def test_task_choice_is_a_decision_per_seat() -> None:
         assert tiles[0].startswith("task-colour-") and tiles[1].startswith("task-type-")
         legal = GAME.legal_actions(state)
         assert legal == [ShowTask(task=t) for t in tiles]
-        GAME.apply(state, legal[seat % 2])
+        GAME.resolve(state, legal[seat % 2])
         assert state.tasks[seat].up == [seat % 2 == 0, seat % 2 == 1]
     assert isinstance(state.stack[-1], FirstCart) and state.stack[-1].seat == 0
     assert GAME.view(state, 1).tasks[0].cards[1].startswith("?")

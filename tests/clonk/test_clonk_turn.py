@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from clonk_build import build, clonk, play
 
-from meeple.core.errors import IllegalAction
 from meeple.core.rng import Stream
 from meeple.core.zones import HIDDEN
 from meeple.plugins.clonk.content import AWAKENING
@@ -61,8 +60,7 @@ def test_chain_must_match_colour_or_type() -> None:
     play(GAME, state, Dig(source=0))
     digs = {a.source for a in GAME.legal_actions(state) if isinstance(a, Dig)}
     assert digs == {"red-crown-1"}  # now red necklace is the card to match
-    with pytest.raises(IllegalAction):
-        GAME.apply(state, Dig(source="green-sword-1"))
+    assert Dig(source="green-sword-1") not in GAME.legal_actions(state)
 
 
 def test_fourth_card_ends_phase_two() -> None:
@@ -244,7 +242,7 @@ def test_awakening_sets_up_the_last_round() -> None:
     assert "pink-sword-2" in state.hands[1].cards  # the replacement
     # Seat 1 then seat 2 finish the round; the game ends before seat 0 plays again.
     while state.stack:
-        GAME.apply(
+        GAME.resolve(
             state,
             GAME.legal_actions(state)[-1] if not isinstance(state.stack[-1], Unearth) else Stop(),
         )
@@ -382,7 +380,7 @@ def test_the_last_round_ends_with_the_seat_before_the_start_player() -> None:
         while not game.is_over(state):
             if not isinstance(state.stack[-1], ChooseTask):
                 seats_by_turn[state.turns.turn] = state.turns.current
-            game.apply(state, game.legal_actions(state)[-1])  # Stop, when digging
+            game.resolve(state, game.legal_actions(state)[-1])  # Stop, when digging
         assert state.aside.cards == [AWAKENING]
         turns = list(seats_by_turn.values())
         assert turns[0] == 1 and turns[-1] == 0

@@ -31,7 +31,7 @@ def states(registry: Registry, game_id: str) -> Iterator[tuple[Any, Any]]:
 
 
 def round_trip(game: Any, state: Any) -> Any:
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=game.State)
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=game.state_type)
 
 
 def mutable_parts(value: Any) -> Iterator[Any]:

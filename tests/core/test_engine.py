@@ -90,7 +90,7 @@ def test_run_rejects_a_player_choosing_an_illegal_action(tiny: Any, tiny_module:
             return tiny_module.Play(card="c9z")
 
     match = Match.new(tiny, 2, 1, Hooks(None))
-    with pytest.raises(IllegalAction, match=r"chose .* not among the legal actions"):
+    with pytest.raises(IllegalAction, match=r"^step 1: .* is not legal for seat 0 now$"):
         match.run([Cheat(), Cheat()])
 
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import pytest
 
-from meeple.core.errors import IllegalAction
 from meeple.core.rng import Stream
 from meeple.core.zones import HIDDEN, Zone, iter_zones
 
@@ -16,7 +15,7 @@ def state(tiny: Any) -> Any:
     """A 3-seat Tiny game, two actions in (some cards in piles, hands full)."""
     s = tiny.setup(3, 7)
     for _ in range(2):
-        tiny.apply(s, tiny.legal_actions(s)[0])
+        tiny.resolve(s, tiny.legal_actions(s)[0])
     return s
 
 
@@ -28,7 +27,7 @@ def test_clone_is_equal_and_independent(tiny: Any, state: Any) -> None:
     before = tiny.digest(state)
     copy = tiny.clone(state)
     assert copy == state and copy is not state
-    tiny.apply(copy, tiny.legal_actions(copy)[0])
+    tiny.resolve(copy, tiny.legal_actions(copy)[0])
     copy.hands[0].cards.append("x")
     assert tiny.digest(state) == before
     assert copy != state
@@ -42,16 +41,6 @@ def test_digest_is_stable_and_sensitive(tiny: Any, state: Any) -> None:
     assert tiny.digest(tiny.setup(3, 8)) != tiny.digest(tiny.setup(3, 7))
     state.rng.counter += 1
     assert tiny.digest(state) != d
-
-
-def test_apply_rejects_an_illegal_action_clearly(tiny: Any, tiny_module: Any, state: Any) -> None:
-    foreign = tiny_module.Play(card="not-a-card")
-    before = tiny.digest(state)
-    with pytest.raises(IllegalAction, match=r"is not a legal action now \(seat \d to move\)"):
-        tiny.apply(state, foreign)
-    assert tiny.digest(state) == before  # a rejected action changes nothing
-    legal = tiny.legal_actions(state)[0]
-    assert tiny.apply(state, legal) == [] and tiny.digest(state) != before
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
@@ -216,12 +205,12 @@ def test_is_over_and_defaults(tiny: Any, state: Any) -> None:
 def test_reveals_a_card_drawn_but_not_one_played(tiny: Any, state: Any) -> None:
     seat = state.stack[-1].seat
     before = tiny.clone(state)
-    tiny.apply(state, tiny.legal_actions(state)[0])  # plays a card, then draws one
+    tiny.resolve(state, tiny.legal_actions(state)[0])  # plays a card, then draws one
     assert tiny.reveals(before, state, seat)
     state.deck.cards.clear()  # nothing left to draw: the next seat only plays
     seat = state.stack[-1].seat
     before = tiny.clone(state)
-    tiny.apply(state, tiny.legal_actions(state)[0])
+    tiny.resolve(state, tiny.legal_actions(state)[0])
     assert not tiny.reveals(before, state, seat)
 
 

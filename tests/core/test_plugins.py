@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import msgspec
 import pluggy
 import pytest
 
 from meeple.core import bots as core_bots
-from meeple.core import hookimpl
+from meeple.core import files, hookimpl, validate
 from meeple.core.bots import RandomBot
-from meeple.core.errors import MeepleError, PluginError, UnknownGame
+from meeple.core.errors import InvalidFile, MeepleError, PluginError, UnknownGame
 from meeple.core.game import Game, class_problems
 from meeple.core.plugins import (
     BUILTIN_PLUGINS,
+    BotOptions,
     PluginManager,
     Registry,
     list_plugins,
@@ -248,6 +251,35 @@ def test_a_game_specific_bot_wins_over_a_generic_one(tiny_module: Any) -> None:
         registry.bot("tinybot", "other")
 
 
+def test_a_bot_for_every_game_built_on_an_engine_plays_those_of_any_plugin(
+    tiny_module: Any,
+) -> None:
+    """A test over the game classes picks among every plugin's games, those of plugins
+    called after the bot's own too (pluggy calls the last registered first)."""
+
+    class Bots:
+        @hookimpl
+        def meeple_bots(self, register: Any) -> None:
+            register("tinyish", RandomBot, games=lambda game: issubclass(game, tiny_module.Tiny))
+
+    class Sibling(tiny_module.Tiny):
+        id = "sibling"
+        title = "Sibling"
+
+    class Games:
+        @hookimpl
+        def meeple_games(self, register: Any) -> None:
+            register(Sibling)
+
+    pm = plugin_manager(entry_points=False, extra=[tiny_module])
+    pm.register(Bots(), name="bots")
+    pm.register(Games(), name="games")
+    registry = Registry(pm)
+    assert sorted(registry.bot("tinyish", "sibling").games or ()) == ["sibling", "tiny"]
+    assert "tinyish" in registry.bot_names("tiny")
+    assert "tinyish" not in registry.bot_names("clank")
+
+
 class Randoms:
     """Registers a bot named ``random`` for every game, as the core does."""
 
@@ -416,9 +448,16 @@ def crash(self: Any, seats: int, seed: int) -> Any:
         ({"id": "tiny_2"}, "has id 'tiny_2', not lowercase"),
         ({"min_seats": 3, "max_seats": 2}, "takes 3-2 seats: min_seats must be an int from 1 to"),
         ({"min_seats": 0}, "takes 0-4 seats"),
+        ({"is_over": lambda self, state: False}, "overrides is_over(), which is final"),
         ({"max_seats": "4"}, "takes 2-'4' seats"),
-        ({"State": dict}, "has State <class 'dict'>, not a subclass of meeple.core.State"),
-        ({"Action": int | str}, "has Action int | str, not a meeple.core.Action subclass"),
+        (
+            {"state_type": dict},
+            "has state_type <class 'dict'>, not a subclass of meeple.core.State",
+        ),
+        (
+            {"action_type": int | str},
+            "has action_type int | str, not a meeple.core.Action subclass",
+        ),
         ({"zones": {"deck": SECRET}}, "sets up zones of kind 'hand', 'pile', which its zones"),
         ({"setup": crash}, "cannot set up 2 seats with seed 0: RuntimeError: no cards in the box"),
     ],
@@ -446,8 +485,8 @@ def test_a_game_class_lacking_the_rules_is_named_with_all_it_lacks() -> None:
     Registry(pm)
     (broken,) = pm.broken
     assert broken.error == (
-        f"its game class {__name__}.{Bare.__qualname__} lacks id, min_seats, max_seats, State, "
-        "Action, setup(), legal_actions(), resolve(), scores(), cards()"
+        f"its game class {__name__}.{Bare.__qualname__} lacks id, min_seats, max_seats, "
+        "state_type, action_type, setup(), legal_actions(), resolve(), scores(), cards()"
     )
 
 
@@ -465,3 +504,48 @@ def test_a_sound_game_class_has_no_problems(
     monkeypatch.delenv("MEEPLE_DISABLE_PLUGINS")
     games = Registry(plugin_manager(entry_points=False)).games.values()
     assert [class_problems(game) for game in (tiny_module.Tiny, *games)] == [[]] * 4
+
+
+class Pinned(BotOptions, frozen=True):
+    """Options naming a file, pinned by its digest as the policy bot's model is."""
+
+    path: str = ""
+    digest: str = ""
+
+    def pinned(self) -> Pinned:
+        return msgspec.structs.replace(self, digest=files.digest(files.read_file(self.path, 99)))
+
+    def unavailable(self) -> list[str]:
+        now = files.digest(files.read_file(self.path, 99))
+        return [] if now == self.digest else [f"{self.path} is not the file pinned"]
+
+
+class PinningBots:
+    @hookimpl
+    def meeple_bots(self, register: Any) -> None:
+        register("pinning", lambda *args: RandomBot(*args[:3]), options=Pinned)
+
+
+def test_a_seat_the_local_user_names_is_pinned(tiny_module: Any, tmp_path: Path, save: Any) -> None:
+    """Named with ``pin`` (the command line), a seat's options pin what they name, and its
+    canonical name holds it; a name read from a file is taken as written, and a saved game
+    whose pinned file changed is refused naming the seat."""
+    registry = Registry(plugin_manager(entry_points=False, extra=[tiny_module, PinningBots()]))
+    weights = tmp_path / "w.bin"
+    weights.write_bytes(b"one")
+    named = f"pinning:path={weights}"
+    assert registry.player(named, "tiny").text == named
+    pinned = registry.player(named, "tiny", pin=True).text
+    assert pinned == f"{named}:digest={files.digest(b'one')}"
+    assert registry.player(pinned, "tiny", pin=True).text == pinned
+    assert registry.player(pinned, "tiny").unavailable() == []
+    assert registry.player("random", "tiny", pin=True).unavailable() == []
+    path = save("record")
+    record = json.loads(path.read_text())
+    record["setup"]["seats"][1] = pinned
+    path.write_text(json.dumps(record))
+    validate.load(path, registry)
+    weights.write_bytes(b"two")
+    with pytest.raises(InvalidFile) as refused:
+        validate.load(path, registry)
+    assert refused.value.problems == [f"$.setup.seats[1]: {weights} is not the file pinned"]

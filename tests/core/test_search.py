@@ -307,8 +307,8 @@ def test_a_bot_with_options_as_another_bots_policy_gets_its_defaults(registry: R
 # -- deals: the same as before they were made cheaper --------------------------------------
 
 PINNED = {
-    "clank": ("016d62b42c5cef53", "1c53cffee3c711d7"),
-    "clank-catacombs": ("c082b38a0b3802bf", "452b45e43b32423c"),
+    "clank": ("55e32b7c68e2cfbc", "1c53cffee3c711d7"),
+    "clank-catacombs": ("974a466c1879f357", "06e90f4af8b6aa92"),
     "clonk": ("c47066f00642e773", "e64427530ac11c5c"),
 }
 """Per game, on three mid-game states: a hash of two deals of every seat's view, and one of
@@ -316,7 +316,10 @@ the statistics at the root of a 10-iteration ismcts search (its choice is the mo
 Recorded when each deal re-encoded its view and dealt card by card: a cheaper deal must draw
 from the stream and place every card exactly as that did. The Catacombs search statistics
 were recorded again when a forced move stopped taking a node of the tree, the Clank! ones when
-face-down secrets came to be taken blind (the deals were not)."""
+face-down secrets came to be taken blind (the deals were not). The deals of both Clank! games
+were recorded again when their states' layout changed (effects waiting on the turn; Catacombs'
+Lockpicks a count per seat), and the Catacombs search statistics when its counts came to pay
+as they grow through the turn."""
 
 
 def midgame_states(game: Any, seats: int) -> list[Any]:

@@ -230,7 +230,7 @@ def test_an_unbounded_int_field_is_named(make_env: Any) -> None:
         height: int
 
     game = make_env("tiny").game
-    game.Action = Jump
+    game.action_type = Jump
     with pytest.raises(MeepleError, match=r"Jump\.height .*Game\.action_values"):
         rl.catalogue(game, 2)
 

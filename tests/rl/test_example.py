@@ -35,7 +35,7 @@ def test_example_reports_the_win_share_before_and_after_training() -> None:
     assert re.fullmatch(rf"after 30 training games \(\d+\.\d s\): wins {SHARE}", lines[-1])
 
 
-def test_benchmark_measures_each_game_and_leduc_holdem(
+def test_benchmark_measures_each_game_leduc_holdem_and_rlcards_games(
     tiny_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARK.parent))
@@ -45,18 +45,23 @@ def test_benchmark_measures_each_game_and_leduc_holdem(
     spec.loader.exec_module(bench)
     assert bench.main(["--games", "tiny,clonk", "--seconds", "0.01", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)["runs"]
-    assert [(r["game"], r["seats"]) for r in rows[:-1]] == [
-        ("tiny", 2),
-        ("tiny", 4),
-        ("clonk", 2),
-        ("clonk", 4),
+    from rlcard.envs.registration import registry  # the rl tests' RLCard
+
+    assert [(r["library"], r["game"], r["seats"]) for r in rows[:5]] == [
+        ("meeple", "tiny", 2),
+        ("meeple", "tiny", 4),
+        ("meeple", "clonk", 2),
+        ("meeple", "clonk", 4),
+        ("pettingzoo", "leduc_holdem_v4", 2),
     ]
-    assert rows[-1]["game"] == "leduc_holdem_v4"
+    assert [(r["library"], r["game"]) for r in rows[5:]] == [
+        ("rlcard", name) for name in sorted(registry.env_specs)
+    ]
+    assert "leduc-holdem" in registry.env_specs
     for row in rows:
-        assert row["env_steps_per_s"] > 0 and row["actions"] > 0
-    for row in rows[:-1]:
-        assert row["decisions_per_s"] > 0 and row["ratio"] > 0
-        assert row["no_game_steps_per_s"] > 0 and 0 < row["ceiling"] < 1
+        assert row["env_steps_per_s"] > 0 and row["actions"] > 0 and row["legal_per_step"] >= 1
+    for row in rows[:4]:
+        assert row["decisions_per_s"] > 0 and row["ratio"] > 0 and row["no_game_steps_per_s"] > 0
     # The no-game environment that measures the interface alone is a sound one.
     from pettingzoo.test import api_test  # the rl extra: this module is collected without it
 

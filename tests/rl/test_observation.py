@@ -108,7 +108,7 @@ def test_the_compiled_zone_reader_finds_what_the_walk_finds(
     tiny: Any, name: str, options: dict[str, Any], seats: int
 ) -> None:
     env = table(tiny, name, seats, **options)
-    read = rl._zone_reader(env.game.State)
+    read = rl._zone_reader(env.game.state_type)
     for state in states(env, 1):
         assert [id(z) for z in read(state)] == [id(z) for z in iter_zones(state)]
 

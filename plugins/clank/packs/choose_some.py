@@ -7,10 +7,10 @@ from typing import Any, Generic, TypeVar
 
 from meeple.core.state import Count, Event, Frame
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import S, effect, frame
+from meeple.plugins.clank.part import S, action, effect, frame
 from meeple.plugins.clank.present import CONDITIONS, effect_text, effects_text
 from meeple.plugins.clank.rules import ClankEngine
-from meeple.plugins.clank.state import SKIP, Pick
+from meeple.plugins.clank.state import SKIP, Pick, Waiting
 
 E = TypeVar("E")
 
@@ -18,7 +18,8 @@ E = TypeVar("E")
 class ChooseSome(fx.Effect, frozen=True, tag="choose-some"):
     """The seat picks ``n`` different ``options``, or gets every option if ``all_if`` holds.
 
-    ``all_if`` is checked when the effect resolves (clank-catacombs rules.md#counts-now).
+    ``all_if`` holds whatever the order of play: the options the seat did not pick wait on it
+    as an ``if`` for the rest of the turn (clank-catacombs rules.md#counts-grow).
     """
 
     asks = ("all_if",)
@@ -29,12 +30,14 @@ class ChooseSome(fx.Effect, frozen=True, tag="choose-some"):
 
 
 class PickSome(Frame, Generic[E], tag="choose-some"):
-    """``choose-some``: ``n`` more different options to pick."""
+    """``choose-some``: ``n`` more different options to pick; those not picked wait on
+    ``all_if``, if any, once the frame is done."""
 
     options: list[list[E]]
     n: Count
     picked: list[Count] = []
     card: str | None = None
+    all_if: fx.Condition | None = None
 
 
 class ChooseSomePack(ClankEngine[S]):
@@ -44,30 +47,52 @@ class ChooseSomePack(ClankEngine[S]):
     def choose_some(
         self, state: S, seat: int, e: ChooseSome, card: str | None, events: list[Event]
     ) -> None:
-        """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds."""
-        if e.all_if is not None and self.holds_cond(state, seat, e.all_if, card):
+        """rules.md#conditions: ``n`` different options, all of them if ``all_if`` holds
+        (or comes to hold later in the turn, rules.md#counts-grow)."""
+        if e.all_if is not None and self._holds_cond(state, seat, e.all_if, card):
             for option in e.options:
-                state.pool.queue.extend(self.pending(option, card))
+                state.pool.queue.extend(self._pending(option, card))
             return
-        state.stack.append(PickSome(seat=seat, options=e.options, n=e.n, card=card))
+        state.stack.append(
+            PickSome(seat=seat, options=e.options, n=e.n, card=card, all_if=e.all_if)
+        )
 
     @frame(PickSome)
     def options_left(self, state: S, frame: PickSome[Any]) -> list[Any]:
         left = [(i, o) for i, o in enumerate(frame.options) if i not in frame.picked]
-        ok = self.feasible(state, frame.seat, [o for _, o in left], frame.card)
+        ok = self._feasible(state, frame.seat, [o for _, o in left], frame.card)
         return [self.acts.pick[i] for (i, _), yes in zip(left, ok, strict=True) if yes] or [SKIP]
 
-    def pick(self, state: S, action: Pick) -> list[Event]:
+    @action(Pick)
+    def pick_some(self, state: S, action: Pick) -> list[Event]:
+        """An option of a ``choose-some``; a ``choose``'s goes to the engine's rule."""
         frame = state.stack[-1]
         if type(frame) is not PickSome:
-            return super().pick(state, action)
+            return self.pick(state, action)
         frame.picked.append(action.option)
         frame.n -= 1
         if frame.n <= 0 or len(frame.picked) == len(frame.options):
             state.stack.pop()
-        state.pool.queue[:0] = self.pending(frame.options[action.option], frame.card)
+            self._rest_wait(state, frame)
+        state.pool.queue[:0] = self._pending(frame.options[action.option], frame.card)
         events: list[Event] = []
         return events
+
+    def declined(self, state: S, frame: Any, events: list[Event]) -> None:
+        """A ``choose-some`` with no option the seat can carry out: every option waits."""
+        if type(frame) is PickSome:
+            self._rest_wait(state, frame)
+        super().declined(state, frame, events)
+
+    def _rest_wait(self, state: S, frame: PickSome[Any]) -> None:
+        """rules.md#counts-grow: the options not picked wait, as an ``if`` on ``all_if``, for
+        the rest of the turn."""
+        if frame.all_if is None:
+            return
+        rest = [e for i, o in enumerate(frame.options) if i not in frame.picked for e in o]
+        if rest:
+            when = fx.kind_of(self.Effect, fx.If)
+            state.pool.waiting.append(Waiting(when(cond=frame.all_if, then=rest), frame.card))
 
 
 @effect_text.register

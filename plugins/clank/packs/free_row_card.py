@@ -9,7 +9,7 @@ from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.part import S, effect, frame
 from meeple.plugins.clank.present import effect_text
 from meeple.plugins.clank.rules import ClankEngine
-from meeple.plugins.clank.state import SKIP, Acquire, Player, UseDevice
+from meeple.plugins.clank.state import SKIP
 
 
 class FreeRowCard(fx.Effect, frozen=True, tag="free-row-card"):
@@ -24,22 +24,18 @@ class FreeCard(Frame, tag="free-card"):
 class FreeRowCardPack(ClankEngine[S]):
     """The ``free-row-card`` pack: the seat answers with the engine's acquire or use."""
 
-    def can_use(self, p: Player, card: str) -> bool:
-        """Whether the seat can pay a device's costs besides the Skill (none here)."""
-        return True
-
     @effect(FreeRowCard)
     def free_row_card(
         self, state: S, seat: int, e: FreeRowCard, card: str | None, events: list[Event]
     ) -> None:
-        if self.free_cards(state, seat):
+        if self._free_cards(state, seat):
             state.stack.append(FreeCard(seat=seat))
 
     @frame(FreeCard)
     def free_choices(self, state: S, frame: FreeCard) -> list[Any]:
-        return [*self.free_cards(state, frame.seat), SKIP]
+        return [*self._free_cards(state, frame.seat), SKIP]
 
-    def free_cards(self, state: S, seat: int) -> list[Any]:
+    def _free_cards(self, state: S, seat: int) -> list[Any]:
         p = state.players[seat]
         graph = self.graph(state)
         out: list[Any] = []
@@ -47,25 +43,18 @@ class FreeRowCardPack(ClankEngine[S]):
             card = self.cat.card[c]
             if card.where is not None and not self.where_ok(graph, p.room, card.where):
                 continue
-            if card.kind == "device" and self.can_use(p, c):
+            if card.kind == "device" and self.can_use(state, p, c):
                 out.append(self.acts.use[c])
             elif card.kind == "item":
                 out.append(self.acts.acquire[c])
         return out
 
-    def acquire(self, state: S, action: Acquire) -> list[Event]:
-        """rules.md#grand-theft: a free acquire waives the Skill only."""
+    def pay_skill(self, state: S, skill: int) -> None:
+        """rules.md#grand-theft: a free acquire or use waives the Skill only."""
         if type(state.stack[-1]) is FreeCard:
             state.stack.pop()
-            state.pool.skill += self.skill_price(state, self.cat.card[action.card])
-        return super().acquire(state, action)
-
-    def use_device(self, state: S, action: UseDevice) -> list[Event]:
-        """A free use waives the Skill only."""
-        if type(state.stack[-1]) is FreeCard:
-            state.stack.pop()
-            state.pool.skill += self.cat.card[action.card].cost
-        return super().use_device(state, action)
+            return
+        super().pay_skill(state, skill)
 
 
 @effect_text.register

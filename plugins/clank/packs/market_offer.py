@@ -7,7 +7,7 @@ from typing import Any
 from meeple.core.state import Action, Event
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank.catalog import Catalog, Graph
-from meeple.plugins.clank.part import S, action, effect
+from meeple.plugins.clank.part import S, action, effect, hook
 from meeple.plugins.clank.present import effect_text
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import Bought, EngineOptions, Player
@@ -37,10 +37,12 @@ class MarketOfferPack(ClankEngine[S]):
         super().__init__(options, cat)
         self._claim = {k: Claim(item=k) for k in self.cat.market_items}
 
+    @hook
     def turn_offer(self, state: S) -> tuple[int | None, bool]:
         """This turn's offer: its price (``None``: no offer) and whether it holds anywhere."""
         raise NotImplementedError
 
+    @hook
     def set_turn_offer(self, state: S, price: int | None, anywhere: bool) -> None:
         raise NotImplementedError
 
@@ -50,24 +52,24 @@ class MarketOfferPack(ClankEngine[S]):
     ) -> None:
         self.set_turn_offer(state, e.price, e.anywhere)
 
-    def claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
+    def _claim_actions(self, state: S, p: Player, graph: Graph, out: list[Any]) -> None:
         """rules.md#offers: the items the seat can claim at the offer's price, where it is."""
         price, anywhere = self.turn_offer(state)
         if price is not None and (anywhere or p.room in graph.markets):
             claim = self._claim
-            out.extend(claim[kind] for kind in self.market_kinds(state, p, price))
+            out.extend(claim[kind] for kind in self._market_kinds(state, p, price))
 
     @action(Claim)
     def claim(self, state: S, action: Claim) -> list[Event]:
         """rules.md#offers: one market item at the offer's price."""
         seat = state.stack[-1].seat
         p = state.players[seat]
-        tid = self.take_from_market(state, action.item)
+        tid = self._take_from_market(state, action.item)
         price, anywhere = self.turn_offer(state)
         p.gold -= price or 0
         self.set_turn_offer(state, None, anywhere)
         events: list[Event] = [Bought(seat=seat, token=tid)]
-        self.gain_token(state, seat, tid)
+        self._gain_token(state, seat, tid)
         return events
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Generic, TypeVar
 
 from meeple.core.state import Action, Event, Frame
-from meeple.plugins.clank.part import S, action, frame
+from meeple.plugins.clank.part import S, action, frame, hook
 from meeple.plugins.clank.rules import ClankEngine
 from meeple.plugins.clank.state import SKIP
 
@@ -45,6 +45,7 @@ class OfferPack(ClankEngine[S]):
         self.accepted(state, frame, events)
         return events
 
+    @hook
     def accepted(self, state: S, frame: Offer[Any], events: list[Event]) -> None:
         """What accepting ``frame.effect`` does: a pack or game handles its own effects and
         hands the others on (``super().accepted``)."""

@@ -7,7 +7,7 @@ from typing import Literal
 from meeple.core.state import Event
 from meeple.core.zones import Zone
 from meeple.plugins.clank import effects as fx
-from meeple.plugins.clank.part import S, effect
+from meeple.plugins.clank.part import S, effect, hook
 from meeple.plugins.clank.present import effect_text, plural
 from meeple.plugins.clank.rules import ClankEngine
 
@@ -22,6 +22,7 @@ class TakeSecret(fx.Effect, frozen=True, tag="take-secret"):
 class TakeSecretPack(ClankEngine[S]):
     """The ``take-secret`` pack; the game keeps the piles (:meth:`secret_pile`)."""
 
+    @hook
     def secret_pile(self, state: S, kind: str) -> Zone:
         """The face-down pile of ``kind`` secrets (``major``, ``minor``)."""
         raise NotImplementedError
@@ -32,7 +33,7 @@ class TakeSecretPack(ClankEngine[S]):
     ) -> None:
         pile = self.secret_pile(state, e.kind)
         for _ in range(min(e.n, len(pile))):
-            self.found(state, seat, pile.draw(), events)
+            self._found(state, seat, pile.draw(), events)
 
 
 @effect_text.register

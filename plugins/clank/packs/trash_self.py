@@ -36,22 +36,22 @@ class TrashSelfPack(OfferPack[S]):
         if e.optional:
             state.stack.append(Offer(seat=seat, effect=e, card=card))
         else:
-            self.trash_from_play(state, seat, card, e, events)
+            self._trash_from_play(state, seat, card, e, events)
 
-    def trash_from_play(
+    def _trash_from_play(
         self, state: S, seat: int, card: str, e: TrashSelf, events: list[Event]
     ) -> None:
         state.players[seat].play.remove(card)
         state.trash.add(card)
         events.append(Trashed(seat=seat, card=card))
-        state.pool.queue[:0] = self.pending(e.then, card)
+        state.pool.queue[:0] = self._pending(e.then, card)
 
     def accepted(self, state: S, frame: Offer[Any], events: list[Event]) -> None:
         e = frame.effect
         if not isinstance(e, TrashSelf):
             return super().accepted(state, frame, events)
         assert frame.card is not None
-        self.trash_from_play(state, frame.seat, frame.card, e, events)
+        self._trash_from_play(state, frame.seat, frame.card, e, events)
 
 
 @effect_text.register

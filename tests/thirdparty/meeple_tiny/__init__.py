@@ -38,8 +38,8 @@ class Tiny(Game[TinyState, Play | Draw]):
     id = "tiny"
     title = "Tiny"
     min_seats, max_seats = 2, 4
-    State = TinyState
-    Action = Play | Draw
+    state_type = TinyState
+    action_type = Play | Draw
     zones = {"deck": SECRET, "hand": PRIVATE, "pile": PUBLIC}
 
     def setup(self, seats: int, seed: int) -> TinyState:
