@@ -67,7 +67,7 @@ _cards = operator.attrgetter("cards")
 class _Seat:
     """What the recorder knows of one seat: its zones, its hands as last seen, its facts."""
 
-    __slots__ = ("acquired", "first", "hands", "held", "played", "stage", "zones")
+    __slots__ = ("acquired", "first", "hands", "held", "played", "zones")
 
     def __init__(self) -> None:
         self.zones: list[Zone] = []
@@ -75,10 +75,9 @@ class _Seat:
         """Its zones only it sees, each with a copy of its cards as last seen."""
         self.held: set[str] = set()
         """Every card that has lain in the seat's zones, the set-up's included."""
-        self.stage: Zone | None = None
-        """Where the last card the seat played went (a play area)."""
-        self.acquired: Counter[str] = Counter()
-        self.played: Counter[str] = Counter()
+        # Plain dicts, counted with get: a Counter's missing key costs a Python call.
+        self.acquired: dict[str, int] = {}
+        self.played: dict[str, int] = {}
         self.first: dict[str, int] = {}
 
 
@@ -99,16 +98,18 @@ class Recorder:
     def __init__(self, game: Game[Any, Any], state: State) -> None:
         self.game, self.state = game, state
         self.seats = [_Seat() for _ in range(state.seats)]
-        self.kind = _kinds(game).__getitem__
-        self.visibility = game.zones
+        layout = _layout(game)
+        self.kind, self.visibility, self.open = layout.kinds.__getitem__, game.zones, layout.open
         self.round = state.turns.round
         zones = list(iter_zones(state))
-        hidden = _hidden(game)
+        hidden = layout.hidden
         self.places = [z for z in zones if z.kind not in hidden]
         self.places += [z for z in zones if z.kind in hidden]
         """Every zone of the set-up, where a card played is looked for: those where every
         seat may see a card first (a card played lies where every seat sees it)."""
-        private = _private(game)
+        self.stages: list[Zone] = []
+        """The zones a card left a hand for, the latest first."""
+        private = layout.private
         for zone in zones:
             if zone.owner is not None:
                 seat = self.seats[zone.owner]
@@ -135,18 +136,24 @@ class Recorder:
     def _left(self, seat: _Seat, cards: list[str], seen: list[str]) -> None:
         """Cards left a hand of the seat, which held ``seen`` and holds ``cards``: those now
         where every seat sees them were played."""
-        # One card played onto where the seat's last one went (a play area) is the next
-        # commonest change; any other looks for the cards gone in every zone of the set-up,
-        # then (a zone new since) walks the state.
-        stage = seat.stage
-        if stage is not None and stage.cards and stage.cards[-1] in seen:
-            top = stage.cards[-1]
-            i = seen.index(top)
-            if cards == seen[:i] + seen[i + 1 :]:
-                if self._public(stage, len(stage.cards) - 1):
-                    seat.played[self.kind(top)] += 1
-                return
         gone = set(seen).difference(cards)
+        if len(gone) == 1:
+            # One card played onto a zone a card was played to before (a play area, a pile
+            # on the table), the commonest change, is found on top of it: no zone else holds
+            # that card.
+            (card,) = gone
+            stages = self.stages
+            for i, zone in enumerate(stages):
+                on = zone.cards
+                if on and on[-1] == card:
+                    if i:
+                        stages.insert(0, stages.pop(i))
+                    if self._public(zone, len(on) - 1):
+                        played, kind = seat.played, self.kind(card)
+                        played[kind] = played.get(kind, 0) + 1
+                    return
+        # Any other looks for the cards gone in every zone of the set-up, then (a zone new
+        # since) walks the state.
         if gone and self._shown(seat, gone, self.places):
             self._shown(seat, gone, list(iter_zones(self.state)))
 
@@ -165,18 +172,18 @@ class Recorder:
 
     def _arrived(self, seat: _Seat, cards: list[str]) -> None:
         """Take in ``cards``, now in the seat's zones, some of which it never held."""
-        held, kind, now = seat.held, self.kind, self.round
+        held, kind, now, acquired = seat.held, self.kind, self.round, seat.acquired
         for card in cards:
             if card not in held:
                 held.add(card)
                 k = kind(card)
-                seat.acquired[k] += 1
+                acquired[k] = acquired.get(k, 0) + 1
                 seat.first.setdefault(k, now)
 
     def _public(self, zone: Zone, i: int) -> bool:
         """Whether every seat sees the card at ``i`` in ``zone``."""
-        vis = self.visibility[zone.kind]
-        return vis.others == "all" or sees(vis, zone, None, i)
+        kind = zone.kind
+        return kind in self.open or sees(self.visibility[kind], zone, None, i)
 
     def _shown(self, seat: _Seat, gone: set[str], zones: list[Zone]) -> bool:
         """Count the cards of ``gone`` that lie where every seat sees them in ``zones`` as
@@ -189,8 +196,10 @@ class Recorder:
             gone.difference_update(here)
             for card in here:
                 if self._public(zone, cards.index(card)):
-                    seat.played[self.kind(card)] += 1
-                    seat.stage = zone
+                    kind = self.kind(card)
+                    seat.played[kind] = seat.played.get(kind, 0) + 1
+            if not any(stage is zone for stage in self.stages):
+                self.stages.insert(0, zone)
             if not gone:
                 return False
         return True
@@ -231,15 +240,29 @@ class _Kinds(dict[str, str]):
         return kind
 
 
-_KINDS: weakref.WeakKeyDictionary[Game[Any, Any], _Kinds] = weakref.WeakKeyDictionary()
+class _Layout:
+    """What a recorder reads of its game, the same for each of its games."""
+
+    def __init__(self, game: Game[Any, Any]) -> None:
+        self.kinds = _Kinds(game)
+        zones = game.zones
+        self.private = {kind for kind, vis in zones.items() if vis == PRIVATE}
+        """The zone kinds only their owner sees: its hands."""
+        self.hidden = {kind for kind, vis in zones.items() if vis.others == "none"}
+        """The zone kinds of which a seat that does not own one sees no card."""
+        self.open = {kind for kind, vis in zones.items() if vis.others == "all"}
+        """The zone kinds every card of which every seat sees."""
+
+
+_LAYOUTS: weakref.WeakKeyDictionary[Game[Any, Any], _Layout] = weakref.WeakKeyDictionary()
 """Kept as long as their game object: a run plays every game on one."""
 
 
-def _kinds(game: Game[Any, Any]) -> _Kinds:
-    kinds = _KINDS.get(game)
-    if kinds is None:
-        kinds = _KINDS[game] = _Kinds(game)
-    return kinds
+def _layout(game: Game[Any, Any]) -> _Layout:
+    layout = _LAYOUTS.get(game)
+    if layout is None:
+        layout = _LAYOUTS[game] = _Layout(game)
+    return layout
 
 
 def measures(hooks: Hooks, game: Game[Any, Any], state: State, seat: int) -> dict[str, Measure]:
@@ -253,16 +276,6 @@ def measures(hooks: Hooks, game: Game[Any, Any], state: State, seat: int) -> dic
         for name, value in answer.items():
             found[name] = _measure(name, value)
     return dict(sorted(found.items()))
-
-
-def _private(game: Game[Any, Any]) -> set[str]:
-    """The game's zone kinds only their owner sees: its hands."""
-    return {kind for kind, vis in game.zones.items() if vis == PRIVATE}
-
-
-def _hidden(game: Game[Any, Any]) -> set[str]:
-    """The game's zone kinds of which a seat that does not own one sees no card."""
-    return {kind for kind, vis in game.zones.items() if vis.others == "none"}
 
 
 def _measure(name: str, value: object) -> Measure:
