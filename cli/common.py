@@ -218,7 +218,7 @@ class _Escaped:
 
 
 def shown(drawing: Any) -> RenderableType:
-    """What ``Game.render`` returned, made safe to print: a string as plain lines."""
+    """What ``Presentation.render`` returned, made safe to print: a string as plain lines."""
     if isinstance(drawing, str):
         return plain(drawing, lines=True)
     return _Escaped(drawing)

@@ -160,17 +160,14 @@ def host_game(
         common.console.print(play.final_scores(table, scores))
         play.say("the game is over; every page shows the scores (Ctrl-C stops the server)")
 
+    web = hosting.server(lobby, sock, answers_to)
     try:
-        with common.Terminable():
+        with hosting.sigterm_stops(web) as term:
             announce(game.title, setup.seats, tokens, shown, path)
-            asyncio.run(hosting.serve(hosting.server(lobby, sock, answers_to), sock, [game_over()]))
-    except KeyboardInterrupt as stop:
-        terminated = isinstance(stop, common.Terminated)
-        said = "stopped (terminated)" if terminated else "stopped"
-        if path is not None and not match.over:
-            said += f"; the game is saved in {path}: `meeple host --resume {path}` continues it"
-        play.say(said)
-        raise typer.Exit(143 if terminated else 0) from None
+            # Only Ctrl-C or SIGTERM ends the serving without an error.
+            asyncio.run(hosting.serve(web, sock, [game_over()]))
+    except KeyboardInterrupt:
+        pass
     except Exception as error:
         if path is not None:
             error.add_note(
@@ -179,6 +176,11 @@ def host_game(
         if isinstance(error, MeepleError):
             common.fail(common.message_of(error))
         raise
+    said = "stopped (terminated)" if term.terminated else "stopped"
+    if path is not None and not match.over:
+        said += f"; the game is saved in {path}: `meeple host --resume {path}` continues it"
+    play.say(said)
+    raise typer.Exit(143 if term.terminated else 0)
 
 
 def announce(

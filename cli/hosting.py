@@ -19,6 +19,7 @@ import asyncio
 import io
 import socket
 from collections.abc import Awaitable, Callable, Collection
+from functools import partial
 from importlib import resources
 from typing import Any
 
@@ -196,9 +197,9 @@ def drawer(game: Game[Any, Any]) -> Callable[[State, int | None], bytes]:
         options = console.options.update(height=None)
         lines: list[list[tuple[str, str | None, str | None, str]]] = []
         try:
-            parts = [game.render_table(view, seat)]
-            if seat is not None:
-                parts.append(game.render_private(view, seat))
+            shown = game.presentation
+            private = None if seat is None else shown.render_private(view, seat)
+            parts = [shown.render_table(view, seat), private]
             for part in parts:
                 if part is not None:
                     if lines:
@@ -298,6 +299,15 @@ def bind(host: str, port: int) -> socket.socket:
 
 def _family(host: str) -> socket.AddressFamily:
     return socket.AF_INET6 if ":" in host else socket.AF_INET
+
+
+def sigterm_stops(web: uvicorn.Server) -> common.Terminable:
+    """SIGTERM, heard inside the returned context, asks ``web`` to stop as uvicorn's own
+    handler does while it serves (``term.terminated`` says it came).
+
+    Raised into the event loop as :class:`common.Terminated` instead, it could land in a
+    weakref callback, where Python reports and drops it, and the server would serve on."""
+    return common.Terminable(partial(setattr, web, "should_exit", True))
 
 
 async def serve(

@@ -106,7 +106,7 @@ class Person:
 
     def choose(self, prompt: Prompt) -> Action:
         game, view, legal = prompt.game, prompt.view, prompt.legal
-        common.console.print(common.shown(game.render(view, self.seat)))
+        common.console.print(common.shown(game.presentation.render(view, self.seat)))
         for i, text in enumerate(net.choices(game, view, legal), 1):
             play.say(f"  {i:>3}. {text}")
         n = len(legal)

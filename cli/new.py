@@ -37,8 +37,8 @@ FILES = {
 
 
 TAKEN = frozenset(
-    ("Action", "Annotated", "Draw", "Frame", "Game", "Options", "Play", "Rng", "Score", "State",
-     "Turn", "Turns", "Zone")
+    ("Action", "Annotated", "Draw", "Frame", "Game", "Options", "Play", "Presentation", "Rng",
+     "Score", "State", "Turn", "Turns", "Zone")
 )  # fmt: skip
 """Names the game module already holds: the game ``draw`` gets the class ``DrawGame``."""
 

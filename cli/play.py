@@ -1,6 +1,6 @@
 """``meeple play``: a game at the terminal, human seats against bots or each other.
 
-A human seat sees only its own view (``game.render(game.view(state, seat))``)
+A human seat sees only its own view (``game.presentation.render(game.view(state, seat))``)
 and answers each decision by number. The log shows every action as the one
 human at the table may know it -- or, with no human or several, as an
 onlooker would.
@@ -386,9 +386,9 @@ class Human:
             self.pass_here()
         table.shown = self.seat
         out.print()
-        out.print(common.shown(game.render(view, self.seat)))
+        out.print(common.shown(game.presentation.render(view, self.seat)))
         for i, action in enumerate(legal, 1):
-            say(f"  {i:>3}. {game.describe_action(view, action)}")
+            say(f"  {i:>3}. {game.presentation.describe_action(view, action)}")
         n = len(legal)
         while True:
             answer = ask(f"seat {self.seat}, your choice [1-{n}, u undo, s save, q quit]: ")
@@ -427,9 +427,8 @@ class Human:
             self.table.front.say(f"cannot take that back: {why}")
             return
         game = match.game
-        self.table.front.say(
-            f"taken back: {game.describe_action(game.view(match.state, self.seat), last)}"
-        )
+        said = game.presentation.describe_action(game.view(match.state, self.seat), last)
+        self.table.front.say(f"taken back: {said}")
         raise Rewound
 
 
@@ -475,10 +474,12 @@ class Narrator:
         """``action`` of ``seat`` in ``state``, as ``viewer`` may know it."""
         game = self.match.game
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat]})"
-        return f"{who}: {game.describe_action(game.view(state, self.viewer), action)}"
+        return f"{who}: {game.presentation.describe_action(game.view(state, self.viewer), action)}"
 
     def events(self, _seat: int, _action: Action, events: list[Event]) -> None:
-        seen = [d for e in events if (d := self.match.game.describe_event(e, self.viewer))]
+        seen = [
+            d for e in events if (d := self.match.game.presentation.describe_event(e, self.viewer))
+        ]
         self.tell("; ".join(seen) if seen else self.said)
 
     def heading(self, text: str) -> None:

@@ -34,11 +34,11 @@ class Log:
             common.console.rule(f"round {self.round}")
         seat = state.to_move
         who = "you" if seat == self.viewer else f"seat {seat} ({self.seats[seat or 0]})"
-        said = self.game.describe_action(self.game.view(state, self.viewer), action)
+        said = self.game.presentation.describe_action(self.game.view(state, self.viewer), action)
         self.line = f"{step:>4}. {who}: {said}"
 
     def after(self, step: int, state: State, events: list[Event]) -> None:
-        describe, viewer = self.game.describe_event, self.viewer
+        describe, viewer = self.game.presentation.describe_event, self.viewer
         seen = [text for e in events if (text := describe(e, viewer))]
         common.console.print(common.plain(self.line + "".join(f" — {s}" for s in seen)))
 
@@ -88,4 +88,4 @@ def replay(
         common.console.print(common.score_table(match.scores(), seats))
         return
     common.console.print(f"after {len(match.actions)} of {len(actions)} actions:")
-    common.console.print(common.shown(game.render(game.view(match.state, seat), seat)))
+    common.console.print(common.shown(game.presentation.render(game.view(match.state, seat), seat)))

@@ -1,7 +1,7 @@
 """The full-screen table of ``meeple play``: the game in panes that stay put.
 
-The table pane shows what every seat sees (``Game.render_table``), the
-private pane what only the seat at the screen sees (``Game.render_private``),
+The table pane shows what every seat sees (``Presentation.render_table``), the
+private pane what only the seat at the screen sees (``Presentation.render_private``),
 the log the plain mode's lines (:class:`~meeple.cli.play.Narrator`), and the
 actions list the legal answers of the seat to move. Between two people
 sharing the screen, a "pass to seat N" screen covers the table until the
@@ -343,7 +343,7 @@ class TableApp(App[None]):
         game, view = prompt.game, prompt.view
         if len(self.humans) > 1:
             self.viewer = prompt.seat
-        actions = [game.describe_action(view, action) for action in prompt.legal]
+        actions = [game.presentation.describe_action(view, action) for action in prompt.legal]
         decision = Decision(prompt.seat, self.picture(), actions)
         self.post(self.ask_seat, decision)
         while not isinstance(request := self.requests.get(), int):
@@ -367,8 +367,8 @@ class TableApp(App[None]):
         view = game.view(match.state, seat)
         return Picture(
             status=f"{game.title} · round {match.state.turns.round}",
-            board=game.render_table(view, seat),
-            private=None if seat is None else game.render_private(view, seat),
+            board=game.presentation.render_table(view, seat),
+            private=None if seat is None else game.presentation.render_private(view, seat),
         )
 
     # -- the app's side ----------------------------------------------------------------
@@ -553,7 +553,7 @@ class TableApp(App[None]):
         self.push_screen(Note("keys", KEYS))
 
     def action_legend(self) -> None:
-        legend = self.table.match.game.legend()
+        legend = self.table.match.game.presentation.legend()
         self.push_screen(Note(f"{self.table.match.game.title}: legend", legend))
 
 

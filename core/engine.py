@@ -153,7 +153,7 @@ class Match:
         if action not in legal:
             seat, step = self.state.to_move, len(self.actions) + 1
             raise IllegalAction(
-                f"step {step}: {self.game.describe_action(self.state, action)} "
+                f"step {step}: {self.game.presentation.describe_action(self.state, action)} "
                 f"is not legal for seat {seat} now"
                 if seat is not None
                 else f"step {step}: the game is already over"

@@ -3,11 +3,16 @@
 A game is a subclass of :class:`Game` registered through the
 ``meeple_games`` hook. It declares what it is (id, title, seat range, option,
 state and action types, zone visibility) as class attributes, and implements
-the rules in four methods: :meth:`Game.setup`, :meth:`Game.legal_actions`,
-:meth:`Game.resolve` and :meth:`Game.scores`. Everything else -- checking that
-an action is legal, views, determinization, cloning, digests, the generic
+the rules in five methods: :meth:`Game.setup`, :meth:`Game.legal_actions`,
+:meth:`Game.resolve`, :meth:`Game.scores` and :meth:`Game.cards`. Everything else --
+checking that an action is legal, views, determinization, cloning, digests, the generic
 state checks, records and validation -- is provided here or by the engine
 (:mod:`meeple.core.engine`), so a game re-implements none of it.
+
+What the rules never call lies in optional parts, each an object of its own that the game
+names by class: how the game reads to people (``presentation_type``, a
+:class:`meeple.core.present.Presentation`) and what a reinforcement-learning environment
+derives from it (``encoding_type``, a :class:`meeple.core.rl.Encoding`).
 """
 
 from __future__ import annotations
@@ -20,16 +25,20 @@ import typing
 from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar, dataclass_transform
 
 import msgspec
 
 from meeple.core import copier as _copier
 from meeple.core import zones as _zones
 from meeple.core.errors import explain
+from meeple.core.present import Presentation
 from meeple.core.rng import Stream
 from meeple.core.scoring import Score
 from meeple.core.state import Action, Event, State
+
+if TYPE_CHECKING:
+    from meeple.core.rl import Encoding
 
 S = TypeVar("S", bound=State)
 A = TypeVar("A", bound=Action)
@@ -86,6 +95,12 @@ class Game(Generic[S, A]):
         the only actions the conformance suite lets change nothing but close
         the decision they answer, since any other that does so is an option
         that offers the player nothing (``(Skip, EndTurn)``).
+    ``presentation_type``
+        The game's :class:`~meeple.core.present.Presentation`: its phrases and drawings
+        (``repr`` by default).
+    ``encoding_type``
+        The game's :class:`~meeple.core.rl.Encoding`, where it refines what a
+        reinforcement-learning environment derives from its types (``None``: the default).
     """
 
     id: ClassVar[str]
@@ -100,6 +115,8 @@ class Game(Generic[S, A]):
     zones: ClassVar[Mapping[str, _zones.Visibility]] = {}
     variants: ClassVar[Sequence[Mapping[str, Any]]] = ({},)
     passes: ClassVar[tuple[type, ...]] = ()
+    presentation_type: ClassVar[type[Presentation[Any, Any]]] = Presentation
+    encoding_type: ClassVar[type[Encoding[Any, Any]] | None] = None
     __test__: ClassVar[bool] = False
     """Not a test class to pytest, even named ``Test...`` and imported into a test module."""
 
@@ -109,6 +126,21 @@ class Game(Generic[S, A]):
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.state_type)
         self._json = msgspec.json.Encoder(order="deterministic")
         self._placeholders = _zones.Placeholders(self.back)
+
+    # -- the optional parts: built once per game, on first use ---------------------
+
+    @functools.cached_property
+    def presentation(self) -> Presentation[S, A]:
+        """How this game reads to people (``presentation_type``, given this game)."""
+        return self.presentation_type(self)
+
+    @functools.cached_property
+    def encoding(self) -> Encoding[S, A]:
+        """What a reinforcement-learning environment derives from this game
+        (``encoding_type``, given this game)."""
+        from meeple.core.rl import Encoding  # rl builds on the engine, which builds on this
+
+        return (self.encoding_type or Encoding)(self)
 
     # -- the rules: what a plugin implements ---------------------------------
 
@@ -154,57 +186,6 @@ class Game(Generic[S, A]):
         calls it on its own deals, never on the real game.
         """
         raise NotImplementedError
-
-    # -- reinforcement learning (meeple.core.rl): derived, each may be refined --
-
-    def card_kind(self, card: str) -> str:
-        """The kind of a card: what its copies share (``mercenary-3`` -> ``mercenary``).
-
-        The observations count cards by kind. By default a trailing ``-<number>`` copy
-        suffix is cut off; a game naming its copies otherwise overrides this.
-        """
-        return _COPY.sub("", card)
-
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
-        """The values an action field may take, by field name, where its type does not
-        bound them narrowly enough: an int field no ``msgspec.Meta`` bounds to a short range
-        (``{"shaft": range(5), "target": range(seats)}``), or a str field that names fewer
-        strings than every card id, kind and ``?back`` of the set-up (``{"item": markets}``).
-        The values replace those of the field's member types they hold (a ``str | int``
-        field declared with ints keeps every string).
-
-        A tuple of names lists the combinations their values may take together, where
-        they are fewer than every value of each (``{("x", "y"): cells}``), for each action
-        type with all of those fields. :func:`meeple.core.rl.catalogue` enumerates every
-        other field from its type.
-        """
-        return {}
-
-    def action_key(self, seats: int) -> Mapping[type[A], Sequence[str]]:
-        """The fields that tell an action type's legal actions apart at any one decision,
-        for each type where fewer than all of its fields do (default: none, every field).
-
-        A move whose destination follows from the tunnel taken out of the mover's room is
-        told apart by ``{Move: ("tunnel", "swords")}``: :func:`meeple.core.rl.catalogue`
-        then lists one entry per tunnel and number of swords instead of one per destination
-        too. Two legal actions of one decision with the same values of these fields are an
-        error, which the environment raises naming both.
-        """
-        return {}
-
-    def action_catalogue(self, seats: int) -> Sequence[A] | None:
-        """Every action this game may offer at a table of ``seats``, in a fixed order, for a
-        game whose actions cannot be enumerated from their types; ``None`` (the default)
-        lets :func:`meeple.core.rl.catalogue` derive it.
-        """
-        return None
-
-    def observation_encoder(self, seats: int) -> Any:
-        """A richer observation than :class:`meeple.core.rl.Encoder`'s: an object with a
-        ``size`` and ``__call__(view, seat)`` returning a float32 array of that size, read
-        from the seat's view only. ``None`` (the default) keeps the generic encoder.
-        """
-        return None
 
     # -- what the core derives from the rules --------------------------------
 
@@ -425,60 +406,6 @@ class Game(Generic[S, A]):
         """
         return []
 
-    # -- presentation --------------------------------------------------------
-
-    def describe_action(self, state: S, action: A) -> str:
-        """A short human phrase for ``action`` ("dig red hammer from shaft 2")."""
-        return repr(action)
-
-    def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        """A log line for ``event`` as ``viewer`` may know it, or ``None`` to hide it."""
-        return repr(event)
-
-    def describe_card(self, card: str) -> str:
-        """A face-up card as a person reads it, telling apart copies that differ only in a
-        mark ("pink hammer, 1 eye" and "pink hammer, 1 coin"). The web page of ``meeple
-        host`` writes it on the card, and on an action that would otherwise read like another.
-
-        The card id by default, which tells every copy apart.
-        """
-        return card
-
-    def render(self, view: S, seat: int | None) -> Any:
-        """What a human at ``seat`` sees of the table: a Rich renderable or a string."""
-        return repr(view)
-
-    def seat_summary(self, state: S) -> Sequence[str]:
-        """One short public line per seat, for listings (optional)."""
-        return [f"seat {s}" for s in range(state.seats)]
-
-    def render_table(self, view: S, seat: int | None) -> Any:
-        """The part of :meth:`render` every seat sees -- the board, the market, the map --
-        for the full-screen table's main pane.
-
-        By default all of :meth:`render`, with :meth:`render_private` empty, so a game that
-        only renders plays at the full-screen table unchanged.
-        """
-        return self.render(view, seat)
-
-    def render_private(self, view: S, seat: int) -> Any:
-        """What only ``seat`` sees -- its hand, its pool -- for the table's private pane,
-        or ``None`` when :meth:`render_table` shows it already.
-
-        Between two people sharing a screen (hot-seat), this pane is hidden until the next
-        seat's player confirms they are the one looking.
-        """
-        return None
-
-    def legend(self) -> Sequence[tuple[Any, str]]:
-        """Each symbol :meth:`render` draws and what it means: ``[("$", "a coin"), ...]``.
-
-        A symbol is a string, or, to show it in the colour or style it is drawn in, a Rich
-        renderable (a ``Text``), as :meth:`render` returns. Shown by the full-screen table on
-        request; empty by default.
-        """
-        return ()
-
     def reveals(self, before: S, after: S, seat: int) -> bool:
         """Whether going from ``before`` to ``after`` showed ``seat`` anything it could not
         know: a random draw was made, or a card hidden from the seat is now in its view or
@@ -583,8 +510,33 @@ REQUIRED = ("id", "title", "min_seats", "max_seats", "state_type", "action_type"
 RULES = ("setup", "legal_actions", "resolve", "scores", "cards")
 """The methods every game implements."""
 
-_COPY = re.compile(r"-\d+$")
-"""The copy-number suffix :meth:`Game.card_kind` cuts off."""
+MOVED = {
+    **dict.fromkeys(
+        (
+            "describe_action",
+            "describe_event",
+            "describe_card",
+            "render",
+            "render_table",
+            "render_private",
+            "seat_summary",
+            "legend",
+        ),
+        "presentation_type (a meeple.core.present.Presentation)",
+    ),
+    **dict.fromkeys(
+        (
+            "card_kind",
+            "action_values",
+            "action_key",
+            "action_catalogue",
+            "observation_encoder",
+        ),
+        "encoding_type (a meeple.core.rl.Encoding)",
+    ),
+}
+"""Methods a game's optional parts hold, by the class attribute that names the part: a game
+class defining one would have it silently unused."""
 
 _ID = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 
@@ -601,7 +553,11 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
     lacks += [f"{name}()" for name in RULES if getattr(game, name) is getattr(Game, name)]
     if lacks:
         return [f"lacks {', '.join(lacks)}"]
-    problems = []
+    problems = [
+        f"defines {name}(), which belongs in its {part}: move it there"
+        for name, part in MOVED.items()
+        if hasattr(game, name)
+    ]
     if game.is_over is not Game.is_over:
         problems.append("overrides is_over(), which is final: a game ends by emptying its stack")
     if not (isinstance(game.id, str) and _ID.fullmatch(game.id)):

@@ -127,7 +127,7 @@ def meeple_after_action(
 
     Kind: collecting; return values are ignored. Observers must not change
     ``state``; they see everything, hidden cards included, so a display for
-    one seat must filter through ``game.describe_event(event, seat)``.
+    one seat must filter through ``game.presentation.describe_event(event, seat)``.
 
     :param game: the game being played.
     :param state: the state after the action.

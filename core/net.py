@@ -12,7 +12,7 @@ frame, a tagged msgspec struct, decoded strictly and bounded in size.
 What a connection is sent is what its seat may know, and nothing else: the seat's view
 (:meth:`~meeple.core.game.Game.view`; a spectator's is the onlooker's), the legal
 actions only to the seat that decides, and the log as the seat may know it
-(:meth:`~meeple.core.game.Game.describe_event`). The state never leaves the host.
+(:meth:`~meeple.core.present.Presentation.describe_event`). The state never leaves the host.
 
 Nothing here knows the web: a :class:`Connection` is anything that accepts, receives,
 sends and closes (the ASGI app of ``meeple host`` adapts a websocket to it). The client,
@@ -163,7 +163,7 @@ class Board(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     rows: list[Row]
     counts: list[Count]
     names: dict[str, str]
-    """How each face-up card reads (:meth:`~meeple.core.game.Game.describe_card`), where
+    """How each face-up card reads (:meth:`~meeple.core.present.Presentation.describe_card`), where
     that is not its id."""
 
 
@@ -199,7 +199,7 @@ def board(game: Game[Any, Any], view: State) -> Board:
         rows.append(Row(label=" ".join([zone.kind, *where]), seat=seat, cards=list(zone.cards)))
         for card in zone.cards:
             if not card.startswith(_zones.HIDDEN) and card not in names:
-                names[card] = game.describe_card(card)
+                names[card] = game.presentation.describe_card(card)
     labels = [(row.label, row.seat) for row in rows]
     for row, named in zip(rows, places_named, strict=True):
         if labels.count((row.label, row.seat)) > 1:  # two zones of a kind: named by place
@@ -255,8 +255,9 @@ def _label(path: tuple[str | int, ...]) -> str:
 
 def choices(game: Game[Any, Any], view: State, legal: Sequence[Action]) -> list[str]:
     """Each legal action as a person reads it; actions that read alike are told apart by
-    the cards they name (:meth:`~meeple.core.game.Game.describe_card`), else by number."""
-    texts = [game.describe_action(view, action) for action in legal]
+    the cards they name (:meth:`~meeple.core.present.Presentation.describe_card`), else by
+    number."""
+    texts = [game.presentation.describe_action(view, action) for action in legal]
     if len(set(texts)) == len(texts):
         return texts
     seen: dict[str, int] = {}
@@ -266,7 +267,11 @@ def choices(game: Game[Any, Any], view: State, legal: Sequence[Action]) -> list[
     told = []
     for text, action in zip(texts, legal, strict=True):
         if seen[text] > 1:
-            named = [game.describe_card(n) for _, n in _zones.Survey(action).names if n in cards]
+            named = [
+                game.presentation.describe_card(n)
+                for _, n in _zones.Survey(action).names
+                if n in cards
+            ]
             text = f"{text} ({', '.join(named)})" if named else text
         told.append(text)
     if len(set(told)) < len(told):
@@ -620,9 +625,9 @@ class Host:
         prompt = Prompt.of(self.game, self.match.state, seat, legal)
         action = await off_loop(lambda: bot.choose(prompt))
         if action not in legal:
+            said = self.game.presentation.describe_action(self.match.state, action)
             raise IllegalAction(
-                f"seat {seat}'s bot chose {self.game.describe_action(self.match.state, action)}, "
-                "which is not among the legal actions"
+                f"seat {seat}'s bot chose {said}, which is not among the legal actions"
             )
         return action
 
@@ -668,7 +673,7 @@ def played(
     each seat, then a spectator, may know it.
 
     An action is told by the events of it the seat may know
-    (:meth:`~meeple.core.game.Game.describe_event`), else described on the view that seat
+    (:meth:`~meeple.core.present.Presentation.describe_event`), else described on the view that seat
     had before it, as ``meeple play`` logs it; ``note`` comes first, and a heading after
     it when a new round starts.
     """
@@ -677,10 +682,12 @@ def played(
     events = match.apply_legal(action)
     added = []
     for viewer in [*range(len(names)), None]:
-        seen = [d for e in events if (d := game.describe_event(e, viewer))]
+        seen = [d for e in events if (d := game.presentation.describe_event(e, viewer))]
         if not seen:
             who = "you" if viewer == seat else f"seat {seat} ({names[seat or 0]})"
-            seen = [f"{who}: {game.describe_action(game.view(before, viewer), action)}"]
+            seen = [
+                f"{who}: {game.presentation.describe_action(game.view(before, viewer), action)}"
+            ]
         added.append([*([note] if note else []), "; ".join(seen)])
     now = match.state.turns.round
     if now != before.turns.round and not match.over:

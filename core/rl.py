@@ -12,7 +12,7 @@ derived from what the game declares, so a new game gets an environment for free:
 - the catalogue (:func:`catalogue`) enumerates every value of the fields that tell the
   game's actions apart: card ids, kinds and backs for strings, bounded ints, bools, literals.
 
-A game refines either through :class:`~meeple.core.game.Game` methods: ``card_kind``,
+A game refines either through its :class:`Encoding` (``Game.encoding_type``): ``card_kind``,
 ``action_values`` (the values of a field its type does not bound), ``action_key`` (the
 fields that tell its actions apart), ``action_catalogue`` and ``observation_encoder`` (see
 docs/rl.md).
@@ -33,11 +33,12 @@ import itertools
 import math
 import numbers
 import operator
+import re
 import reprlib
 import types
 import typing
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import msgspec
 
@@ -60,13 +61,80 @@ RENDER_MODES = ("ansi",)
 
 WIDEST_RANGE = 256
 """The most values an int field's declared bounds may span for the catalogue to list them
-all; a wider field needs its values from ``Game.action_values``."""
+all; a wider field needs its values from ``Encoding.action_values``."""
 
 OTHER = "?other"
 """The kind of a card outside the encoder's vocabulary."""
 
 _SKIPPED = frozenset({"rng", "stack"})
 """State fields no counter is read from: the blanked seed and the pending decisions."""
+
+
+S = TypeVar("S", bound=State)
+A = TypeVar("A", bound=Action)
+
+_COPY = re.compile(r"-\d+$")
+"""The copy-number suffix :meth:`Encoding.card_kind` cuts off."""
+
+
+class Encoding(Generic[S, A]):
+    """What an environment derives from a game's types, where the game refines it: the
+    optional part a game names in ``Game.encoding_type`` (a subclass of this, given the
+    game), built once per game as ``game.encoding``. Each method may be overridden; the
+    defaults derive everything.
+    """
+
+    def __init__(self, game: Game[S, A]) -> None:
+        self.game = game
+
+    def card_kind(self, card: str) -> str:
+        """The kind of a card: what its copies share (``mercenary-3`` -> ``mercenary``).
+
+        The observations count cards by kind. By default a trailing ``-<number>`` copy
+        suffix is cut off; a game naming its copies otherwise overrides this.
+        """
+        return _COPY.sub("", card)
+
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """The values an action field may take, by field name, where its type does not
+        bound them narrowly enough: an int field no ``msgspec.Meta`` bounds to a short range
+        (``{"shaft": range(5), "target": range(seats)}``), or a str field that names fewer
+        strings than every card id, kind and ``?back`` of the set-up (``{"item": markets}``).
+        The values replace those of the field's member types they hold (a ``str | int``
+        field declared with ints keeps every string).
+
+        A tuple of names lists the combinations their values may take together, where
+        they are fewer than every value of each (``{("x", "y"): cells}``), for each action
+        type with all of those fields. :func:`catalogue` enumerates every other field from
+        its type.
+        """
+        return {}
+
+    def action_key(self, seats: int) -> Mapping[type[A], Sequence[str]]:
+        """The fields that tell an action type's legal actions apart at any one decision,
+        for each type where fewer than all of its fields do (default: none, every field).
+
+        A move whose destination follows from the tunnel taken out of the mover's room is
+        told apart by ``{Move: ("tunnel", "swords")}``: :func:`catalogue` then lists one
+        entry per tunnel and number of swords instead of one per destination too. Two legal
+        actions of one decision with the same values of these fields are an error, which the
+        environment raises naming both.
+        """
+        return {}
+
+    def action_catalogue(self, seats: int) -> Sequence[A] | None:
+        """Every action this game may offer at a table of ``seats``, in a fixed order, for a
+        game whose actions cannot be enumerated from their types; ``None`` (the default)
+        lets :func:`catalogue` derive it.
+        """
+        return None
+
+    def observation_encoder(self, seats: int) -> Any:
+        """A richer observation than :class:`Encoder`'s: an object with a ``size`` and
+        ``__call__(view, seat)`` returning a float32 array of that size, read from the
+        seat's view only. ``None`` (the default) keeps the generic encoder.
+        """
+        return None
 
 
 class WrongType(MeepleError, TypeError):
@@ -129,11 +197,11 @@ def catalogue(game: Game[Any, Any], seats: int) -> list[Hashable]:
     it has one; otherwise each action type of its ``Action`` union, in declaration order,
     with every combination of the values of the fields its key holds.
     """
-    declared = game.action_catalogue(seats)
+    declared = game.encoding.action_catalogue(seats)
     if declared is not None:
         return list(dict.fromkeys(map(action_key(game, seats), declared)))
     strings = _strings(game, game.setup(seats, 0))
-    values, keys = game.action_values(seats), _key_fields(game, seats)
+    values, keys = game.encoding.action_values(seats), _key_fields(game, seats)
     out: list[Hashable] = []
     for cls in _action_types(game):
         fields = msgspec.structs.fields(cls)
@@ -162,7 +230,7 @@ def _combinations(
     groups = [g for g in values if isinstance(g, tuple) and set(g) <= set(names)]
     joint = [name for g in groups for name in g]
     if len(set(joint)) < len(joint):
-        raise MeepleError(f"Game.action_values lists a field of {cls.__name__} in two tuples")
+        raise MeepleError(f"Encoding.action_values lists a field of {cls.__name__} in two tuples")
     alone = [f for f in fields if f.name not in joint]
     domains = [
         [(v,) for v in _domain(f.type, f"{cls.__name__}.{f.name}", values.get(f.name), strings)]
@@ -178,7 +246,7 @@ def _combinations(
 
 def action_key(game: Game[Any, Any], seats: int) -> Callable[[Action], Hashable]:
     """The function from an action to its catalogue key: the action itself, or the tuple of
-    its type and the values of the fields ``Game.action_key`` names for its type."""
+    its type and the values of the fields ``Encoding.action_key`` names for its type."""
     getters = {cls: _getter(cls, names) for cls, names in _key_fields(game, seats).items()}
     if not getters:
         return lambda action: action
@@ -198,18 +266,18 @@ def _getter(cls: type, names: Sequence[str]) -> Callable[[Action], Hashable]:
 
 
 def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]]:
-    """``Game.action_key``, checked: each type is an action type and each name its field."""
-    keys = game.action_key(seats)
+    """``Encoding.action_key``, checked: each type is an action type and each name its field."""
+    keys = game.encoding.action_key(seats)
     kinds = _action_types(game)
     for cls, names in keys.items():
         if cls not in kinds:
             raise MeepleError(
-                f"{game.title}: Game.action_key names {cls.__name__}, not one of its actions"
+                f"{game.title}: Encoding.action_key names {cls.__name__}, not one of its actions"
             )
         unknown = sorted(set(names) - {f.name for f in msgspec.structs.fields(cls)})
         if unknown:
             raise MeepleError(
-                f"{game.title}: Game.action_key names {cls.__name__}.{unknown[0]}, "
+                f"{game.title}: Encoding.action_key names {cls.__name__}.{unknown[0]}, "
                 "not a field of it"
             )
     return keys
@@ -223,7 +291,7 @@ def _action_types(game: Game[Any, Any]) -> tuple[type, ...]:
 def _strings(game: Game[Any, Any], state: State) -> list[str]:
     """The strings an action may name: card ids, card kinds, and placeholders of hidden cards."""
     cards = list(game.cards(state))
-    kinds = [game.card_kind(c) for c in cards]
+    kinds = [game.encoding.card_kind(c) for c in cards]
     hidden = [_zones.HIDDEN + game.back(c) for c in cards]
     return list(dict.fromkeys([*cards, *kinds, *hidden]))
 
@@ -261,8 +329,8 @@ def _domain(
             return list(range(low, high + 1))
     raise MeepleError(
         f"cannot list the values of {where} ({tp!r}) for the action catalogue: bound it "
-        "(msgspec.Meta ge/le), give its ints in Game.action_values, "
-        "or declare Game.action_catalogue"
+        "(msgspec.Meta ge/le), give its ints in Encoding.action_values, "
+        "or declare Encoding.action_catalogue"
     )
 
 
@@ -295,7 +363,7 @@ class Actions:
             action = actions[found.index(None)]
             raise MeepleError(
                 f"{self.game.title}: the legal action "
-                f"{self.game.describe_action(state, action)} ({action!r}) is not "
+                f"{self.game.presentation.describe_action(state, action)} ({action!r}) is not "
                 "in the action catalogue; the game's catalogue misses it"
             )
         legal = dict(zip(typing.cast(list[int], found), actions, strict=True))  # no None
@@ -307,14 +375,14 @@ class Actions:
         """Raise naming two different legal actions with one key (a game listing one
         action twice is no clash)."""
         seen: dict[Hashable, Action] = {}
-        describe = self.game.describe_action
+        describe = self.game.presentation.describe_action
         for action in actions:
             other = seen.setdefault(self.key(action), action)
             if other != action:
                 raise MeepleError(
                     f"{self.game.title}: the legal actions {describe(state, other)} "
                     f"({other!r}) and {describe(state, action)} ({action!r}) have one "
-                    f"catalogue key, {self.key(action)!r}: Game.action_key must name "
+                    f"catalogue key, {self.key(action)!r}: Encoding.action_key must name "
                     "fields that tell them apart"
                 )
 
@@ -344,7 +412,7 @@ class Encoder:
         self.game, self.seats = game, seats
         self._numpy = _numpy()
         fresh = game.setup(seats, 0)
-        kinds = list(dict.fromkeys(game.card_kind(c) for c in game.cards(fresh)))
+        kinds = list(dict.fromkeys(game.encoding.card_kind(c) for c in game.cards(fresh)))
         kinds += sorted({_zones.HIDDEN + game.back(c) for c in game.cards(fresh)})
         kinds.append(OTHER)
         self.kinds = kinds
@@ -352,7 +420,7 @@ class Encoder:
         width = len(kinds)
         kind = _Vocabulary((k, i) for i, k in enumerate(kinds))
         for card in game.cards(fresh):  # card ids straight to their kind's index
-            kind[card] = kind[game.card_kind(card)]
+            kind[card] = kind[game.encoding.card_kind(card)]
         self.counts = 2 * width * len(self.zone_kinds)
         self.paths = list(_counter_paths(fresh, seats, ()))
         self.size = self.counts + len(self.paths)
@@ -458,9 +526,9 @@ class _Vocabulary(dict[str, int]):
 
 def observer(game: Game[Any, Any], seats: int) -> Any:
     """The encoder of ``game``'s observations at a table of ``seats``: the game's own
-    (``Game.observation_encoder``) or the generic :class:`Encoder`. Either is called as
+    (``Encoding.observation_encoder``) or the generic :class:`Encoder`. Either is called as
     ``encoder(view, seat)`` and has a ``size``."""
-    return game.observation_encoder(seats) or Encoder(game, seats)
+    return game.encoding.observation_encoder(seats) or Encoder(game, seats)
 
 
 def _observation(encoder: Any, game: Game[Any, Any], state: State, seat: int) -> np.ndarray:
@@ -907,7 +975,7 @@ def _define() -> type:
             if self.render_mode != "ansi":
                 return None
             match = self._match
-            shown = match.game.render(match.game.view(match.state, None), None)
+            shown = match.game.presentation.render(match.game.view(match.state, None), None)
             if isinstance(shown, str):
                 return shown
             from rich.console import Console

@@ -225,8 +225,9 @@ def check_changes(game: Game[Any, Any], before: State, after: State, action: Any
     answered, unless the game declares its type a pass or an end."""
     if isinstance(action, game.passes) or not only_closes(before, after):
         return
+    said = game.presentation.describe_action(before, action)
     raise ConformanceError(
-        f"{at}: {game.describe_action(before, action)!r} is offered but changes nothing "
+        f"{at}: {said!r} is offered but changes nothing "
         "beyond closing the decision (an empty option); list its type in the game's "
         "passes if it is a pass or an end"
     )
@@ -245,9 +246,10 @@ def check_legal(game: Game[Any, Any], state: State, legal: Sequence[Any], at: st
     if distinct == len(legal):
         return
     action, n = Counter(legal).most_common(1)[0]
+    said = game.presentation.describe_action(state, action)
     raise ConformanceError(
         f"{at}: {len(legal) - distinct} of the {len(legal)} legal actions repeat others, "
-        f"{game.describe_action(state, action)!r} among them ({n} times); offer each once"
+        f"{said!r} among them ({n} times); offer each once"
     )
 
 

@@ -314,7 +314,7 @@ def _illegal(
 
 def _describe(game: Game[Any, Any], state: State, action: Action) -> str:
     try:
-        return game.describe_action(state, action)
+        return game.presentation.describe_action(state, action)
     except Exception:  # an illegal action may confuse the game's wording; the raw value will do
         return repr(action)
 

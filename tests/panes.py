@@ -45,8 +45,8 @@ def drawings_of_a_played_game(
         if step % every == 0:
             for seat in (*range(seats), None):
                 view = game.view(state, seat)
-                private = None if seat is None else game.render_private(view, seat)
-                panes.append((seat, game.render_table(view, seat), private))
+                private = None if seat is None else game.presentation.render_private(view, seat)
+                panes.append((seat, game.presentation.render_table(view, seat), private))
         legal = game.legal_actions(state)
         game.resolve(state, legal[rng.below(len(legal))])
     return panes

@@ -1,30 +1,43 @@
-"""What people read: action and event phrases, the table as one seat sees it."""
+"""What people read of a game on the Clank! engine (:class:`ClankPresentation`): action and
+event phrases, the table as one seat sees it.
+
+The phrases are chosen by the type of what they word (``functools.singledispatch``):
+:func:`action_words`, :func:`event_words`, :func:`effect_text`, and, by the state's type,
+:func:`lock_text`, :func:`room_header` and :func:`exit_rows`. A game on the engine registers
+its own types on them, or on dispatchers of its own whose default calls these.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial, singledispatch
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from meeple.core.present import Presentation
 from meeple.core.state import Action, Event
 from meeple.core.zones import HIDDEN, Zone
 from meeple.plugins.clank import drawing
 from meeple.plugins.clank import effects as fx
 from meeple.plugins.clank import state as st
 from meeple.plugins.clank.content import Card, PointsIf, PointsPer, Tunnel
+from meeple.plugins.clank.part import S
 
 if TYPE_CHECKING:
-    from meeple.plugins.clank.part import S
     from meeple.plugins.clank.rules import ClankEngine
+
+    AnyEngine: TypeAlias = ClankEngine[Any]
+    """A game on the engine, over any state: what the phrases registered by type are given."""
+    AnyState: TypeAlias = st.EngineState[Any, Any]
+    """The state of any game on the engine."""
 
 T = TypeVar("T")
 
 
-def name(game: ClankEngine[Any], piece: str) -> str:
+def name(game: AnyEngine, piece: str) -> str:
     """A piece's printed name (``Orc Grunt``), or ``a face-down minor`` for a hidden one."""
     if piece.startswith(HIDDEN):
         return f"a face-down {piece[len(HIDDEN) :] or 'card'}"
@@ -37,7 +50,7 @@ def name(game: ClankEngine[Any], piece: str) -> str:
     return f"{token.name} ({cat.points[piece]})" if token.values else token.name
 
 
-def kind_name(game: ClankEngine[Any], kind: str) -> str:
+def kind_name(game: AnyEngine, kind: str) -> str:
     """A token kind's printed name (``Burglar's Kit`` for ``burglars-kit``)."""
     return next(t.name for t in game.cat.tables.tokens if t.id == kind)
 
@@ -89,7 +102,7 @@ def plural(n: int, word: str) -> str:
 
 
 @singledispatch
-def lock_text(state: st.EngineState[Any, Any], game: ClankEngine[Any], tunnel: int) -> str:
+def lock_text(state: AnyState, game: AnyEngine, tunnel: int) -> str:
     """How a locked tunnel's locks read, from the function registered for the state's type:
     Clank!'s stay locked (a Master Key passes them); a game whose locks open registers its own.
     """
@@ -97,7 +110,7 @@ def lock_text(state: st.EngineState[Any, Any], game: ClankEngine[Any], tunnel: i
 
 
 @singledispatch
-def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+def action_words(action: Action, game: AnyEngine, state: AnyState) -> str:
     """A short phrase for ``action``, from the function registered for its type.
 
     A game on the engine registers its own action types on a dispatcher of its own whose
@@ -106,33 +119,33 @@ def describe_action(action: Action, game: ClankEngine[Any], state: st.EngineStat
     return repr(action)
 
 
-@describe_action.register(st.Play)
-def _(action: st.Play, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Play)
+def _(action: st.Play, game: AnyEngine, state: AnyState) -> str:
     return f"play {name(game, action.card)}"
 
 
-@describe_action.register(st.Acquire)
-def _(action: st.Acquire, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Acquire)
+def _(action: st.Acquire, game: AnyEngine, state: AnyState) -> str:
     return f"acquire {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
 
 
-@describe_action.register(st.UseDevice)
-def _(action: st.UseDevice, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.UseDevice)
+def _(action: st.UseDevice, game: AnyEngine, state: AnyState) -> str:
     return f"use {name(game, action.card)} ({game.cat.card[action.card].cost} skill)"
 
 
-@describe_action.register(st.Fight)
-def _(action: st.Fight, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Fight)
+def _(action: st.Fight, game: AnyEngine, state: AnyState) -> str:
     return f"fight {name(game, action.card)} ({game.cat.card[action.card].cost} swords)"
 
 
-@describe_action.register(st.Buy)
-def _(action: st.Buy, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Buy)
+def _(action: st.Buy, game: AnyEngine, state: AnyState) -> str:
     return f"buy a {kind_name(game, action.item)} at the market"
 
 
-@describe_action.register(st.Move)
-def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Move)
+def _(action: st.Move, game: AnyEngine, state: AnyState) -> str:
     spend = f", spending {action.swords} swords" if action.swords else ""
     to = game.room_name(state, action.to)
     graph = game.graph(state)
@@ -143,24 +156,24 @@ def _(action: st.Move, game: ClankEngine[Any], state: st.EngineState[Any, Any]) 
     return f"move to {to} ({way}{spend}){twin}"
 
 
-@describe_action.register(st.Teleport)
-def _(action: st.Teleport, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Teleport)
+def _(action: st.Teleport, game: AnyEngine, state: AnyState) -> str:
     return f"teleport to {game.room_name(state, action.to)}"
 
 
-@describe_action.register(st.UseToken)
-def _(action: st.UseToken, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.UseToken)
+def _(action: st.UseToken, game: AnyEngine, state: AnyState) -> str:
     held = holding((p.held for p in state.players), action.token)
     return f"use {name(game, action.token)}" + alike(held, action.token, partial(name, game))
 
 
-@describe_action.register(st.EndTurn)
-def _(action: st.EndTurn, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.EndTurn)
+def _(action: st.EndTurn, game: AnyEngine, state: AnyState) -> str:
     return "end the turn"
 
 
-@describe_action.register(st.Take)
-def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Take)
+def _(action: st.Take, game: AnyEngine, state: AnyState) -> str:
     """A face-down token is taken blind: ``take a face-down minor secret``."""
     blind = " secret" if action.token.startswith(HIDDEN) else ""
     where = "" if action.room is None else f" from {game.room_name(state, action.room)}"
@@ -172,33 +185,33 @@ def _(action: st.Take, game: ClankEngine[Any], state: st.EngineState[Any, Any]) 
     return f"take {name(game, action.token)}{blind}{where}{twin}"
 
 
-@describe_action.register(st.Skip)
-def _(action: st.Skip, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Skip)
+def _(action: st.Skip, game: AnyEngine, state: AnyState) -> str:
     return "decline"
 
 
-@describe_action.register(st.Pick)
-def _(action: st.Pick, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Pick)
+def _(action: st.Pick, game: AnyEngine, state: AnyState) -> str:
     return f"choose option {action.option + 1}" + _option(state, action.option)
 
 
-@describe_action.register(st.TrashCard)
-def _(action: st.TrashCard, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.TrashCard)
+def _(action: st.TrashCard, game: AnyEngine, state: AnyState) -> str:
     return f"trash {name(game, action.card)}"
 
 
-@describe_action.register(st.DiscardCard)
-def _(action: st.DiscardCard, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.DiscardCard)
+def _(action: st.DiscardCard, game: AnyEngine, state: AnyState) -> str:
     return f"discard {name(game, action.card)}"
 
 
-@describe_action.register(st.Replace)
-def _(action: st.Replace, game: ClankEngine[Any], state: st.EngineState[Any, Any]) -> str:
+@action_words.register(st.Replace)
+def _(action: st.Replace, game: AnyEngine, state: AnyState) -> str:
     twin = alike(state.row.cards, action.card, partial(name, game))
     return f"replace {name(game, action.card)} in the row{twin}"
 
 
-def _option(state: st.EngineState[Any, Any], i: int) -> str:
+def _option(state: AnyState, i: int) -> str:
     frame = state.stack[-1] if state.stack else None
     if isinstance(frame, st.ChooseOne) and i < len(frame.options):
         return ": " + effects_text(frame.options[i])
@@ -223,7 +236,7 @@ MODIFIERS = {
 }
 
 
-def effects_text(effects: list[Any]) -> str:
+def effects_text(effects: Iterable[object]) -> str:
     return ", ".join(effect_text(e) for e in effects)
 
 
@@ -233,7 +246,7 @@ def condition_text(cond: str) -> str:
 
 
 @singledispatch
-def effect_text(e: Any) -> str:
+def effect_text(e: object) -> str:
     """An effect or a points rule in a few words (``2 skill, +1 clank``, ``trash a card``).
 
     Each effect type registers its text (``@effect_text.register``), the engine's here and a
@@ -351,9 +364,9 @@ def card_text(card: Card) -> str:
 
 
 @singledispatch
-def describe_event(event: Event, game: ClankEngine[Any], viewer: int | None) -> str | None:
+def event_words(event: Event, game: AnyEngine, viewer: int | None) -> str | None:
     """A log line for ``event`` as ``viewer`` may know it, from the function registered for
-    its type; a game registers its own event types as for :func:`describe_action`.
+    its type; a game registers its own event types as for :func:`action_words`.
     """
     return repr(event)
 
@@ -363,16 +376,16 @@ def who(event: Event) -> str:
     return f"seat {event.seat}" if event.seat is not None else "the dungeon"
 
 
-@describe_event.register(st.Drew)
-def _(event: st.Drew, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Drew)
+def _(event: st.Drew, game: AnyEngine, viewer: int | None) -> str:
     if viewer == event.seat:
         return f"{who(event)} draws " + ", ".join(name(game, c) for c in event.cards)
     n = len(event.cards)
     return f"{who(event)} draws {n} card" + ("s" if n > 1 else "")
 
 
-@describe_event.register(st.Played)
-def _(event: st.Played, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Played)
+def _(event: st.Played, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} plays {name(game, event.card)}"
 
 
@@ -380,92 +393,92 @@ ACQUIRED = {"acquire": "acquires", "use": "uses", "fight": "defeats", "gain": "g
 """The verb for each way a card is acquired."""
 
 
-@describe_event.register(st.Acquired)
-def _(event: st.Acquired, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Acquired)
+def _(event: st.Acquired, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} {ACQUIRED[event.how]} {name(game, event.card)}"
 
 
-@describe_event.register(st.Bought)
-def _(event: st.Bought, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Bought)
+def _(event: st.Bought, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} buys {name(game, event.token)}"
 
 
-@describe_event.register(st.Moved)
-def _(event: st.Moved, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Moved)
+def _(event: st.Moved, game: AnyEngine, viewer: int | None) -> str:
     hurt = f", taking {event.damage} damage" if event.damage else ""
     verb = "teleports" if event.teleport else "moves"
     return f"{who(event)} {verb} to room {event.room}{hurt}"
 
 
-@describe_event.register(st.Took)
-def _(event: st.Took, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Took)
+def _(event: st.Took, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} takes {name(game, event.token)}"
 
 
-@describe_event.register(st.Clanked)
-def _(event: st.Clanked, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Clanked)
+def _(event: st.Clanked, game: AnyEngine, viewer: int | None) -> str:
     n = event.n
     return f"{who(event)} adds {n} clank" if n > 0 else f"{who(event)} removes {-n} clank"
 
 
-@describe_event.register(st.Attacked)
-def _(event: st.Attacked, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Attacked)
+def _(event: st.Attacked, game: AnyEngine, viewer: int | None) -> str:
     return f"the dragon attacks and draws {cube_text(event.cubes)}"
 
 
-@describe_event.register(st.Damaged)
-def _(event: st.Damaged, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Damaged)
+def _(event: st.Damaged, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} takes {event.n} damage"
 
 
-@describe_event.register(st.Healed)
-def _(event: st.Healed, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Healed)
+def _(event: st.Healed, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} heals {event.n}"
 
 
-@describe_event.register(st.Out)
-def _(event: st.Out, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Out)
+def _(event: st.Out, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} is out: {event.status}"
 
 
-@describe_event.register(st.Refilled)
-def _(event: st.Refilled, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Refilled)
+def _(event: st.Refilled, game: AnyEngine, viewer: int | None) -> str:
     return "the row gets " + ", ".join(name(game, c) for c in event.cards)
 
 
-@describe_event.register(st.Raged)
-def _(event: st.Raged, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Raged)
+def _(event: st.Raged, game: AnyEngine, viewer: int | None) -> str:
     return f"the dragon's rage rises to space {event.rage + 1}"
 
 
-@describe_event.register(st.Countdown)
-def _(event: st.Countdown, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Countdown)
+def _(event: st.Countdown, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} moves to countdown space {event.space}"
 
 
-@describe_event.register(st.Trashed)
-def _(event: st.Trashed, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Trashed)
+def _(event: st.Trashed, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} removes {name(game, event.card)}"
 
 
-@describe_event.register(st.Discarded)
-def _(event: st.Discarded, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Discarded)
+def _(event: st.Discarded, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} discards {name(game, event.card)}"
 
 
-@describe_event.register(st.Chose)
-def _(event: st.Chose, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.Chose)
+def _(event: st.Chose, game: AnyEngine, viewer: int | None) -> str:
     chosen = effects_text(event.effects) or f"option {event.option + 1}"
     return f"{who(event)} chooses {chosen}"
 
 
-@describe_event.register(st.TurnEnded)
-def _(event: st.TurnEnded, game: ClankEngine[Any], viewer: int | None) -> str:
+@event_words.register(st.TurnEnded)
+def _(event: st.TurnEnded, game: AnyEngine, viewer: int | None) -> str:
     return f"{who(event)} ends the turn"
 
 
 @singledispatch
-def room_header(state: st.EngineState[Any, Any], game: ClankEngine[Any], room: int) -> str:
+def room_header(state: AnyState, game: AnyEngine, room: int) -> str:
     """The room a seat stands in and what it is, for the table's header, from the function
     registered for the state's type: ``room 12 (depths, crystal cave)``.
     """
@@ -485,9 +498,7 @@ def room_header(state: st.EngineState[Any, Any], game: ClankEngine[Any], room: i
 
 
 @singledispatch
-def exit_rows(
-    state: st.EngineState[Any, Any], game: ClankEngine[Any], room: int
-) -> list[tuple[str, str]]:
+def exit_rows(state: AnyState, game: AnyEngine, room: int) -> list[tuple[str, str]]:
     """The ways out of a room as the Exits table lists them (where to, what it costs), from
     the function registered for the state's type.
     """
@@ -495,88 +506,103 @@ def exit_rows(
     return [(str(e.to), tunnel_text(game, state, e.tunnel)) for e in graph.exits[room]]
 
 
-def seat_line(game: ClankEngine[S], state: S, seat: int) -> str:
-    p = state.players[seat]
-    held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
-    return (
-        f"seat {seat}: {p.status}, {game.room_name(state, p.room)}, "
-        f"damage {p.damage}/{game.cat.health}, "
-        f"clank {p.clank}, gold {p.gold}, {held}"
-    )
+class ClankPresentation(Presentation[S, Action]):
+    """How a game on the engine reads: its phrases from :func:`action_words` and
+    :func:`event_words`, its table from :meth:`table_parts` and the board drawn as a map.
 
+    A game on the engine subclasses it for its own words and panes (Catacombs:
+    :class:`meeple.plugins.clank_catacombs.present.CatacombsPresentation`)."""
 
-def seat_summary(game: ClankEngine[S], state: S) -> list[str]:
-    return [seat_line(game, state, s) for s in range(state.seats)]
+    game: ClankEngine[S]
 
+    def describe_action(self, state: S, action: Action) -> str:
+        return action_words(action, self.game, state)
 
-def table_parts(game: ClankEngine[S], view: S, seat: int | None) -> list[Any]:
-    """What every seat sees of the engine's table: the dragon, the row, the seat's room and
-    its ways on (public, but asked from where the seat stands), every seat's line."""
-    cat = game.cat
-    parts: list[Any] = []
-    track = cat.tables.rage_track
-    # A game without the countdown track (Catacombs) has no countdown to show.
-    countdown = f", countdown {view.countdown or '-'}" if cat.tables.countdown_extra else ""
-    parts.append(
-        Text(
-            f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
-            f"bag: {bag_text(view.bag.cubes)}{countdown}",
-            style=f"bold {drawing.COLOURS['red']}",
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        return event_words(event, self.game, viewer)
+
+    def legend(self) -> Sequence[tuple[RenderableType, str]]:
+        return drawing.LEGEND
+
+    def seat_line(self, state: S, seat: int) -> str:
+        game, p = self.game, state.players[seat]
+        held = ", ".join(name(game, t) for t in p.held.cards) or "no tokens"
+        return (
+            f"seat {seat}: {p.status}, {game.room_name(state, p.room)}, "
+            f"damage {p.damage}/{game.cat.health}, "
+            f"clank {p.clank}, gold {p.gold}, {held}"
         )
-    )
-    row = Table(title="Dungeon Row and Reserve", show_header=True)
-    for col in ("card", "kind", "cost", "points", "does", "flags"):
-        row.add_column(col, overflow="fold")
-    tops = [z.cards[-1] for z in view.reserve if z.cards]
-    for c in [*view.row.cards, *tops]:
-        card = cat.card[c]
-        flags = [f for f, on in (("dragon", card.dragon), ("danger", card.danger)) if on]
-        if card.where:
-            flags.append(f"only {where_text(card.where)}")
-        if card.reserve:
-            flags.append("reserve")
-        # Text, not markup: a card table may come from the user's file (--cards).
-        cells = (card.name, card.kind, str(card.cost), str(card.points), card_text(card))
-        row.add_row(*map(Text, cells), ", ".join(flags))
-    parts.append(row)
-    if seat is not None:
+
+    def seat_summary(self, state: S) -> list[str]:
+        return [self.seat_line(state, s) for s in range(state.seats)]
+
+    def table_parts(self, view: S, seat: int | None) -> list[RenderableType]:
+        """What every seat sees of the engine's table: the dragon, the row, the seat's room
+        and its ways on (public, but asked from where the seat stands), every seat's line."""
+        game = self.game
+        cat = game.cat
+        parts: list[RenderableType] = []
+        track = cat.tables.rage_track
+        # A game without the countdown track (Catacombs) has no countdown to show.
+        countdown = f", countdown {view.countdown or '-'}" if cat.tables.countdown_extra else ""
+        parts.append(
+            Text(
+                f"Rage space {view.rage + 1} ({track[view.rage]} cubes), "
+                f"bag: {bag_text(view.bag.cubes)}{countdown}",
+                style=f"bold {drawing.COLOURS['red']}",
+            )
+        )
+        row = Table(title="Dungeon Row and Reserve", show_header=True)
+        for col in ("card", "kind", "cost", "points", "does", "flags"):
+            row.add_column(col, overflow="fold")
+        tops = [z.cards[-1] for z in view.reserve if z.cards]
+        for c in [*view.row.cards, *tops]:
+            card = cat.card[c]
+            flags = [f for f, on in (("dragon", card.dragon), ("danger", card.danger)) if on]
+            if card.where:
+                flags.append(f"only {where_text(card.where)}")
+            if card.reserve:
+                flags.append("reserve")
+            # Text, not markup: a card table may come from the user's file (--cards).
+            cells = (card.name, card.kind, str(card.cost), str(card.points), card_text(card))
+            row.add_row(*map(Text, cells), ", ".join(flags))
+        parts.append(row)
+        if seat is not None:
+            p = view.players[seat]
+            parts.append(Text(f"You are in {room_header(view, game, p.room)}", style="bold"))
+            exits = Table(title="Exits")
+            exits.add_column("to", overflow="fold")
+            exits.add_column("tunnel", overflow="fold")
+            for to, way in exit_rows(view, game, p.room):
+                exits.add_row(Text(to), Text(way))
+            parts.append(exits)
+            graph = game.graph(view)
+            here = view.rooms[graph.index[p.room]].cards
+            tokens = ", ".join(name(game, t) for t in here) or "none"
+            parts.append(Text("Tokens here: " + tokens))
+        parts.extend(Text(line) for line in self.seat_summary(view))
+        return parts
+
+    def render_table(self, view: S, seat: int | None) -> RenderableType:
+        """The engine's table, then the board drawn as a map."""
+        return Group(*self.table_parts(view, seat), drawing.BoardMap(self.game, view, seat))
+
+    def render_private(self, view: S, seat: int) -> RenderableType:
+        """What only the seat sees: its hand, and the pool of its turn."""
         p = view.players[seat]
-        parts.append(Text(f"You are in {room_header(view, game, p.room)}", style="bold"))
-        exits = Table(title="Exits")
-        exits.add_column("to", overflow="fold")
-        exits.add_column("tunnel", overflow="fold")
-        for to, way in exit_rows(view, game, p.room):
-            exits.add_row(Text(to), Text(way))
-        parts.append(exits)
-        graph = game.graph(view)
-        here = view.rooms[graph.index[p.room]].cards
-        parts.append(Text("Tokens here: " + (", ".join(name(game, t) for t in here) or "none")))
-    parts.extend(Text(line) for line in seat_summary(game, view))
-    return parts
+        pool = view.pool
+        return Group(
+            Text("Hand: " + (", ".join(name(self.game, c) for c in p.hand.cards) or "empty")),
+            Text(
+                f"Pool: {pool.skill} skill, {pool.swords} swords, {pool.boots} boots, "
+                f"{pool.teleports} teleports, {pool.banked} banked clank"
+                + (", exhausted" if pool.exhausted else "")
+                + "".join(f", {MODIFIERS[mod]}" for mod in pool.mods)
+            ),
+        )
 
-
-def render_table(game: ClankEngine[S], view: S, seat: int | None) -> Any:
-    """The engine's table, then the board drawn as a map."""
-    return Group(*table_parts(game, view, seat), drawing.BoardMap(game, view, seat))
-
-
-def render_private(game: ClankEngine[S], view: S, seat: int) -> Any:
-    """What only the seat sees: its hand, and the pool of its turn."""
-    p = view.players[seat]
-    pool = view.pool
-    return Group(
-        Text("Hand: " + (", ".join(name(game, c) for c in p.hand.cards) or "empty")),
-        Text(
-            f"Pool: {pool.skill} skill, {pool.swords} swords, {pool.boots} boots, "
-            f"{pool.teleports} teleports, {pool.banked} banked clank"
-            + (", exhausted" if pool.exhausted else "")
-            + "".join(f", {MODIFIERS[mod]}" for mod in pool.mods)
-        ),
-    )
-
-
-def render(game: ClankEngine[S], view: S, seat: int | None) -> Any:
-    """The whole table as ``seat`` sees it, for line mode: the game's table pane, then its
-    private one (a game on the engine overrides the panes, not this)."""
-    table = game.render_table(view, seat)
-    return table if seat is None else Group(table, game.render_private(view, seat))
+    def render(self, view: S, seat: int | None) -> RenderableType:
+        """The whole table as ``seat`` sees it, for line mode: the game's table pane, then
+        its private one (a game on the engine overrides the panes, not this)."""
+        table = self.render_table(view, seat)
+        return table if seat is None else Group(table, self.render_private(view, seat))

@@ -21,10 +21,11 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, ClassVar, cast
 
+from meeple.core.rl import Encoding
 from meeple.core.rng import Rng, shuffle
-from meeple.core.state import Event
+from meeple.core.state import Action
 from meeple.core.zones import FACING, HIDDEN, PRIVATE, PUBLIC, SECRET, Zone
-from meeple.plugins.clank import checks, content, drawing, present, tables
+from meeple.plugins.clank import checks, content, present, tables
 from meeple.plugins.clank.cards import OFFERS_KEPT, Cards, on_offer
 from meeple.plugins.clank.catalog import SECRET_KINDS, Catalog
 from meeple.plugins.clank.dragon import COLOURS, DRAGON, Dragon
@@ -62,6 +63,46 @@ def catalog(schema: content.Schema, o: ClankOptions) -> Catalog:
     return Catalog(t.cards, t.tokens, t.board)
 
 
+class ClankEncoding(Encoding[S, Action]):
+    """The actions of a game on the engine, for a reinforcement-learning environment: their
+    values read off its board and catalog."""
+
+    game: ClankEngine[S]
+
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """The values the actions name: off the board, tunnels, rooms, the swords spent
+        against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
+        tokens (a face-down one by its back), the market items, and the tokens a Take
+        names with its room."""
+        graph, cat = self.game.cat.graph, self.game.cat
+        rooms = sorted(graph.rooms)
+        return {
+            "tunnel": range(len(graph.tunnels)),
+            "to": rooms,
+            "room": rooms,
+            "swords": range(max(t.monsters for t in graph.tunnels) + 1),
+            "option": range(len(self.game.acts.pick)),
+            "card": tuple(cat.card),
+            "token": tuple(self.game.acts.take),  # the Takes': every token and face-down back
+            "item": tuple(cat.market_items),
+            ("token", "room"): self._takes_named(rooms),
+        }
+
+    def _takes_named(self, rooms: Sequence[int]) -> list[tuple[str, int | None]]:
+        """The token and room of each Take: any token or face-down back of the seat's own
+        room (which it does not name), or a secret, seen or not, of a room it names (Wand of
+        Wind, rules.md#tokens)."""
+        token, back = self.game.cat.token, self.game.cat.back
+        secrets = [t for t in token if token[t].kind in SECRET_KINDS]
+        faces = dict.fromkeys([*secrets, *(HIDDEN + back[t] for t in secrets)])
+        return [*((t, None) for t in self.game.acts.take), *((f, r) for r in rooms for f in faces)]
+
+    def action_key(self, seats: int) -> Mapping[type[Action], Sequence[str]]:
+        """A move leads through its tunnel out of the seat's room, so the tunnel tells where
+        it ends."""
+        return {Move: ("tunnel", "swords"), Teleport: ("tunnel",)}
+
+
 class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Scoring[S]):
     """The Clank! engine over its state type ``S``: everything the games on it share.
 
@@ -76,6 +117,8 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
     action_type = ClankAction
     event_type = ClankEvent
     passes = (Skip, EndTurn)
+    presentation_type = present.ClankPresentation
+    encoding_type = ClankEncoding
     zones = {
         "deck": SECRET,
         "hand": PRIVATE,
@@ -142,39 +185,6 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
 
     # -- what the core needs to know ---------------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
-        """The values the actions name: off the board, tunnels, rooms, the swords spent
-        against a tunnel's monsters; a choice's options; and off the catalog, the cards, the
-        tokens (a face-down one by its back), the market items, and the tokens a Take
-        names with its room."""
-        graph, cat = self.cat.graph, self.cat
-        rooms = sorted(graph.rooms)
-        return {
-            "tunnel": range(len(graph.tunnels)),
-            "to": rooms,
-            "room": rooms,
-            "swords": range(max(t.monsters for t in graph.tunnels) + 1),
-            "option": range(len(self.acts.pick)),
-            "card": tuple(cat.card),
-            "token": tuple(self.acts.take),  # the Takes': every token and face-down back
-            "item": tuple(cat.market_items),
-            ("token", "room"): self._takes_named(rooms),
-        }
-
-    def _takes_named(self, rooms: Sequence[int]) -> list[tuple[str, int | None]]:
-        """The token and room of each Take: any token or face-down back of the seat's own
-        room (which it does not name), or a secret, seen or not, of a room it names (Wand of
-        Wind, rules.md#tokens)."""
-        token, back = self.cat.token, self.cat.back
-        secrets = [t for t in token if token[t].kind in SECRET_KINDS]
-        faces = dict.fromkeys([*secrets, *(HIDDEN + back[t] for t in secrets)])
-        return [*((t, None) for t in self.acts.take), *((f, r) for r in rooms for f in faces)]
-
-    def action_key(self, seats: int) -> Mapping[type, Sequence[str]]:
-        """A move leads through its tunnel out of the seat's room, so the tunnel tells where
-        it ends."""
-        return {Move: ("tunnel", "swords"), Teleport: ("tunnel",)}
-
     def cards(self, state: S) -> Iterable[str]:
         return self.cat.pieces(state.seats)
 
@@ -204,27 +214,6 @@ class ClankEngine(Movement[S], TurnRules[S], Cards[S], Effects[S], Dragon[S], Sc
     def room_name(self, state: S, room: int) -> str:
         """How descriptions name a room."""
         return f"room {room}"
-
-    def describe_action(self, state: S, action: Any) -> str:
-        return present.describe_action(action, self, state)
-
-    def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(event, self, viewer)
-
-    def render(self, view: S, seat: int | None) -> Any:
-        return present.render(self, view, seat)
-
-    def render_table(self, view: S, seat: int | None) -> Any:
-        return present.render_table(self, view, seat)
-
-    def render_private(self, view: S, seat: int) -> Any:
-        return present.render_private(self, view, seat)
-
-    def legend(self) -> Sequence[tuple[Any, str]]:
-        return drawing.LEGEND
-
-    def seat_summary(self, state: S) -> Sequence[str]:
-        return present.seat_summary(self, state)
 
 
 class ClankBoard(ClankEngine[S]):

@@ -1,5 +1,6 @@
-"""What people read of Clank! Catacombs: the growing dungeon as a text grid with its
-tunnels, the room's exits and open edges, and phrases for the actions and events Catacombs adds.
+"""What people read of Clank! Catacombs (:class:`CatacombsPresentation`): the growing dungeon
+as a text grid with its tunnels, the room's exits and open edges, and phrases for the actions
+and events Catacombs adds.
 
 Everything else is Clank!'s (:mod:`meeple.plugins.clank.present`), extended here,
 never copied.
@@ -7,10 +8,11 @@ never copied.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import singledispatch
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.text import Text
 
 from meeple.core.state import Action, Event
@@ -45,11 +47,6 @@ def offer(state: cs.CatacombsState) -> int | None:
     return state.pool.offer
 
 
-def room_name(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
-    """``room 12 (light-3:a)``."""
-    return f"room {room} ({game.graph(state).names[room]})"
-
-
 def features(room: TileRoom, depths: bool) -> list[str]:
     """A tile's room as printed: ``depths, chest, artifact room +, reward gold 2``."""
     said = ["depths"] if depths else []
@@ -66,7 +63,7 @@ def features(room: TileRoom, depths: bool) -> list[str]:
 def room_text(game: CatacombsGame, state: cs.CatacombsState, room: int) -> str:
     """A room's name and features: ``room 4 (dark-2:b): depths, chest, reward minor``."""
     said = room_features(game, state, room)
-    return room_name(game, state, room) + (": " + ", ".join(said) if said else "")
+    return game.room_name(state, room) + (": " + ", ".join(said) if said else "")
 
 
 def room_features(game: CatacombsGame, state: cs.CatacombsState, room: int) -> list[str]:
@@ -85,7 +82,7 @@ def room_features(game: CatacombsGame, state: cs.CatacombsState, room: int) -> l
 def _(state: cs.CatacombsState, game: CatacombsGame, room: int) -> str:
     """The room by its tile and all it is (rules.md#tiles), ``plain`` when nothing."""
     said = room_features(game, state, room)
-    return f"{room_name(game, state, room)}: {', '.join(said) or 'plain'}"
+    return f"{game.room_name(state, room)}: {', '.join(said) or 'plain'}"
 
 
 @base.exit_rows.register(cs.CatacombsState)
@@ -156,12 +153,12 @@ def open_edge(game: CatacombsGame, state: cs.CatacombsState, place: int, half: i
 
 
 @singledispatch
-def describe_action(action: Action, game: CatacombsGame, state: cs.CatacombsState) -> str:
+def action_words(action: Action, game: CatacombsGame, state: cs.CatacombsState) -> str:
     """Words for the actions Catacombs adds; Clank!'s for the rest."""
-    return base.describe_action(action, game, state)
+    return base.action_words(action, game, state)
 
 
-@describe_action.register(cs.Explore)
+@action_words.register(cs.Explore)
 def _(action: cs.Explore, game: CatacombsGame, state: cs.CatacombsState) -> str:
     """rules.md#discovery: the edge by its direction and room, and what its half asks."""
     verb = "teleport" if action.teleport else "move"
@@ -169,11 +166,11 @@ def _(action: cs.Explore, game: CatacombsGame, state: cs.CatacombsState) -> str:
     if o is None:
         return f"{verb} off the dungeon's edge from tile {action.place} (discover a tile)"
     cost = "" if action.teleport else f"{edge_text(game, state, o)}; "
-    where = f"{direction(o)} off the dungeon's edge from {room_name(game, state, o.room)}"
+    where = f"{direction(o)} off the dungeon's edge from {game.room_name(state, o.room)}"
     return f"{verb} {where} ({cost}discover a tile)"
 
 
-@describe_action.register(cs.Rotate)
+@action_words.register(cs.Rotate)
 def _(action: cs.Rotate, game: CatacombsGame, state: cs.CatacombsState) -> str:
     """rules.md#discovery: the room a rotation leads into, and what its tunnel asks."""
     placed = f"place the tile turned {action.turn} quarter turns"
@@ -204,62 +201,62 @@ def entry(
     return f"enter {entered}; tunnel {base.costs_text(tunnel, locks_text(closed, len(keys)))}"
 
 
-@describe_action.register(cs.PlaceTile)
+@action_words.register(cs.PlaceTile)
 def _(action: cs.PlaceTile, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return f"place the tile at cell {action.x},{action.y} turned {action.turn}"
 
 
-@describe_action.register(cs.GoTo)
+@action_words.register(cs.GoTo)
 def _(action: cs.GoTo, game: CatacombsGame, state: cs.CatacombsState) -> str:
-    return f"choose {room_name(game, state, action.room)}"
+    return f"choose {game.room_name(state, action.room)}"
 
 
-@describe_action.register(cs.Accept)
+@action_words.register(cs.Accept)
 def _(action: cs.Accept, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return "accept"
 
 
-@describe_action.register(cs.PickLock)
+@action_words.register(cs.PickLock)
 def _(action: cs.PickLock, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return "spend a Lockpick on this room's chest, library or prison"
 
 
-@describe_action.register(cs.Mark)
+@action_words.register(cs.Mark)
 def _(action: cs.Mark, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return "mark this Wayshrine"
 
 
-@describe_action.register(cs.Claim)
+@action_words.register(cs.Claim)
 def _(action: cs.Claim, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return f"buy a {base.kind_name(game, action.item)} for {offer(state)} gold (offer)"
 
 
-@describe_action.register(cs.TurnTile)
+@action_words.register(cs.TurnTile)
 def _(action: cs.TurnTile, game: CatacombsGame, state: cs.CatacombsState) -> str:
     return f"turn the tile to {action.turn} quarter turns"
 
 
-@describe_action.register(st.Skip)
+@action_words.register(st.Skip)
 def _(action: st.Skip, game: CatacombsGame, state: cs.CatacombsState) -> str:
     """Declining a drawn tile puts it back; any other decline reads as Clank!'s."""
     if state.stack and type(state.stack[-1]) is cs.Discover:
         return "put the tile under the stack"
-    return base.describe_action(action, game, state)
+    return base.action_words(action, game, state)
 
 
 @singledispatch
-def describe_event(event: Event, game: CatacombsGame, viewer: int | None) -> str | None:
+def event_words(event: Event, game: CatacombsGame, viewer: int | None) -> str | None:
     """Log lines for the events Catacombs adds; Clank!'s for the rest."""
-    return base.describe_event(event, game, viewer)
+    return base.event_words(event, game, viewer)
 
 
-@describe_event.register(cs.Discovered)
+@event_words.register(cs.Discovered)
 def _(event: cs.Discovered, game: CatacombsGame, viewer: int | None) -> str:
     where = f"(tile {event.place}) at {event.x},{event.y}"
     return f"{base.who(event)} places tile {event.tile} {where}, turned {event.turn}"
 
 
-@describe_event.register(cs.Opened)
+@event_words.register(cs.Opened)
 def _(event: cs.Opened, game: CatacombsGame, viewer: int | None) -> str:
     return f"{base.who(event)} leaves a Lockpick on {lock_place(event.where)}"
 
@@ -274,28 +271,28 @@ def lock_place(where: str) -> str:
     return f"a tunnel's lock {inside} tile {place}"
 
 
-@describe_event.register(cs.Marked)
+@event_words.register(cs.Marked)
 def _(event: cs.Marked, game: CatacombsGame, viewer: int | None) -> str:
     return f"{base.who(event)} marks the Wayshrine in room {event.room} for {event.gold} gold"
 
 
-@describe_event.register(cs.Ghosted)
+@event_words.register(cs.Ghosted)
 def _(event: cs.Ghosted, game: CatacombsGame, viewer: int | None) -> str:
     return "a Ghost joins the Clank! area"
 
 
-@describe_event.register(cs.Lockpicks)
+@event_words.register(cs.Lockpicks)
 def _(event: cs.Lockpicks, game: CatacombsGame, viewer: int | None) -> str:
     n = event.n
     return f"{base.who(event)} " + (f"takes {n}" if n > 0 else f"returns {-n}") + " Lockpicks"
 
 
-@describe_event.register(cs.Turned)
+@event_words.register(cs.Turned)
 def _(event: cs.Turned, game: CatacombsGame, viewer: int | None) -> str:
     return f"tile {event.place} turns to {event.turn} quarter turns"
 
 
-@describe_event.register(cs.DragonTurn)
+@event_words.register(cs.DragonTurn)
 def _(event: cs.DragonTurn, game: CatacombsGame, viewer: int | None) -> str:
     return f"{base.who(event)} has left: the dragon draws for its turn"
 
@@ -430,46 +427,61 @@ def tunnels_text(game: CatacombsGame, state: cs.CatacombsState, place: int) -> s
     )
 
 
-def render_table(game: CatacombsGame, view: cs.CatacombsState, seat: int | None) -> Any:
-    """Clank!'s table (its header and exits in Catacombs' words), then the dungeon drawn,
-    every room and tunnel by tile, the piles, and the tile being placed."""
-    graph = game.graph(view)
-    parts: list[Any] = [
-        *base.table_parts(game, view, seat),
-        Text("Dungeon, north on top", style="bold"),
-        Map(game, view, seat),
-    ]
-    for i, at in enumerate(view.tiles):
-        rooms = [r for r in graph.order if graph.tile_of[r] == i]
+class CatacombsPresentation(base.ClankPresentation[cs.CatacombsState]):
+    """Clank!'s presentation, with Catacombs' words for its actions and events, and its
+    dungeon drawn."""
+
+    game: CatacombsGame
+
+    def describe_action(self, state: cs.CatacombsState, action: Action) -> str:
+        return action_words(action, self.game, state)
+
+    def describe_event(self, event: Event, viewer: int | None) -> str | None:
+        return event_words(event, self.game, viewer)
+
+    def legend(self) -> Sequence[tuple[RenderableType, str]]:
+        return drawing.LEGEND
+
+    def render_table(self, view: cs.CatacombsState, seat: int | None) -> RenderableType:
+        """Clank!'s table (its header and exits in Catacombs' words), then the dungeon drawn,
+        every room and tunnel by tile, the piles, and the tile being placed."""
+        game = self.game
+        graph = game.graph(view)
+        parts: list[RenderableType] = [
+            *self.table_parts(view, seat),
+            Text("Dungeon, north on top", style="bold"),
+            Map(game, view, seat),
+        ]
+        for i, at in enumerate(view.tiles):
+            rooms = [r for r in graph.order if graph.tile_of[r] == i]
+            parts.append(
+                Text(
+                    f"tile {i} {at.tile} at {at.x},{at.y} turned {at.turn}: "
+                    + "; ".join(room_text(game, view, r) for r in rooms)
+                )
+            )
+            parts.append(Text("  " + tunnels_text(game, view, i), style="dim"))
         parts.append(
             Text(
-                f"tile {i} {at.tile} at {at.x},{at.y} turned {at.turn}: "
-                + "; ".join(room_text(game, view, r) for r in rooms)
+                f"Tile stack {len(view.tile_stack)}, artifacts "
+                + ", ".join(base.name(game, a) for a in reversed(view.artifacts.cards))
+                + f"; Ghosts beside {view.ghosts}, in the Clank! area {view.ghost_clank}; "
+                "Lockpicks held " + ", ".join(f"seat {s} {n}" for s, n in enumerate(view.lockpicks))
             )
         )
-        parts.append(Text("  " + tunnels_text(game, view, i), style="dim"))
-    parts.append(
-        Text(
-            f"Tile stack {len(view.tile_stack)}, artifacts "
-            + ", ".join(base.name(game, a) for a in reversed(view.artifacts.cards))
-            + f"; Ghosts beside {view.ghosts}, in the Clank! area {view.ghost_clank}; "
-            "Lockpicks held " + ", ".join(f"seat {s} {n}" for s, n in enumerate(view.lockpicks))
+        frame = view.stack[-1] if view.stack else None
+        if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
+            drawn = tile_text(game, frame.tile)
+            parts.append(Text("Drawn: " + drawn, style=f"bold {drawing.COLOURS['yellow']}"))
+        return Group(*parts)
+
+    def render_private(self, view: cs.CatacombsState, seat: int) -> RenderableType:
+        """Clank!'s private pane, then the seat's Lockpicks and the Wayshrines it marked."""
+        marks = view.marks[seat]
+        return Group(
+            super().render_private(view, seat),
+            Text(
+                f"Lockpicks {view.lockpicks[seat]}, Wayshrines marked "
+                + (", ".join(map(str, marks)) or "none")
+            ),
         )
-    )
-    frame = view.stack[-1] if view.stack else None
-    if isinstance(frame, cs.Discover | cs.PlaceAnywhere):
-        drawn = tile_text(game, frame.tile)
-        parts.append(Text("Drawn: " + drawn, style=f"bold {drawing.COLOURS['yellow']}"))
-    return Group(*parts)
-
-
-def render_private(game: CatacombsGame, view: cs.CatacombsState, seat: int) -> Any:
-    """Clank!'s private pane, then the seat's Lockpicks and the Wayshrines it marked."""
-    marks = view.marks[seat]
-    return Group(
-        base.render_private(game, view, seat),
-        Text(
-            f"Lockpicks {view.lockpicks[seat]}, Wayshrines marked "
-            + (", ".join(map(str, marks)) or "none")
-        ),
-    )

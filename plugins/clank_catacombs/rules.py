@@ -15,7 +15,7 @@ module per subject, each rule's docstring naming its section of
 
 Their base, :class:`~.part.CatacombsPart`, is the engine with every effect pack. This module
 assembles them into the game and declares what the core asks of it: set-up, the action
-values, the views and descriptions.
+values, the views and how rooms are named.
 """
 
 from __future__ import annotations
@@ -25,13 +25,12 @@ from importlib import resources
 from typing import Any
 
 from meeple.core.rng import Rng, shuffle, stream
-from meeple.core.state import Event
 from meeple.core.zones import PUBLIC, SECRET, Zone
 from meeple.plugins.clank.packs.market_offer import Claim
 from meeple.plugins.clank.packs.offer import Accept
-from meeple.plugins.clank.rules import ClankEngine
+from meeple.plugins.clank.rules import ClankEncoding, ClankEngine
 from meeple.plugins.clank.state import Turn
-from meeple.plugins.clank_catacombs import checks, drawing, present
+from meeple.plugins.clank_catacombs import checks, present
 from meeple.plugins.clank_catacombs import effects as cx
 from meeple.plugins.clank_catacombs.catalog import TileCatalog, catalog
 from meeple.plugins.clank_catacombs.discovery import Discovery
@@ -54,6 +53,53 @@ from meeple.plugins.clank_catacombs.state import (
     Rotate,
     TurnTile,
 )
+
+
+class CatacombsEncoding(ClankEncoding[CatacombsState]):
+    """Clank!'s actions, and Catacombs' tiles, for a reinforcement-learning environment."""
+
+    game: CatacombsGame
+
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
+        starting side has at most their rooms and tunnels, and no cell more steps away from
+        the starting tile (whose cells run south from (0, 0)) than it has square tiles."""
+        tiles = self.game.cat.tiles.values()
+        square = [t for t in tiles if t.back != "start"]
+        start = max(len(t.rooms) for t in tiles if t.back == "start")
+        placed = len(square) + 1
+        rooms = range(start + sum(len(t.rooms) for t in square))
+        legs = 0  # tunnels that may lead to a portal: each pair of them may make a trip
+        for t in tiles:
+            portals = {r.id for r in t.rooms if r.portal}
+            legs += sum(i.a in portals or i.b in portals for i in t.inner)
+            legs += sum(h.room in portals for h in t.edges)
+        tunnels = range(sum(len(t.inner) + len(t.edges) for t in tiles) + legs * legs)
+        monsters = max(  # a tunnel across two tiles has the monsters of both halves
+            *(i.monsters for t in tiles for i in t.inner),
+            *(2 * h.monsters for t in tiles for h in t.edges),
+        )
+        monsters *= 2  # a portal trip has those of both its tunnels
+        reach = len(square)
+        below = max(t.cells for t in tiles if t.back == "start") - 1  # start cells below (0, 0)
+        cells = [
+            (x, y)
+            for x in range(-reach, reach + 1)
+            for y in range(-reach, below + reach + 1)
+            if abs(x) + max(-y, y - below, 0) <= reach
+        ]
+        return {
+            **super().action_values(seats),
+            "tunnel": tunnels,
+            "to": rooms,
+            "room": rooms,
+            "swords": range(monsters + 1),
+            "place": range(placed),
+            "half": range(max(len(t.edges) for t in tiles)),
+            "turn": range(4),
+            ("token", "room"): self._takes_named(rooms),
+            ("x", "y"): cells,
+        }
 
 
 class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
@@ -83,6 +129,8 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     )
     event_type = CatacombsEvent
     Effect = cx.CatacombsEffect
+    presentation_type = present.CatacombsPresentation
+    encoding_type = CatacombsEncoding
     zones = {
         **ClankEngine.zones,
         "tiles": PUBLIC,
@@ -159,47 +207,6 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
         self._begin(state)
         return state
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
-        """Clank!'s values, bounded by the tiles: a dungeon of every square tile and a
-        starting side has at most their rooms and tunnels, and no cell more steps away from
-        the starting tile (whose cells run south from (0, 0)) than it has square tiles."""
-        tiles = self.cat.tiles.values()
-        square = [t for t in tiles if t.back != "start"]
-        start = max(len(t.rooms) for t in tiles if t.back == "start")
-        placed = len(square) + 1
-        rooms = range(start + sum(len(t.rooms) for t in square))
-        legs = 0  # tunnels that may lead to a portal: each pair of them may make a trip
-        for t in tiles:
-            portals = {r.id for r in t.rooms if r.portal}
-            legs += sum(i.a in portals or i.b in portals for i in t.inner)
-            legs += sum(h.room in portals for h in t.edges)
-        tunnels = range(sum(len(t.inner) + len(t.edges) for t in tiles) + legs * legs)
-        monsters = max(  # a tunnel across two tiles has the monsters of both halves
-            *(i.monsters for t in tiles for i in t.inner),
-            *(2 * h.monsters for t in tiles for h in t.edges),
-        )
-        monsters *= 2  # a portal trip has those of both its tunnels
-        reach = len(square)
-        below = max(t.cells for t in tiles if t.back == "start") - 1  # start cells below (0, 0)
-        cells = [
-            (x, y)
-            for x in range(-reach, reach + 1)
-            for y in range(-reach, below + reach + 1)
-            if abs(x) + max(-y, y - below, 0) <= reach
-        ]
-        return {
-            **super().action_values(seats),
-            "tunnel": tunnels,
-            "to": rooms,
-            "room": rooms,
-            "swords": range(monsters + 1),
-            "place": range(placed),
-            "half": range(max(len(t.edges) for t in tiles)),
-            "turn": range(4),
-            ("token", "room"): self._takes_named(rooms),
-            ("x", "y"): cells,
-        }
-
     def cards(self, state: CatacombsState) -> Iterable[str]:
         pieces = list(self.cat.pieces(state.seats))
         return [*pieces, state.tiles[0].tile, *self.cat.square]
@@ -214,23 +221,9 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     def validate_state(self, state: CatacombsState) -> list[str]:
         return [*super().validate_state(state), *checks.check(self, state)]
 
-    def render_table(self, view: CatacombsState, seat: int | None) -> Any:
-        return present.render_table(self, view, seat)
-
-    def render_private(self, view: CatacombsState, seat: int) -> Any:
-        return present.render_private(self, view, seat)
-
-    def legend(self) -> Sequence[tuple[Any, str]]:
-        return drawing.LEGEND
-
     def room_name(self, state: CatacombsState, room: int) -> str:
-        return present.room_name(self, state, room)
-
-    def describe_action(self, state: CatacombsState, action: Any) -> str:
-        return present.describe_action(action, self, state)
-
-    def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(event, self, viewer)
+        """``room 12 (light-3:a)``: by the tile placed and its room."""
+        return f"room {room} ({self.graph(state).names[room]})"
 
 
 __all__ = ["CatacombsGame"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from meeple.core.errors import MeepleError
 from meeple.core.game import Game
+from meeple.core.rl import Encoding
 from meeple.core.rng import Rng, shuffle
 from meeple.core.scoring import Score
 from meeple.core.state import Event
@@ -101,6 +102,14 @@ def _moves(c: Content, seats: int) -> _Moves:
     )
 
 
+class ClonkEncoding(Encoding[ClonkState, ClonkAction]):
+    """Clonk!'s actions for a reinforcement-learning environment."""
+
+    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
+        """The ints the actions name: shafts (a ``source`` is a card or a shaft) and seats."""
+        return {"source": range(SHAFTS), "shaft": range(SHAFTS), "target": range(seats)}
+
+
 class Clonk(Game[ClonkState, ClonkAction]):
     """Clonk!: dig chains of matching treasures, mind your tasks, don't wake the monster."""
 
@@ -113,6 +122,8 @@ class Clonk(Game[ClonkState, ClonkAction]):
     state_type = ClonkState
     action_type = ClonkAction
     event_type = ClonkEvent
+    presentation_type = present.ClonkPresentation
+    encoding_type = ClonkEncoding
     zones = {
         "draw": SECRET,
         "task-pile": SECRET,
@@ -561,10 +572,6 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     # -- what the core needs to know ---------------------------------------------
 
-    def action_values(self, seats: int) -> Mapping[str | tuple[str, ...], Sequence[Any]]:
-        """The ints the actions name: shafts (a ``source`` is a card or a shaft) and seats."""
-        return {"source": range(SHAFTS), "shaft": range(SHAFTS), "target": range(seats)}
-
     def cards(self, state: ClonkState) -> Iterable[str]:
         return self.content.all_cards
 
@@ -583,24 +590,3 @@ class Clonk(Game[ClonkState, ClonkAction]):
 
     def validate_state(self, state: ClonkState) -> list[str]:
         return checks.check(self, state)
-
-    def describe_action(self, state: ClonkState, action: Any) -> str:
-        return present.describe_action(self, state, action)
-
-    def describe_event(self, event: Event, viewer: int | None) -> str | None:
-        return present.describe_event(self, event, viewer)
-
-    def render(self, view: ClonkState, seat: int | None) -> Any:
-        return present.render(self, view, seat)
-
-    def render_table(self, view: ClonkState, seat: int | None) -> Any:
-        return present.render_table(self, view, seat)
-
-    def render_private(self, view: ClonkState, seat: int) -> Any:
-        return present.render_private(self, view, seat)
-
-    def legend(self) -> Sequence[tuple[Any, str]]:
-        return present.LEGEND
-
-    def seat_summary(self, state: ClonkState) -> Sequence[str]:
-        return present.seat_summary(self, state)

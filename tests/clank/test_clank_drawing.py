@@ -44,7 +44,7 @@ def game() -> Clank:
 
 
 def test_the_legend_draws_each_mark_as_the_map_does(game: Clank) -> None:
-    legend = {str(symbol): symbol for symbol, _ in game.legend()}
+    legend = {str(symbol): symbol for symbol, _ in game.presentation.legend()}
     marks = [(mark, style) for _, mark, style in drawing.FEATURES]
     marks += [(mark, style) for mark, style, _ in drawing.TUNNEL_MARKS]
     marks += [(mark, drawing.TOKEN) for mark in ("s", "S", "i", "t")]
@@ -70,7 +70,7 @@ def test_every_pawn_stands_in_its_room_and_yours_is_marked(game: Clank) -> None:
     pawns = sum(label(e).count(f" {s}") for e in entries.values() for s in "0123")
     assert pawns == 4
     assert reversed_at(entries[21], 0) and not reversed_at(entries[14], 0)
-    out = text(game.render_table(view, 2))
+    out = text(game.presentation.render_table(view, 2))
     way = next(line for line in out.splitlines() if line.startswith("Your way out: "))
     assert way.startswith("Your way out: 21 → ") and way.endswith(" → 2 → 1")
     assert "[21 A7 2]" in out
@@ -119,17 +119,19 @@ def test_render_is_the_table_then_the_private_pane(game: Clank) -> None:
     state = game.setup(2, 1)
     view = game.view(state, 0)
     table, private, whole = (
-        text(game.render_table(view, 0)),
-        text(game.render_private(view, 0)),
-        text(game.render(view, 0)),
+        text(game.presentation.render_table(view, 0)),
+        text(game.presentation.render_private(view, 0)),
+        text(game.presentation.render(view, 0)),
     )
     assert whole == table + private
     assert "Hand: " in private and "Pool: " in private and "Hand: " not in table
     assert "You are in room 1" in table and "rooms by tunnels from the entrance" in table
-    assert text(game.render(game.view(state, None), None)) == text(
-        game.render_table(game.view(state, None), None)
+    assert text(game.presentation.render(game.view(state, None), None)) == text(
+        game.presentation.render_table(game.view(state, None), None)
     )
-    assert {str(symbol): meaning for symbol, meaning in game.legend()}["k"].startswith("locked")
+    assert {str(symbol): meaning for symbol, meaning in game.presentation.legend()}["k"].startswith(
+        "locked"
+    )
 
 
 def test_no_seat_sees_another_seats_hand(game: Clank) -> None:
@@ -139,11 +141,11 @@ def test_no_seat_sees_another_seats_hand(game: Clank) -> None:
     shown = {c for c in state.row.cards} | {z.cards[-1] for z in state.reserve if z.cards}
     secret = next(c for c in game.cat.dungeon if c not in shown)
     name = game.cat.card[secret].name
-    assert name not in text(game.render_table(game.view(state, 0), 0), 200)
+    assert name not in text(game.presentation.render_table(game.view(state, 0), 0), 200)
     state.players[0].hand.cards.append(secret)
-    assert name in text(game.render_private(game.view(state, 0), 0), 200)
+    assert name in text(game.presentation.render_private(game.view(state, 0), 0), 200)
     for seat in (0, 1, 2, None):
-        assert name not in text(game.render_table(game.view(state, seat), seat), 200)
+        assert name not in text(game.presentation.render_table(game.view(state, seat), seat), 200)
 
 
 def test_every_view_of_a_seeded_game_renders(game: Clank) -> None:

@@ -350,7 +350,10 @@ def test_face_down_secrets_are_offered_blind(tg, tiny) -> None:
     scenario(tg, fields, state=tiny, down={"treasure-1", "skill-boost-1"})
     act(tg, tiny, Move(tunnel=5, to=5))
     assert tg.legal_actions(tiny) == [Take(token="?minor"), Skip()]
-    assert tg.describe_action(tiny, Take(token="?minor")) == "take a face-down minor secret"
+    assert (
+        tg.presentation.describe_action(tiny, Take(token="?minor"))
+        == "take a face-down minor secret"
+    )
 
 
 def test_a_blind_take_takes_the_top_secret_and_reveals_it(tg, tiny) -> None:
@@ -362,7 +365,7 @@ def test_a_blind_take_takes_the_top_secret_and_reveals_it(tg, tiny) -> None:
     act(tg, tiny, Move(tunnel=5, to=5))
     (took,) = [e for e in act(tg, tiny, Take(token="?minor")) if type(e) is Took]
     assert took == Took(seat=0, token="skill-boost-1")
-    assert tg.describe_event(took, 1) == "seat 0 takes Skill Boost"
+    assert tg.presentation.describe_event(took, 1) == "seat 0 takes Skill Boost"
     assert tiny.pool.skill == 2 and "skill-boost-1" in tiny.spent.cards
     left = tiny.rooms[tg.cat.graph.index[5]]
     assert (left.cards, left.up) == (["treasure-1"], [False])
@@ -399,7 +402,9 @@ def test_wand_of_wind_offers_each_next_rooms_backs(tg, tiny) -> None:
         Skip(),
     ]
     take = Take(token="?minor", room=7)
-    assert tg.describe_action(tiny, take) == "take a face-down minor secret from room 7"
+    assert (
+        tg.presentation.describe_action(tiny, take) == "take a face-down minor secret from room 7"
+    )
     events = act(tg, tiny, take)
     assert Took(seat=0, token="treasure-1") in events
     assert tiny.players[0].room == 2 and tiny.players[0].gold == 2

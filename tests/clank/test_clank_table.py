@@ -24,8 +24,11 @@ def test_the_table_says_the_countdown_where_and_items_in_words() -> None:
     state = g.setup(2, 1)
     depths = next(c for c, card in g.cat.card.items() if card.where == "depths")
     state.row.cards[0] = depths
-    assert "…" not in text(g.render(g.view(state, 0), 0), 80)
-    out = text(g.render(g.view(state, 0), 0), 200)  # a cell on one line
+    assert "…" not in text(g.presentation.render(g.view(state, 0), 0), 80)
+    out = text(g.presentation.render(g.view(state, 0), 0), 200)  # a cell on one line
     assert "countdown -" in out
     assert "only in the depths" in out and "only depths" not in out
-    assert g.describe_action(state, Buy(item="master-key")) == "buy a Master Key at the market"
+    assert (
+        g.presentation.describe_action(state, Buy(item="master-key"))
+        == "buy a Master Key at the market"
+    )

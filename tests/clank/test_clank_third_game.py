@@ -67,6 +67,24 @@ class ShrinesState(
     """A Clank! table whose pending effects and choices may hold blessings."""
 
 
+@singledispatch
+def action_words(action: Action, game: Shrines, state: ShrinesState) -> str:
+    """The engine's words for the engine's actions."""
+    return present.action_words(action, game, state)
+
+
+@action_words.register(Pray)
+def _(action: Pray, game: Shrines, state: ShrinesState) -> str:
+    return "pray at the crystal cave's shrine"
+
+
+class ShrinesPresentation(present.ClankPresentation[ShrinesState]):
+    """Clank!'s presentation, with the words for a prayer."""
+
+    def describe_action(self, state: ShrinesState, action: Action) -> str:
+        return action_words(action, self.game, state)
+
+
 class Shrines(Clank):
     """Clank! with shrines in the crystal caves."""
 
@@ -75,6 +93,7 @@ class Shrines(Clank):
     action_type = ClankAction | Pray
     Effect = ShrinesEffect
     state_type = ShrinesState
+    presentation_type = ShrinesPresentation
 
     def turn_actions(self, state: ShrinesState, seat: int) -> list[Any]:
         out = super().turn_actions(state, seat)
@@ -94,20 +113,6 @@ class Shrines(Clank):
         self, state: ShrinesState, seat: int, e: Blessing, card: str | None, events: list[Event]
     ) -> None:
         self.gain(state, seat, fx.Gain(gold=e.gold, heal=e.heal), card, events)
-
-    def describe_action(self, state: ShrinesState, action: Any) -> str:
-        return describe_action(action, self, state)
-
-
-@singledispatch
-def describe_action(action: Action, game: Shrines, state: ShrinesState) -> str:
-    """The engine's words for the engine's actions."""
-    return present.describe_action(action, game, state)
-
-
-@describe_action.register(Pray)
-def _(action: Pray, game: Shrines, state: ShrinesState) -> str:
-    return "pray at the crystal cave's shrine"
 
 
 @effect_text.register
@@ -163,8 +168,8 @@ def test_a_seat_in_a_crystal_cave_prays_once_a_turn(g: Shrines) -> None:
 
 def test_a_prayer_reads_as_the_game_s_words_and_the_rest_as_the_engine_s(g: Shrines) -> None:
     state = started(g, 2, 1)
-    assert g.describe_action(state, PRAY) == "pray at the crystal cave's shrine"
-    assert g.describe_action(state, SKIP) == "decline"
+    assert g.presentation.describe_action(state, PRAY) == "pray at the crystal cave's shrine"
+    assert g.presentation.describe_action(state, SKIP) == "decline"
 
 
 def test_no_prayer_outside_the_caves(g: Shrines) -> None:

@@ -81,23 +81,26 @@ def test_too_wide_a_dungeon_falls_back_to_the_grid() -> None:
 def test_render_is_the_table_then_the_private_pane() -> None:
     g, state = played_until(3, off_the_start)
     view = g.view(state, 0)
-    table, private = text(g.render_table(view, 0)), text(g.render_private(view, 0))
-    assert text(g.render(view, 0)) == table + private
+    table, private = (
+        text(g.presentation.render_table(view, 0)),
+        text(g.presentation.render_private(view, 0)),
+    )
+    assert text(g.presentation.render(view, 0)) == table + private
     assert "Hand: " in private and "Lockpicks " in private and "Hand: " not in table
     assert "Dungeon, north on top" in table and "You are in room 7" in table
-    legend = {str(symbol) for symbol, _ in g.legend()}
+    legend = {str(symbol) for symbol, _ in g.presentation.legend()}
     assert drawing.UNEXPLORED in legend and "k" in legend
 
 
 def test_no_seat_sees_another_seats_hand() -> None:
     g, state = played_until(3, off_the_start)
-    shown = text(g.render_table(g.view(state, None), None), 200)
+    shown = text(g.presentation.render_table(g.view(state, None), None), 200)
     secret = next(c for c in g.cat.dungeon if g.cat.card[c].name not in shown)
     name = g.cat.card[secret].name
     state.players[0].hand.cards.append(secret)
-    assert name in text(g.render_private(g.view(state, 0), 0), 200)
+    assert name in text(g.presentation.render_private(g.view(state, 0), 0), 200)
     for seat in (0, 1, None):
-        assert name not in text(g.render_table(g.view(state, seat), seat), 200)
+        assert name not in text(g.presentation.render_table(g.view(state, seat), seat), 200)
 
 
 def test_every_view_of_a_seeded_game_renders() -> None:

@@ -434,7 +434,7 @@ def test_room_ids_in_placement_order_and_kept(g, s) -> None:
     s.tiles[2] = Placed("cave", 1, 1, 3)
     assert g.graph(s).names == names
     turn(g, s, 0, room=room(g, s, "hall:a"), boots=5)
-    text = g.describe_action(s, moves_to(g, s, room(g, s, "hall:w"))[0])
+    text = g.presentation.describe_action(s, moves_to(g, s, room(g, s, "hall:w"))[0])
     assert "hall:w" in text and "3" in text
 
 

@@ -51,7 +51,7 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
     out and every open edge, by its direction, in the Exits table."""
     g, state = played_until(3, off_the_start)
     room = state.players[0].room
-    out = text(g.render(g.view(state, 0), 0))
+    out = text(g.presentation.render(g.view(state, 0), 0))
     assert f"You are in {present.room_text(g, state, room)}" in out
     assert "You are in room 7 (light-3:a): wayshrine" in out
     assert "seat 0: in, room 7 (light-3:a), damage" in out
@@ -70,7 +70,9 @@ def test_the_header_names_the_room_and_the_exits_list_every_way_on() -> None:
 def test_a_plain_room_says_so() -> None:
     g, state = played_until(3, off_the_start)
     state.players[0].room = 6  # light-4:b, nothing printed on it
-    assert "You are in room 6 (light-4:b): plain" in text(g.render(g.view(state, 0), 0))
+    assert "You are in room 6 (light-4:b): plain" in text(
+        g.presentation.render(g.view(state, 0), 0)
+    )
 
 
 def test_each_rotation_names_the_room_it_enters_and_its_tunnel() -> None:
@@ -82,7 +84,7 @@ def test_each_rotation_names_the_room_it_enters_and_its_tunnel() -> None:
     rotations = [a for a in g.legal_actions(state) if isinstance(a, cs.Rotate) and a.enter]
     assert rotations
     for a in rotations:
-        said = g.describe_action(state, a)
+        said = g.presentation.describe_action(state, a)
         tunnel, room = fits[a.turn]
         assert f"and enter room {room} ({frame.tile}:" in said
         assert f"; tunnel {base.costs_text(tunnel, '')}".rstrip(", ") in said
@@ -95,10 +97,10 @@ def test_each_open_edge_names_its_direction_and_cost() -> None:
     )
     explores = [a for a in g.legal_actions(state) if isinstance(a, cs.Explore)]
     for a in explores:
-        said = g.describe_action(state, a)
+        said = g.presentation.describe_action(state, a)
         assert any(f" {side} off the dungeon's edge from room " in said for side in SIDES)
         assert a.teleport or " boot" in said
-    assert g.describe_action(state, explores[0]) == (
+    assert g.presentation.describe_action(state, explores[0]) == (
         "move south off the dungeon's edge from room 0 (start-a:crypt) (1 boot; discover a tile)"
     )
 
@@ -111,10 +113,13 @@ def test_an_opened_lock_no_longer_reads_locked() -> None:
     p = state.players[state.stack[-1].seat]
     p.room, state.pool = t.a, Pool(boots=2, swords=2)
     move = Move(tunnel=k, to=t.b)
-    assert "lock closed" in g.describe_action(state, move)
+    assert "lock closed" in g.presentation.describe_action(state, move)
     state.picked.extend(graph.locks[k])
     seat = state.stack[-1].seat
-    said = [text(g.render(g.view(state, seat), seat)), g.describe_action(state, move)]
+    said = [
+        text(g.presentation.render(g.view(state, seat), seat)),
+        g.presentation.describe_action(state, move),
+    ]
     assert "lock open" in said[1]
     assert not any("locked" in line or "lock closed" in line for line in said)
 
@@ -122,7 +127,7 @@ def test_an_opened_lock_no_longer_reads_locked() -> None:
 def test_the_map_shows_every_tunnel_with_its_costs() -> None:
     """rules.md#movement, rules.md#locks: each tunnel by its rooms, boots, monsters, locks."""
     g, state = played_until(3, off_the_start)
-    out = " ".join(text(g.render(g.view(state, 0), 0)).split())  # unwrapped
+    out = " ".join(text(g.presentation.render(g.view(state, 0), 0)).split())  # unwrapped
     for k, t in enumerate(g.graph(state).tunnels):
         assert f"{t.a}{'->' if t.one_way else '-'}{t.b}: {base.tunnel_text(g, state, k)}" in out
     assert (
@@ -155,7 +160,7 @@ def test_the_grid_shows_the_tunnels_across_cell_edges() -> None:
 def test_a_game_without_a_countdown_track_shows_none() -> None:
     """rules.md#components: Catacombs has no countdown track."""
     g, state = played_until(3, off_the_start)
-    assert "countdown" not in text(g.render(g.view(state, 0), 0))
+    assert "countdown" not in text(g.presentation.render(g.view(state, 0), 0))
 
 
 def test_no_raw_ids_and_no_cut_words_at_80_columns() -> None:
@@ -165,14 +170,14 @@ def test_no_raw_ids_and_no_cut_words_at_80_columns() -> None:
     state.row.cards[0] = where
     state.pool.mods.append("gem-discount-2")
     state.bag.cubes["seat-0"] = 3
-    out = text(g.render(g.view(state, 0), 0))
+    out = text(g.presentation.render(g.view(state, 0), 0))
     flat = " ".join(out.replace("│", " ").split())
     assert "gems cost 2 less this turn" in flat and "gem-discount-2" not in out
     assert "only in a crystal cave or at a Wayshrine" in flat
     assert "3 seat 0" in out and "seat-0" not in out
     assert "…" not in out
     state.pool.offer = 5
-    assert g.describe_action(state, cs.Claim(item="burglars-kit")) == (
+    assert g.presentation.describe_action(state, cs.Claim(item="burglars-kit")) == (
         "buy a Burglar's Kit for 5 gold (offer)"
     )
     for where, said in (
@@ -180,6 +185,6 @@ def test_no_raw_ids_and_no_cut_words_at_80_columns() -> None:
         ("3/i0", "a tunnel's lock inside tile 3"),
         ("room 12", "the lock of room 12"),
     ):
-        assert g.describe_event(cs.Opened(seat=0, where=where), 0) == (
+        assert g.presentation.describe_event(cs.Opened(seat=0, where=where), 0) == (
             f"seat 0 leaves a Lockpick on {said}"
         )

@@ -14,8 +14,13 @@ def test_a_move_and_a_teleport_name_the_room_by_its_tile() -> None:
     graph = g.graph(state)
     e = graph.exits[state.players[0].room][0]
     name = f"room {e.to} ({graph.names[e.to]})"
-    assert g.describe_action(state, Move(tunnel=e.tunnel, to=e.to)).startswith(f"move to {name} (")
-    assert g.describe_action(state, Teleport(tunnel=e.tunnel, to=e.to)) == f"teleport to {name}"
+    assert g.presentation.describe_action(state, Move(tunnel=e.tunnel, to=e.to)).startswith(
+        f"move to {name} ("
+    )
+    assert (
+        g.presentation.describe_action(state, Teleport(tunnel=e.tunnel, to=e.to))
+        == f"teleport to {name}"
+    )
 
 
 def test_a_locked_tunnel_says_how_many_locks_are_closed() -> None:

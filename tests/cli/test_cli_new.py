@@ -171,8 +171,11 @@ def test_the_new_game_plays(race):
     game = race()
     state = game.setup(2, seed=1)
     card = state.hands[0].cards[0]
-    assert game.describe_action(state, game.legal_actions(state)[0]) == f"play a {card[1]}"
-    drawing = game.render(game.view(state, 1), 1)
+    assert (
+        game.presentation.describe_action(state, game.legal_actions(state)[0])
+        == f"play a {card[1]}"
+    )
+    drawing = game.presentation.render(game.view(state, 1), 1)
     assert "seat 0: hand [? ?]" in drawing and "seat 1 (you)" in drawing
 
 

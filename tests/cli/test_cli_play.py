@@ -51,7 +51,7 @@ def test_no_decision_lists_two_actions_in_the_same_words(registry: Registry, gam
         while not match.over:
             legal = match.legal()
             view = game.view(match.state, match.state.to_move)
-            words = Counter(game.describe_action(view, action) for action in legal)
+            words = Counter(game.presentation.describe_action(view, action) for action in legal)
             assert max(words.values()) == 1, (seed, len(match.actions), words.most_common(1))
             match.apply_legal(pick.choice(legal))
 

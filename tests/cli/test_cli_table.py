@@ -39,6 +39,7 @@ from meeple.cli.table import Ask, Note, PassTo, TableApp, TooSmall
 from meeple.core.bots import Bot, Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import PluginManager, Registry
+from meeple.core.present import Presentation
 from meeple.core.state import Action
 from meeple.core.validate import check_file, load
 from meeple.plugins.clonk import present
@@ -152,7 +153,7 @@ def test_a_whole_game_at_the_table(
         for title in ("table", "log", "actions"):
             assert f"╭─ {title} " in text
         assert f"  1. {app.decision.actions[0]}"[:60] in text
-        private = match.game.render_private(match.game.view(match.state, 0), 0)
+        private = match.game.presentation.render_private(match.game.view(match.state, 0), 0)
         assert ("╭─ yours alone " in text) is (private is not None)
         assert "s save  u undo  q quit  l legend  ? help" in lines[-1]
         while app.scores is None and app.failure is None:
@@ -411,7 +412,7 @@ def test_help_and_legend(pm: PluginManager) -> None:
         await pilot.press("l")
         assert isinstance(app.screen, Note)
         assert "Clonk!: legend" in await screen_text(pilot)
-        for _, meaning in app.table.match.game.legend():
+        for _, meaning in app.table.match.game.presentation.legend():
             assert meaning in await screen_text(pilot)
         drawn = app.export_screenshot()
         assert all(f"fill: {colour}" in drawn for colour in present.COLOURS.values())
@@ -426,7 +427,7 @@ def test_every_colour_of_a_game_is_drawn_its_own_way(game: str, registry: Regist
     theme for a terminal's named colours, which draws red and magenta alike), is far from
     every other."""
     g = registry.game(game)()
-    drawings = [symbol for symbol, _ in g.legend()]
+    drawings = [symbol for symbol, _ in g.presentation.legend()]
     for _, table, private in drawings_of_a_played_game(g, 4, 3, steps=300, every=30):
         drawings += [table, private]
     named = colours(d for d in drawings if d is not None)
@@ -442,9 +443,12 @@ def test_every_colour_of_a_game_is_drawn_its_own_way(game: str, registry: Regist
 def test_passing_the_screen_hides_the_last_seats_hand(pm: PluginManager) -> None:
     tiny = common.Env(pm).registry.game("tiny")
 
-    class Hands(tiny):  # type: ignore[misc,valid-type]  # a class from the tiny plugin
+    class Hand(Presentation[Any, Any]):
         def render_private(self, view: Any, seat: int) -> str:
             return f"the hand of seat {seat}: {' '.join(view.hands[seat].cards)}"
+
+    class Hands(tiny):  # type: ignore[misc,valid-type]  # a class from the tiny plugin
+        presentation_type = Hand
 
     game = Hands()
     match = Match.new(game, 2, 5, Hooks(None))

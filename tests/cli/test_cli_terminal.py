@@ -27,6 +27,7 @@ from typer.testing import Result
 from meeple.cli import common
 from meeple.core import hookimpl
 from meeple.core.plugins import BrokenPlugin, PluginManager
+from meeple.core.present import Presentation
 from meeple.core.scoring import Score
 
 Invoke = Callable[..., Result]
@@ -88,18 +89,21 @@ class EvilPlugin:
     def meeple_games(self, register: Callable[..., None]) -> None:
         from meeple_tiny import Tiny
 
-        class Evil(Tiny):
-            id = "evil"
-            title = f"Evil {EVIL}"
-
+        class Hostile(Presentation[Any, Any]):
             def describe_action(self, state: Any, action: Any) -> str:
                 return f"{action!r} {EVIL}"
 
             def render(self, view: Any, seat: int | None) -> Any:
-                table = Table(title=self.title)
+                table = Table(title=self.game.title)
                 table.add_column("seen")
                 table.add_row(EVIL)
                 return table
+
+        class Evil(Tiny):
+            id = "evil"
+            title = f"Evil {EVIL}"
+
+            presentation_type = Hostile
 
             def scores(self, state: Any) -> list[Score]:
                 return [

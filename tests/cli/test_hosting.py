@@ -15,11 +15,13 @@ import contextlib
 import http.client
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -546,3 +548,20 @@ def test_the_client_example_of_the_docs_plays_a_seat_to_the_end() -> None:
         )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout == f"scores: {[score.total for score in host.match.scores()]}\n"
+
+
+def test_sigterm_stops_the_server_wherever_it_lands() -> None:
+    """A SIGTERM heard in a weakref callback, where Python drops what a signal handler
+    raises, still stops the server: it asks the server to stop instead of raising."""
+    sock = hosting.bind("127.0.0.1", 0)
+    web = hosting.server(net.Lobby(), sock, hosting.names("127.0.0.1", 0)[1])
+
+    class Collected:
+        pass
+
+    with hosting.sigterm_stops(web) as term:
+        gone = Collected()
+        weakref.finalize(gone, signal.raise_signal, signal.SIGTERM)
+        del gone
+        asyncio.run(asyncio.wait_for(hosting.serve(web, sock, []), WAIT))
+    assert term.terminated and web.started

@@ -15,25 +15,30 @@ from meeple.plugins.clonk.rules import Clonk
 def test_the_legend_names_every_mark_and_colour_in_that_colour() -> None:
     """Each crystal's entry is drawn as that crystal's cards are."""
     g = Clonk()
-    legend = {str(symbol): (symbol, meaning) for symbol, meaning in g.legend()}
+    legend = {str(symbol): (symbol, meaning) for symbol, meaning in g.presentation.legend()}
     assert {"$", "o", present.FACE_DOWN, "▶"} <= legend.keys()
     for card in g.content.treasures:
         name = g.content.colours[g.content.colour[card]]
         symbol, meaning = legend[f"{name} text"]
         assert meaning == f"a {name} crystal card"
-        assert isinstance(symbol, Text) and symbol.style == present.styled(g, card).style
+        assert isinstance(symbol, Text) and symbol.style == g.presentation.styled(card).style
 
 
 def test_render_is_the_table_then_the_private_pane() -> None:
     g = Clonk()
     state = g.setup(3, 1)
     view = g.view(state, 0)
-    table, private = text(g.render_table(view, 0)), text(g.render_private(view, 0))
-    assert text(g.render(view, 0)) == table + private
+    table, private = (
+        text(g.presentation.render_table(view, 0)),
+        text(g.presentation.render_private(view, 0)),
+    )
+    assert text(g.presentation.render(view, 0)) == table + private
     assert "Mine shafts" in table and "Draw pile" in table and "Your hand" not in table
     assert "Your hand: " in private and "Your hidden tasks: " in private
     onlooker = g.view(state, None)
-    assert text(g.render(onlooker, None)) == text(g.render_table(onlooker, None))
+    assert text(g.presentation.render(onlooker, None)) == text(
+        g.presentation.render_table(onlooker, None)
+    )
 
 
 def test_no_seat_sees_another_seats_hand_or_hidden_tasks() -> None:
@@ -45,11 +50,11 @@ def test_no_seat_sees_another_seats_hand_or_hidden_tasks() -> None:
     other.hands[0].cards = other.draw.cards[: len(state.hands[0].cards)]
     other.tasks[0].cards = list(reversed(state.tasks[0].cards))
     for seat in (0, 1, 2, None):
-        assert text(g.render_table(g.view(state, seat), seat)) == text(
-            g.render_table(g.view(other, seat), seat)
+        assert text(g.presentation.render_table(g.view(state, seat), seat)) == text(
+            g.presentation.render_table(g.view(other, seat), seat)
         )
-    hand = text(g.render_private(g.view(state, 0), 0))
-    assert all(present.name(g, c) in hand for c in state.hands[0].cards)
+    hand = text(g.presentation.render_private(g.view(state, 0), 0))
+    assert all(g.presentation.name(c) in hand for c in state.hands[0].cards)
 
 
 @pytest.mark.parametrize("width", [48, 62, 76, 80, 120])
@@ -70,9 +75,9 @@ def test_no_card_is_split_between_lines(width: int) -> None:
                 shown += [z.cards[-1] for z in view.carts if z.cards]
                 shown += [c for z in view.galleries for c in z.cards]
                 shown += view.hands[seat].cards
-                lines = text(g.render(view, seat), width).splitlines()
+                lines = text(g.presentation.render(view, seat), width).splitlines()
                 for card in shown:
-                    assert any(present.name(g, card) in line for line in lines), (step, card)
+                    assert any(g.presentation.name(card) in line for line in lines), (step, card)
         g.resolve(state, pick.choice(g.legal_actions(state)))
 
 

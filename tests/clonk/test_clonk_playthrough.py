@@ -40,5 +40,5 @@ def test_registered_with_the_greedy_bot() -> None:
         bots = [spec.factory(game, s, bot_stream(seed, s, "greedy")) for s in range(4)]
         match.run(bots)
         assert game.check_state(match.state) == []
-        text = game.render(game.view(match.state, 0), 0)
-        assert text is not None and len(game.seat_summary(match.state)) == 4
+        text = game.presentation.render(game.view(match.state, 0), 0)
+        assert text is not None and len(game.presentation.seat_summary(match.state)) == 4

@@ -290,8 +290,8 @@ def test_hidden_information_in_views() -> None:
     own = GAME.view(state, 0)
     assert own.carts[0].cards == state.carts[0].cards and own.tasks[0].cards == state.tasks[0].cards
     drew = Drew(seat=0, card="blue-chain-1")
-    assert GAME.describe_event(drew, 1) == "seat 0 draws a card"
-    assert "blue chain" in GAME.describe_event(drew, 0)
+    assert GAME.presentation.describe_event(drew, 1) == "seat 0 draws a card"
+    assert "blue chain" in GAME.presentation.describe_event(drew, 0)
 
 
 def test_determinized_views_keep_the_awakening_card_in_its_place() -> None:

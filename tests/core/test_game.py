@@ -226,8 +226,22 @@ def test_reveals_another_seats_card_and_any_random_draw(tiny: Any, state: Any) -
     assert tiny.reveals(before, after, 0)
 
 
+def test_a_game_builds_each_optional_part_once(tiny_module: Any) -> None:
+    """The presentation and the encoding are one object each per game, given that game; a
+    game names neither and gets the core's defaults."""
+    from meeple.core.present import Presentation
+    from meeple.core.rl import Encoding
+
+    one, other = tiny_module.Tiny(), tiny_module.Tiny()
+    assert one.presentation is one.presentation and one.presentation.game is one
+    assert one.encoding is one.encoding and one.encoding.game is one
+    assert one.presentation is not other.presentation
+    assert type(one.presentation) is Presentation and type(one.encoding) is Encoding
+    assert one.encoding.card_kind("mercenary-3") == "mercenary"
+
+
 def test_table_panes_default_to_render(tiny: Any, state: Any) -> None:
     view = tiny.view(state, 0)
-    assert tiny.render_table(view, 0) == tiny.render(view, 0)
-    assert tiny.render_private(view, 0) is None
-    assert tiny.legend() == ()
+    assert tiny.presentation.render_table(view, 0) == tiny.presentation.render(view, 0)
+    assert tiny.presentation.render_private(view, 0) is None
+    assert tiny.presentation.legend() == ()

@@ -17,6 +17,7 @@ import pytest
 from meeple.core import net
 from meeple.core.bots import HUMAN, RandomBot
 from meeple.core.engine import Hooks, Match
+from meeple.core.present import Presentation
 from meeple.core.rng import bot_stream
 from meeple.core.scoring import Score
 from meeple.core.state import Event
@@ -199,12 +200,15 @@ def test_cards_and_actions_that_read_alike_are_told_apart(tiny_module: Any) -> N
     """Two copies that differ only in a mark: the page shows each card's own words, and
     their actions, which the game words alike, name the card each plays."""
 
-    class Marked(tiny_module.Tiny):
+    class Words(Presentation[Any, Any]):
         def describe_action(self, state: Any, action: Any) -> str:
             return f"play a {action.card[1]}" if hasattr(action, "card") else "draw"
 
         def describe_card(self, card: str) -> str:
             return f"{card[1]} with {'an eye' if card[2] == 'a' else 'a coin'}"
+
+    class Marked(tiny_module.Tiny):
+        presentation_type = Words
 
     game = Marked()
     state = game.setup(2, 1)
@@ -602,18 +606,21 @@ def test_the_log_tells_each_seat_what_it_may_know(tiny_module: Any) -> None:
     """An event a seat may not know is left out of its log; an action none of whose events
     it may know is logged as that seat saw it before."""
 
-    class Peeking(tiny_module.Tiny):
-        def resolve(self, state: Any, action: Any) -> list[Event]:
-            seat = state.to_move
-            super().resolve(state, action)
-            return [Peek(seat=seat, card=state.hands[seat].cards[-1])]
-
+    class Log(Presentation[Any, Any]):
         def describe_event(self, event: Event, viewer: int | None) -> str | None:
             assert isinstance(event, Peek)
             return f"you draw {event.card}" if viewer == event.seat else None
 
         def describe_action(self, state: Any, action: Any) -> str:
             return "draws" if action == tiny_module.Draw() else f"plays {action.card}"
+
+    class Peeking(tiny_module.Tiny):
+        presentation_type = Log
+
+        def resolve(self, state: Any, action: Any) -> list[Event]:
+            seat = state.to_move
+            super().resolve(state, action)
+            return [Peek(seat=seat, card=state.hands[seat].cards[-1])]
 
     game = Peeking()
     host = host_of(game, ["random", "random"])

@@ -449,6 +449,16 @@ def crash(self: Any, seats: int, seed: int) -> Any:
         ({"min_seats": 3, "max_seats": 2}, "takes 3-2 seats: min_seats must be an int from 1 to"),
         ({"min_seats": 0}, "takes 0-4 seats"),
         ({"is_over": lambda self, state: False}, "overrides is_over(), which is final"),
+        (
+            {"render": lambda self, view, seat: ""},
+            "defines render(), which belongs in its presentation_type "
+            "(a meeple.core.present.Presentation): move it there",
+        ),
+        (
+            {"action_key": lambda self, seats: {}},
+            "defines action_key(), which belongs in its encoding_type "
+            "(a meeple.core.rl.Encoding): move it there",
+        ),
         ({"max_seats": "4"}, "takes 2-'4' seats"),
         (
             {"state_type": dict},

@@ -42,12 +42,15 @@ def test_a_step_that_reveals_nothing_is_one_the_seat_could_foresee(
         view = game.view(before, seat)
         if game.reveals(before, match.state, seat) or named_unseen(game, view, action):
             continue
-        log = [game.describe_event(event, seat) for event in events]
+        log = [game.presentation.describe_event(event, seat) for event in events]
         seen = game.digest(game.view(match.state, seat)), game.legal_actions(match.state), log
         deal = game.dealer(view)
         for _ in range(2):
             dealt = deal(stream)
             dealt.rng = before.rng  # the same chance as the real game: no draw was made
-            log = [game.describe_event(event, seat) for event in game.resolve(dealt, action)]
+            log = [
+                game.presentation.describe_event(event, seat)
+                for event in game.resolve(dealt, action)
+            ]
             choices = game.legal_actions(dealt) if dealt.to_move == seat else seen[1]
             assert (game.digest(game.view(dealt, seat)), choices, log) == seen, action

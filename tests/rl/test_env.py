@@ -231,7 +231,7 @@ def test_an_unbounded_int_field_is_named(make_env: Any) -> None:
 
     game = make_env("tiny").game
     game.action_type = Jump
-    with pytest.raises(MeepleError, match=r"Jump\.height .*Game\.action_values"):
+    with pytest.raises(MeepleError, match=r"Jump\.height .*Encoding\.action_values"):
         rl.catalogue(game, 2)
 
 
@@ -259,7 +259,7 @@ def test_two_legal_actions_with_one_key_are_named(make_env: Any) -> None:
     import meeple_tiny
 
     env = make_env("tiny", 2)
-    env.game.action_key = lambda seats: {meeple_tiny.Play: ()}
+    env.game.encoding.action_key = lambda seats: {meeple_tiny.Play: ()}
     env = rl.make(env.game, 2)
     assert len(env.catalogue) == 2  # (Play,) and Draw()
     with pytest.raises(MeepleError, match=r"actions Play.* and Play.* have one catalogue key"):
@@ -270,7 +270,7 @@ def test_a_legal_action_missing_from_a_declared_catalogue_is_named(make_env: Any
     import meeple_tiny
 
     game = make_env("tiny", 2).game
-    game.action_catalogue = lambda seats: [meeple_tiny.Draw()]
+    game.encoding.action_catalogue = lambda seats: [meeple_tiny.Draw()]
     with pytest.raises(MeepleError, match=r"legal action Play.* is not in the action catalogue"):
         rl.make(game, 2).reset(seed=0)
 
@@ -279,28 +279,28 @@ def test_a_key_names_fields_of_action_types(make_env: Any) -> None:
     import meeple_tiny
 
     game = make_env("tiny").game
-    game.action_key = lambda seats: {meeple_tiny.Play: ("colour",)}
+    game.encoding.action_key = lambda seats: {meeple_tiny.Play: ("colour",)}
     with pytest.raises(MeepleError, match=r"Play\.colour, not a field"):
         rl.catalogue(game, 2)
-    game.action_key = lambda seats: {int: ()}
+    game.encoding.action_key = lambda seats: {int: ()}
     with pytest.raises(MeepleError, match="int, not one of its actions"):
         rl.catalogue(game, 2)
 
 
 def test_values_declared_together(make_env: Any) -> None:
-    """A tuple of field names in ``Game.action_values`` lists the combinations of their
+    """A tuple of field names in ``Encoding.action_values`` lists the combinations of their
     values (a str field otherwise takes every card, kind and back); a field may lie in one
     such tuple only."""
     import meeple_tiny
 
     game = make_env("tiny").game
-    game.action_values = lambda seats: {("card",): [("c1a",), ("c6b",)]}
+    game.encoding.action_values = lambda seats: {("card",): [("c1a",), ("c6b",)]}
     assert rl.catalogue(game, 2) == [
         meeple_tiny.Play(card="c1a"),
         meeple_tiny.Play(card="c6b"),
         meeple_tiny.Draw(),
     ]
-    game.action_values = lambda seats: {("card",): [("c1a",)], ("card", "card"): []}
+    game.encoding.action_values = lambda seats: {("card",): [("c1a",)], ("card", "card"): []}
     with pytest.raises(MeepleError, match="a field of Play in two tuples"):
         rl.catalogue(game, 2)
 

@@ -59,7 +59,7 @@ def encoded(encoder: rl.Encoder, view: Any, seat: int) -> np.ndarray:
         start = 2 * width * encoder.zone_kinds.index(zone.kind)
         start += 0 if zone.owner == seat else width
         for card in zone.cards:
-            kind = game.card_kind(card) if card in dealt else card
+            kind = game.encoding.card_kind(card) if card in dealt else card
             out[start + column.get(kind, column[rl.OTHER])] += 1
     out[encoder.counts :] = [rl._read(view, path, seat, encoder.seats) for path in encoder.paths]
     return out
@@ -187,7 +187,7 @@ def test_hidden_cards_count_by_their_placeholder(tiny: Any) -> None:
     hand = 2 * width * encoder.zone_kinds.index("hand")
     hidden = kinds.index(HIDDEN + env.game.back(state.deck.cards[0]))
     for card in state.hands[0].cards:
-        assert observed[hand + kinds.index(env.game.card_kind(card))] >= 1
+        assert observed[hand + kinds.index(env.game.encoding.card_kind(card))] >= 1
     assert observed[hand + width + hidden] == len(state.hands[1].cards)
     assert observed[: encoder.counts].sum() == sum(len(z.cards) for z in iter_zones(state))
 
@@ -224,9 +224,12 @@ def test_a_games_own_encoder_is_given_the_view(tiny: Any) -> None:
             seen.append(view)
             return np.zeros(1, dtype=np.float32)
 
-    class Own(tiny.Tiny):  # type: ignore[misc]  # a class of a test-only module
+    class Encoded(rl.Encoding[Any, Any]):
         def observation_encoder(self, seats: int) -> Any:
             return Counting()
+
+    class Own(tiny.Tiny):  # type: ignore[misc]  # a class of a test-only module
+        encoding_type = Encoded
 
     env = rl.make(Own(), 2)
     env.reset(seed=3)
