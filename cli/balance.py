@@ -170,7 +170,7 @@ class Runs:
             state = game.setup(min(max(seats, game.min_seats), game.max_seats), 0)
         except MeepleError:  # a card table an option names is not here: kinds as played
             return set()
-        return {game.card_kind(card) for card in game.cards(state)}
+        return {game.encoding.card_kind(card) for card in game.cards(state)}
 
 
 def _checked(

@@ -3,8 +3,8 @@
 A run played with ``--cards`` records, per game and seat, a :class:`SeatCards`: the cards
 that came into the seat's own zones after the set-up (*acquired*), the cards it *played*,
 the cards in its zones at the end (*owned*) and the round in which the first copy of
-each kind arrived. Cards are counted by :meth:`Game.card_kind
-<meeple.core.game.Game.card_kind>`, so the copies of a card add up. Nothing here knows a
+each kind arrived. Cards are counted by :meth:`Encoding.card_kind
+<meeple.core.rl.Encoding.card_kind>`, so the copies of a card add up. Nothing here knows a
 game: the facts follow from where the game keeps its cards and who owns each zone, so
 any plugin gets them without a line of its own.
 
@@ -228,12 +228,12 @@ class Recorder:
 
 
 class _Kinds(dict[str, str]):
-    """The kind of each card a game object has met (``Game.card_kind``), worked out once:
+    """The kind of each card a game object has met (``Encoding.card_kind``), worked out once:
     as bounded as the game's cards."""
 
     def __init__(self, game: Game[Any, Any]) -> None:
         super().__init__()
-        self.card_kind = game.card_kind
+        self.card_kind = game.encoding.card_kind
 
     def __missing__(self, card: str) -> str:
         kind = self[card] = self.card_kind(card)

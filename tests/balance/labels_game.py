@@ -74,7 +74,7 @@ class Labels(Game[LabelsState, Any]):
     options: LabelsOptions
 
     def setup(self, seats: int, seed: int) -> LabelsState:
-        piles = [[c for c in CARDS if self.card_kind(c) == kind] for kind in KINDS]
+        piles = [[c for c in CARDS if self.encoding.card_kind(c) == kind] for kind in KINDS]
         return LabelsState(
             seats=seats, rng=Rng(seed=seed), turns=Turns.start(seats), stack=self.turn(0),
             supply=[Zone(kind="supply", cards=pile) for pile in piles],
@@ -115,7 +115,7 @@ class Labels(Game[LabelsState, Any]):
         for seat in range(state.seats):
             luck = Stream(f"labels/{state.rng.seed}/{seat}").below(10)
             owned = state.hands[seat].cards + state.tables[seat].cards
-            bonus = BONUS * sum(self.card_kind(c) == self.options.strong for c in owned)
+            bonus = BONUS * sum(self.encoding.card_kind(c) == self.options.strong for c in owned)
             head = self.options.head_start if seat == 0 else 0
             parts = {"luck": luck, "strong": bonus, "head start": head}
             out.append(Score(seat=seat, total=luck + bonus + head, parts=parts))

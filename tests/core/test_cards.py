@@ -13,6 +13,7 @@ from meeple.core.cards import Recorder, SeatCards
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rl import Encoding
 from meeple.core.rng import Stream
 from meeple.core.runner import RunSpec, play
 
@@ -25,7 +26,7 @@ def expected_tiny(game: Any, seed: int, seats: int) -> list[SeatCards]:
     acquired = [Counter[str]() for _ in range(seats)]
     played = [Counter[str]() for _ in range(seats)]
     first: list[dict[str, int]] = [{} for _ in range(seats)]
-    kind = game.card_kind
+    kind = game.encoding.card_kind
     while not match.over:
         seat, round_ = match.state.to_move, match.state.turns.round
         deck = list(match.state.deck.cards)
@@ -98,9 +99,12 @@ def test_facts_are_what_the_rules_did(tiny_module: Any, seats: int, rules: str) 
 
 
 def test_copies_of_a_kind_add_up(tiny_module: Any) -> None:
-    class Values(tiny_module.Tiny):
+    class Pairs(Encoding[Any, Any]):
         def card_kind(self, card: str) -> str:
             return card[:2]  # c3a and c3b are two copies of c3
+
+    class Values(tiny_module.Tiny):
+        encoding_type = Pairs
 
     game = Values()
     facts = recorded(game, 7, 2)
