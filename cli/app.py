@@ -27,6 +27,7 @@ COMMANDS = (
     "meeple.cli.compare",
     "meeple.cli.tournament",
     "meeple.cli.balance",
+    "meeple.cli.tune",
     "meeple.cli.replay",
     "meeple.cli.validate",
     "meeple.cli.check",

@@ -3,8 +3,8 @@
 Eight kinds of card lie in eight face-up supply piles. On a turn the seat is offered the top
 card of each pile in turn and takes it into its hand or passes, then plays a card from its
 hand to its table, if it holds one. After two rounds each seat scores its luck (0 to 9, drawn
-from the seed) and, with the ``strong`` option, 4 points for each copy of that kind it owns
-(``head_start`` adds points to seat 0's). The ``amber`` bot takes amber and nothing else.
+from the seed) and, with the ``strong`` option, 4 points (``bonus``) for each copy of that kind
+it owns (``head_start`` adds points to seat 0's). The ``amber`` bot takes amber and nothing else.
 Whether a seat takes one kind says nothing of whether it takes another, and nothing but the
 strong kind changes a score: a report must find the strong kind and only it, and with no
 strong kind, nothing beyond its false-discovery rate.
@@ -30,9 +30,11 @@ BONUS = 4
 
 class LabelsOptions(Options, frozen=True, kw_only=True):
     strong: str = ""
-    """A kind each copy of which scores its owner 4 points ("" for none)."""
+    """A kind each copy of which scores its owner ``bonus`` points ("" for none)."""
     head_start: int = 0
     """Points seat 0 scores before the game begins."""
+    bonus: int = BONUS
+    """What each copy of the strong kind scores."""
 
 
 class Offer(Frame, tag="offer"):
@@ -115,7 +117,8 @@ class Labels(Game[LabelsState, Any]):
         for seat in range(state.seats):
             luck = Stream(f"labels/{state.rng.seed}/{seat}").below(10)
             owned = state.hands[seat].cards + state.tables[seat].cards
-            bonus = BONUS * sum(self.encoding.card_kind(c) == self.options.strong for c in owned)
+            kinds = map(self.encoding.card_kind, owned)
+            bonus = self.options.bonus * sum(kind == self.options.strong for kind in kinds)
             head = self.options.head_start if seat == 0 else 0
             parts = {"luck": luck, "strong": bonus, "head start": head}
             out.append(Score(seat=seat, total=luck + bonus + head, parts=parts))
