@@ -1,6 +1,6 @@
 """What each seat did with the cards of a game, derived from its zones alone.
 
-A run played with ``--cards`` records, per game and seat, a :class:`SeatCards`: the cards
+A run played with ``--card-facts`` records, per game and seat, a :class:`SeatCards`: the cards
 that came into the seat's own zones after the set-up (*acquired*), the cards it *played*,
 the cards in its zones at the end (*owned*) and the round in which the first copy of
 each kind arrived. Cards are counted by :meth:`Encoding.card_kind
