@@ -26,6 +26,8 @@ COMMANDS = (
     "meeple.cli.stats",
     "meeple.cli.compare",
     "meeple.cli.tournament",
+    "meeple.cli.balance",
+    "meeple.cli.tune",
     "meeple.cli.replay",
     "meeple.cli.validate",
     "meeple.cli.check",

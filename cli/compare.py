@@ -20,6 +20,7 @@ import typer
 from meeple.cli import arguments, environment, output, report, signals
 from meeple.cli.simulate import (
     Bots,
+    CardFacts,
     FirstSeed,
     Force,
     Quiet,
@@ -106,6 +107,7 @@ def compare(
             "(run files, as `meeple simulate --jsonl` writes)."
         ),
     ] = None,
+    card_facts: CardFacts = False,
     force: Force = False,
     workers: Workers = None,
     quiet: Quiet = False,
@@ -121,6 +123,8 @@ def compare(
 
     Example: meeple compare clank --variant board=front --variant board=back -n 500 --rotate
     """
+    if card_facts and jsonl is None:
+        raise typer.BadParameter("--card-facts records them in the run files; name their --jsonl")
     env = environment.env(ctx)
     with output.errors():
         registry = env.registry
@@ -139,7 +143,7 @@ def compare(
                 options = arguments.parse_options(game_cls, [*shared, *variant_items(text)])
             except MeepleError as exc:
                 raise MeepleError(f"--variant {echo(text)}: {exc}") from None
-            specs.append(RunSpec.of(game_cls(options), names, rotate))
+            specs.append(RunSpec.of(game_cls(options), names, rotate, card_facts))
         seeds = arguments.seed_range(seed, n)
         paths: list[Path | None] = [None] * len(specs)
         if jsonl is not None:

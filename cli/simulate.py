@@ -107,6 +107,16 @@ Force = Annotated[
     bool, typer.Option(help="Let --jsonl overwrite a file that is not a run of this game.")
 ]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")]
+CardFacts = Annotated[
+    bool,
+    typer.Option(
+        "--card-facts",
+        help="Record each seat's card facts in the run file: the cards it acquired, played "
+        "and owned at the end, and the round each first arrived (for `meeple report`).",
+    ),
+]
+"""The ``--card-facts`` option of every command that writes run files (``--cards FILE`` is
+every built-in game's own option: its card table)."""
 
 
 @app.command(context_settings=arguments.GAME_FLAGS)
@@ -139,9 +149,10 @@ def simulate(
         typer.Option(
             metavar="ADDRESS",
             help="Play on a Dask cluster: its scheduler (tcp://HOST:8786), or `local` for one "
-            'on this machine\'s cores (--workers of them). Needs pip install "meeple[dask]".',
+            'on this machine\'s cores (--workers of them). Needs pip install "meeple\\[dask]".',
         ),
     ] = None,
+    card_facts: CardFacts = False,
     quiet: Quiet = False,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the summary as JSON instead of tables.")
@@ -156,12 +167,16 @@ def simulate(
 
     Games are played on every core and written to --jsonl in seed order, the
     same bytes for any --workers. Ctrl-C keeps them; the same command with
-    --resume finishes the run.
+    --resume finishes the run. With --card-facts each game's line also holds
+    what each seat did with its cards, which `meeple report` turns into a
+    balance report.
 
     Example: meeple simulate clonk -n 1000 --seats greedy,random,random,random --jsonl out.jsonl
     """
     if resume and jsonl is None:
         raise typer.BadParameter("--resume continues the run in a --jsonl file; name it")
+    if card_facts and jsonl is None:
+        raise typer.BadParameter("--card-facts records them in the run file; name it: --jsonl")
     env = environment.env(ctx)
     with output.errors():
         registry = env.registry
@@ -178,7 +193,7 @@ def simulate(
         game.setup(len(names), seed)
         if jsonl is not None:
             check_jsonl(jsonl, game.id, force or resume)
-        spec = RunSpec.of(game, names, rotate)
+        spec = RunSpec.of(game, names, rotate, card_facts)
         seeds = arguments.seed_range(seed, n)
         if dask is None or dask == cluster.LOCAL:  # a scheduler's workers are its own
             workers = local_workers(workers)
@@ -288,6 +303,7 @@ def rerun(game: type[Game[Any, Any]], spec: RunSpec, seeds: range) -> str:
     args = ["meeple", "simulate", spec.game, "--seed", str(seeds[0]), "-n", str(len(seeds))]
     args += ["--workers", "1", "--seats", ",".join(spec.bots)]
     args += ["--rotate"] if spec.rotate else []
+    args += ["--card-facts", "--jsonl", "alone.jsonl"] if spec.card_facts is True else []
     defaults = msgspec.to_builtins(game.options_type())
     for key, value in spec.options.items():
         if value != defaults.get(key):

@@ -16,16 +16,30 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
 
 from meeple.cli import arguments, environment, output, report, signals
-from meeple.cli.simulate import FirstSeed, Quiet, Workers, local_workers, players, progress
+from meeple.cli.simulate import (
+    CardFacts,
+    FirstSeed,
+    Force,
+    Quiet,
+    Unwritten,
+    Workers,
+    append,
+    check_jsonl,
+    lines_to,
+    local_workers,
+    players,
+    progress,
+)
 from meeple.core.errors import MeepleError, echo
 from meeple.core.plugins import Registry
-from meeple.core.runner import GameResult, RunSpec, Schedule, each
+from meeple.core.runner import GameResult, RunSpec, Schedule, each, header_line, result_line
 from meeple.core.stats import Rating, Ratings, Summary, Tally
 
 app = typer.Typer()
@@ -72,6 +86,15 @@ def tournament(
     option: Annotated[
         list[str] | None, typer.Option("--option", "-o", help="Game option, key=value.")
     ] = None,
+    jsonl: Annotated[
+        Path | None,
+        typer.Option(
+            help="Write a header line, then one JSON line per game in seed order (a run file, "
+            "as `meeple simulate --jsonl` writes, which `meeple stats` reads)."
+        ),
+    ] = None,
+    card_facts: CardFacts = False,
+    force: Force = False,
     workers: Workers = None,
     allow_large: Annotated[
         bool,
@@ -95,6 +118,8 @@ def tournament(
 
     Example: meeple tournament clonk --bots greedy,random -n 200
     """
+    if card_facts and jsonl is None:
+        raise typer.BadParameter("--card-facts records them in the run file; name it: --jsonl")
     env = environment.env(ctx)
     with output.errors():
         registry = env.registry
@@ -113,7 +138,8 @@ def tournament(
             )
         flags = arguments.option_flags(ctx, game_cls)
         game = game_cls(arguments.parse_options(game_cls, [*(option or []), *flags]))
-        spec = Schedule(**msgspec.structs.asdict(RunSpec.of(game, names)), seats=seats, first=seed)
+        run = RunSpec.of(game, names, card_facts=card_facts)
+        spec = Schedule(**msgspec.structs.asdict(run), seats=seats, first=seed)
         rounds = math.ceil(n / spec.size)
         total = rounds * spec.size
         every = f"every set of {seats} of the {len(names)} bots, rotated through the seats"
@@ -126,13 +152,22 @@ def tournament(
                 "give --per-game fewer seats, or add --allow-large to play them all"
             )
         seeds = arguments.seed_range(seed, total)  # every seed one a file can hold
+        if jsonl is not None:
+            check_jsonl(jsonl, game.id, force)
         output.err_console.print(output.plain(f"{total:,} games: {plan}"), soft_wrap=True)
         tally, ratings = Tally(), Ratings()
         started = time.perf_counter()
-        stopped, term = False, signals.Terminable()
-        with progress(f"{game.title} tournament games", total, quiet=quiet) as advance:
+        stopped, unwritten, term = False, None, signals.Terminable()
+        with (
+            lines_to([jsonl]) as [sink],
+            progress(f"{game.title} tournament games", total, quiet=quiet) as advance,
+        ):
+            if sink is not None:
+                append(sink, header_line(spec), str(jsonl))
 
             def keep(result: GameResult) -> None:
+                if sink is not None:  # written first: every game rated is in the file
+                    append(sink, result_line(result), str(jsonl))
                 tally.add(result)
                 ratings.add(result)
                 advance()
@@ -142,10 +177,14 @@ def tournament(
                     each(played(spec, seeds), keep)
             except KeyboardInterrupt:  # the games played so far are rated still
                 stopped = True
+            except Unwritten as exc:
+                unwritten = exc
         if stopped:
             code = signals.interrupted(tally.games, total, "games", terminated=term.terminated)
             if not tally.games:
                 raise typer.Exit(code)
+        if unwritten is not None and not tally.games:
+            raise unwritten
         elapsed = time.perf_counter() - started
     if as_json:
         report.json(
@@ -163,6 +202,8 @@ def tournament(
         output.console.print(report.ratings(ratings.ratings()))
         report.summary(game.title, tally.summary())
         report.speed(tally.games, elapsed)
+    if unwritten is not None:
+        output.fail(f"{unwritten}; the {tally.games} games before it are in {jsonl}")
     if stopped:
         raise typer.Exit(code)
 

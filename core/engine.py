@@ -44,6 +44,7 @@ class Hooks:
         self.game_over = caller("meeple_game_over")
         self.adjust_scores = caller("meeple_adjust_scores")
         self.validate_state = caller("meeple_validate_state")
+        self.seat_measures = caller("meeple_seat_measures")
 
 
 class _Hook:

@@ -27,7 +27,7 @@ results.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import pluggy
@@ -181,6 +181,24 @@ def meeple_adjust_scores(game: Game[Any, Any], state: State, scores: list[Score]
     :param game: the game being scored.
     :param state: the final state.
     :param scores: each seat's score, in seat order.
+    """
+
+
+@hookspec
+def meeple_seat_measures(
+    game: Game[Any, Any], state: State, seat: int
+) -> Mapping[str, float | Mapping[str, int]] | None:
+    """Measure a seat at the end of a game played with ``--card-facts``, for the balance report.
+
+    Kind: collecting; the measures of every implementation are recorded, by name, next to
+    the seat's card facts (:class:`meeple.core.cards.SeatCards`). Called for every game
+    played with ``--card-facts``, so an implementation returns ``None`` for games not its own.
+
+    :param game: the game that ended.
+    :param state: the final state; do not change it.
+    :param seat: the seat to measure.
+    :return: measures by name, each a number (``{"gold": 7}``) or a count per name
+        (``{"defeated": {"goblin": 2, "ogre": 1}}``), or ``None``.
     """
 
 

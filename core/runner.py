@@ -28,10 +28,11 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
-from typing import IO, Annotated, Any, Protocol, TypeVar
+from typing import IO, Annotated, Any, Literal, Protocol, TypeVar
 
 import msgspec
 
+from meeple.core.cards import Recorder, SeatCards
 from meeple.core.engine import MAX_DECISIONS, Hooks, Match
 from meeple.core.errors import MeepleError, cut
 from meeple.core.game import PLAY_ON_MAX, Game
@@ -51,15 +52,25 @@ class RunSpec(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=T
     """The bot of each seat, before any rotation, with its options (``ismcts:iterations=100``)."""
     rotate: bool = False
     """Move every bot ``seed % seats`` seats on in the game of ``seed``."""
+    card_facts: Literal[True] | msgspec.UnsetType = msgspec.UNSET
+    """Record each seat's card facts (:mod:`meeple.core.cards`) with every game. Unset, it is
+    left out of the header, which then reads as it did before card facts existed."""
 
     @classmethod
-    def of(cls, game: Game[Any, Any], bots: Iterable[str], rotate: bool = False) -> RunSpec:
+    def of(
+        cls,
+        game: Game[Any, Any],
+        bots: Iterable[str],
+        rotate: bool = False,
+        card_facts: bool = False,
+    ) -> RunSpec:
         return cls(
             game=game.id,
             version=game.version,
             options=msgspec.to_builtins(game.options),
             bots=list(bots),
             rotate=rotate,
+            card_facts=True if card_facts else msgspec.UNSET,
         )
 
     def seating(self, seed: int) -> list[str]:
@@ -149,6 +160,20 @@ class GameResult(msgspec.Struct, kw_only=True):
     decisions: Decisions
     rounds: Round
     digest: str
+    cards: list[SeatCards] | msgspec.UnsetType = msgspec.UNSET
+    """Each seat's card facts, in a run with ``card_facts``; left out of the line otherwise."""
+
+
+class Seating(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What a tournament's run file adds to its spec: the :class:`Schedule`'s seats a game
+    and first seed (the run's ``bots`` are all of its bots)."""
+
+    seats: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]
+    first: Seed
+
+
+MAX_SEATS = 64
+"""The most seats a schedule in a file may name: more than any table has."""
 
 
 class Header(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -159,10 +184,24 @@ class Header(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """
 
     run: RunSpec
+    schedule: Seating | msgspec.UnsetType = msgspec.UNSET
+    """A tournament's seating (see :class:`Schedule`); left out of any other run's header."""
+
+    def spec(self) -> RunSpec:
+        """The run's spec: a :class:`Schedule` for a tournament's."""
+        if self.schedule is msgspec.UNSET:
+            return self.run
+        fields = msgspec.structs.asdict(self.run)
+        return Schedule(**fields, seats=self.schedule.seats, first=self.schedule.first)
 
 
 def header_line(spec: RunSpec) -> bytes:
-    return msgspec.json.encode(Header(run=spec)) + b"\n"
+    if isinstance(spec, Schedule):
+        fields = {f: getattr(spec, f) for f in RunSpec.__struct_fields__}
+        header = Header(run=RunSpec(**fields), schedule=Seating(seats=spec.seats, first=spec.first))
+    else:
+        header = Header(run=spec)
+    return msgspec.json.encode(header) + b"\n"
 
 
 def result_line(result: GameResult) -> bytes:
@@ -171,7 +210,7 @@ def result_line(result: GameResult) -> bytes:
 
 def _header(line: bytes, where: str) -> RunSpec:
     try:
-        return msgspec.json.decode(line, type=Header).run
+        header = msgspec.json.decode(line, type=Header)
     except msgspec.ValidationError as exc:
         raise MeepleError(
             f"{where}:1: not a run header ({exc}); a run file of `meeple simulate --jsonl` "
@@ -182,6 +221,12 @@ def _header(line: bytes, where: str) -> RunSpec:
             f"{where}:1: not JSON ({exc}); a run file of `meeple simulate --jsonl` holds one "
             "JSON object per line"
         ) from None
+    if header.schedule is not msgspec.UNSET and header.schedule.seats > len(header.run.bots):
+        raise MeepleError(
+            f"{where}:1: a schedule of {header.schedule.seats} seats a game, but "
+            f"{len(header.run.bots)} bots; the header was edited"
+        )
+    return header.spec()
 
 
 def _result(line: bytes, where: str) -> GameResult:
@@ -286,6 +331,7 @@ class Resume:
         options = sorted(theirs.options.keys() | ours.options.keys())
         pairs += [(f"option {k}", theirs.options.get(k), ours.options.get(k)) for k in options]
         pairs.append(("rotate", theirs.rotate, ours.rotate))
+        pairs.append(("card_facts", theirs.card_facts is True, ours.card_facts is True))
         for field, there, here in pairs:
             if there != here:
                 shown = [cut(msgspec.json.encode(v).decode()) for v in (there, here)]
@@ -304,7 +350,12 @@ def play_game(
     bots = [
         registry.player(name, game.id).make(game, seat, seed) for seat, name in enumerate(seated)
     ]
-    scores = match.run(bots)
+    if spec.card_facts is True:
+        recorder = Recorder(game, match.state)
+        scores = match.run(bots, on_events=recorder.step)
+        cards: list[SeatCards] | msgspec.UnsetType = recorder.facts(hooks)
+    else:
+        scores, cards = match.run(bots), msgspec.UNSET
     return GameResult(
         seed=seed,
         seats=seated,
@@ -313,6 +364,7 @@ def play_game(
         decisions=len(match.actions),
         rounds=match.state.turns.round,
         digest=game.digest(match.state),
+        cards=cards,
     )
 
 

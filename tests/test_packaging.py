@@ -85,6 +85,7 @@ def test_the_wheel(tmp_path):
     templates = {f"meeple/cli/template/{p.name}" for p in (ROOT / "cli/template").glob("*.tmpl")}
     assert templates, "cli/template holds no templates: is the test looking in the right place?"
     assert not templates - names, f"`meeple new` templates missing: {sorted(templates - names)}"
+    assert "meeple/cli/pages/report.html.j2" in names, "`meeple report`'s page is missing"
 
     page = {f"meeple/cli/web/{p.name}" for p in (ROOT / "cli/web").iterdir()}
     assert page, "cli/web holds no files: is the test looking in the right place?"

@@ -31,7 +31,8 @@ def test_version(cli: Invoke) -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["games", "plugins", "play", "simulate", "stats", "compare", "tournament"]
+    "command",
+    ["games", "plugins", "play", "simulate", "stats", "compare", "tournament", "tune", "report"],
 )
 def test_every_command_shows_an_example(cli: Invoke, command: str) -> None:
     result = cli(command, "--help")
