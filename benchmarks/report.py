@@ -40,7 +40,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meeple.cli.app import make_app
-from meeple.cli.common import best_bot
+from meeple.cli.arguments import best_bot
 from meeple.core.engine import Hooks
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.runner import RunSpec, play_game
