@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from typing import Any
 
 import msgspec
 import pytest
 
+from meeple.cli.arguments import best_bot
 from meeple.core import hookimpl
 from meeple.core.cards import Recorder, SeatCards
 from meeple.core.engine import Hooks, Match
@@ -217,3 +219,46 @@ def test_a_zone_added_during_play_is_found(tiny_module: Any) -> None:
     [mine, theirs] = recorder.facts(Hooks(None))
     assert theirs.played == {card: 1} and not theirs.acquired
     assert mine.acquired == {state.piles[-1].cards[0]: 1}
+
+
+FACTS_SEEDS = range(6)
+"""Seeds of each variant's pinned random games, spread over the seat counts."""
+PINNED_FACTS = {
+    "clank": "bea28f0d38ee800d61c712564f8be604da961aaf77025b9f32a3beab49f31afe",
+    "clank-catacombs": "5e6a8c7203980968e7c7d99e74c235e60d1b53c6ca7ab7dae1d6283086d020fd",
+    "clonk": "514c317f26843303abe838a3ebbef7cccc99498d57bfbe8449454416d9a75e96",
+}
+"""The SHA-256 of each built-in game's pinned facts (:func:`pinned_facts`). Print them anew
+with ``python tests/core/test_cards.py`` after a deliberate change of the facts or the rules."""
+
+
+def pinned_facts(registry: Registry, game_id: str) -> str:
+    """The SHA-256 of the facts of the game's pinned games, one JSON line each: random bots in
+    every variant and seat count, and the game's best bot once."""
+    cls = registry.game(game_id)
+    counts = range(cls.min_seats, cls.max_seats + 1)
+    runs = [
+        (cls(msgspec.convert(options, cls.options_type)), ["random"] * counts[seed % len(counts)])
+        for options in cls.variants
+        for seed in FACTS_SEEDS
+    ]
+    runs.append((cls(), [best_bot(registry, game_id)] * cls.max_seats))
+    digest = hashlib.sha256()
+    for seed, (game, bots) in enumerate(runs):
+        spec = RunSpec.of(game, bots, card_facts=True)
+        for result in play(registry, Hooks(None), spec, [seed]):
+            digest.update(msgspec.json.encode(result.cards) + b"\n")
+    return digest.hexdigest()
+
+
+def test_facts_of_the_builtin_games_are_pinned() -> None:
+    """The facts a seed records stay the same bytes, however the recorder finds them."""
+    registry = Registry(plugin_manager(entry_points=False))
+    assert {g: pinned_facts(registry, g) for g in PINNED_FACTS} == PINNED_FACTS
+    assert sorted(PINNED_FACTS) == sorted(registry.games)
+
+
+if __name__ == "__main__":
+    registry = Registry(plugin_manager(entry_points=False))
+    for game_id in sorted(registry.games):
+        print(f'    "{game_id}": "{pinned_facts(registry, game_id)}",')
