@@ -107,8 +107,10 @@ class Recorder:
         self.places += [z for z in zones if z.kind in hidden]
         """Every zone of the set-up, where a card played is looked for: those where every
         seat may see a card first (a card played lies where every seat sees it)."""
-        self.stages: list[Zone] = []
-        """The zones a card left a hand for, the latest first."""
+        self.layout = layout
+        self.stages = [self.places[i] for i in layout.stages.get(len(self.places), ())]
+        """The zones a card left a hand for, the latest first: at first, those of the game
+        before (by their place in the state), which saves finding them again."""
         private = layout.private
         for zone in zones:
             if zone.owner is not None:
@@ -148,7 +150,8 @@ class Recorder:
                 if on and on[-1] == card:
                     if i:
                         stages.insert(0, stages.pop(i))
-                    if self._public(zone, len(on) - 1):
+                    kind = zone.kind
+                    if kind in self.open or sees(self.visibility[kind], zone, None, len(on) - 1):
                         played, kind = seat.played, self.kind(card)
                         played[kind] = played.get(kind, 0) + 1
                     return
@@ -172,13 +175,15 @@ class Recorder:
 
     def _arrived(self, seat: _Seat, cards: list[str]) -> None:
         """Take in ``cards``, now in the seat's zones, some of which it never held."""
-        held, kind, now, acquired = seat.held, self.kind, self.round, seat.acquired
-        for card in cards:
-            if card not in held:
-                held.add(card)
-                k = kind(card)
-                acquired[k] = acquired.get(k, 0) + 1
-                seat.first.setdefault(k, now)
+        held, kind, now = seat.held, self.kind, self.round
+        acquired, first = seat.acquired, seat.first
+        # Those held already are passed over in C.
+        for card in itertools.filterfalse(held.__contains__, cards):
+            held.add(card)
+            k = kind(card)
+            acquired[k] = acquired.get(k, 0) + 1
+            if k not in first:
+                first[k] = now
 
     def _public(self, zone: Zone, i: int) -> bool:
         """Whether every seat sees the card at ``i`` in ``zone``."""
@@ -211,6 +216,9 @@ class Recorder:
         for zone in iter_zones(state):  # a zone added since the set-up counts too
             if zone.owner is not None:
                 owned[zone.owner] += zone.cards
+        where = {id(zone): i for i, zone in enumerate(self.places)}
+        known = [where.get(id(zone)) for zone in self.stages]
+        self.layout.stages[len(self.places)] = [i for i in known if i is not None]
         found = []
         for number, (seat, cards) in enumerate(zip(self.seats, owned, strict=True)):
             if not seat.held.issuperset(cards):
@@ -252,6 +260,9 @@ class _Layout:
         """The zone kinds of which a seat that does not own one sees no card."""
         self.open = {kind for kind, vis in zones.items() if vis.others == "all"}
         """The zone kinds every card of which every seat sees."""
+        self.stages: dict[int, list[int]] = {}
+        """The last game's :attr:`Recorder.stages`, by their place among its set-up's zones,
+        for each number of zones a set-up had."""
 
 
 _LAYOUTS: weakref.WeakKeyDictionary[Game[Any, Any], _Layout] = weakref.WeakKeyDictionary()
