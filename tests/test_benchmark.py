@@ -80,7 +80,18 @@ def test_validation_side_by_side(
             assert row[side]["decisions_per_record"] > 0
             assert "instructions_per_record" not in row[side]
         assert row["ratio"] == row["this"]["records_per_s"] / row["baseline"]["records_per_s"]
-    argv = ["--games", "tiny", "--seats", "2", "--records", "1", "--rounds", "1", "--seconds", "1"]
+    argv = [
+        "--games",
+        "tiny",
+        "--seats",
+        "2",
+        "--records",
+        "1",
+        "--rounds",
+        "1",
+        "--seconds",
+        "0.01",
+    ]
     assert bench.main(["validate", "--against", sys.executable, *argv]) == 0
     assert "tiny, 2 seats" in capsys.readouterr().out
 

@@ -299,7 +299,9 @@ def test_a_bot_named_twice_is_refused_however_it_is_written(cli: Invoke) -> None
             f"error: --bots {bots!r}: {same} (`bot` is greedy here); name each bot once, "
             "or give them different options\n"
         )
-    differ = cli("tournament", "clonk", "--bots", "ismcts:iterations=2,ismcts:iterations=3")
+    differ = cli(
+        "tournament", "clonk", "--bots", "ismcts:iterations=2,ismcts:iterations=3", "-n", "2"
+    )
     assert differ.exit_code == 0, differ.output
 
 
