@@ -2,12 +2,16 @@
 
 ``python benchmarks/host.py`` starts a server of ``meeple host``'s kind (the same lobby,
 app and uvicorn settings, with limits raised to take every connection) in a process of its
-own, hosting ``--concurrent`` games of ``--game`` at once, every seat a human's; this
-process seats a random bot client (:func:`meeple.core.net.connect`, over websockets on
-127.0.0.1) at each, and the server starts the next game as one ends, up to ``--games``
-(or ``--seconds``, after which no game starts). It prints games/s, moves/s, the time from
-a move sent to the next view received (p50, p90, p99, the worst), and the server's
-resident memory as the games go on: flat, if nothing is kept of a game that ended.
+own, hosting ``--concurrent`` games of ``--game`` at once, every seat a human's, and
+``--procs`` client processes, each seating a random bot client (:func:`meeple.core.net.connect`,
+over websockets on 127.0.0.1) at every seat of its share of the games. The server starts
+the next game as one ends, up to ``--games``; after ``--seconds`` no game starts, and the
+games still playing are left. With ``--save DIR`` each game is saved after every action, as
+``meeple host --save`` saves it. It prints games/s, moves/s, the time from a move sent to
+the next view received (p50, p90, p99, the worst), the server's resident memory as the
+games go on (flat, if nothing is kept of a game that ended), and where a move's time can
+go besides the server's work: how late each process's event loop ran (the server's and the
+clients' worst at the 99th percentile) and the server's garbage collections.
 
 By default the clients answer at once, so the server is as busy as they can make it: the
 latency is then mostly the time a move waits behind the other games' moves (with every game
@@ -21,16 +25,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
-from meeple.core import net
+from meeple.core import net, records
 from meeple.core.bots import HUMAN
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
@@ -48,16 +54,75 @@ def rss_kib() -> int:
     return 0
 
 
+def say(line: dict[str, Any]) -> None:
+    print(json.dumps(line), flush=True)
+
+
+def quantile(values: list[float], q: int) -> float:
+    """The ``q``-th percentile of ``values`` (0 for fewer than two)."""
+    if len(values) < 2:
+        return 0.0
+    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
+
+
+class Lag:
+    """How late this process's event loop runs: a task that sleeps :attr:`TICK` again and
+    again and notes by how much each wake-up is late (a loop busy elsewhere wakes it late)."""
+
+    TICK = 0.01
+
+    def __init__(self) -> None:
+        self.late: list[float] = []
+
+    async def watch(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(self.TICK)
+            self.late.append(loop.time() - start - self.TICK)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "p99": round(quantile(self.late, 99) * 1000, 1),
+            "max": round(max(self.late, default=0.0) * 1000, 1),
+        }
+
+
 # -- the server -------------------------------------------------------------------------
 
 
-async def serve(game_id: str, seats: int, concurrent: int, games: int) -> None:
-    """Host ``concurrent`` games at a time, ``games`` in all, printing one JSON line for
-    each game started (its links) and ended (the memory then)."""
+class Collections:
+    """The garbage collections of this process, timed (``gc.callbacks``)."""
+
+    def __init__(self) -> None:
+        self.times: list[float] = []
+        self._start = 0.0
+        gc.callbacks.append(self.note)
+
+    def note(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.times.append(time.perf_counter() - self._start)
+
+    def figures(self) -> dict[str, float]:
+        return {
+            "count": len(self.times),
+            "total_ms": round(sum(self.times) * 1000, 1),
+            "max_ms": round(max(self.times, default=0.0) * 1000, 1),
+        }
+
+
+async def serve(args: argparse.Namespace) -> None:
+    """Host ``--concurrent`` games at a time, ``--games`` in all, printing one JSON line for
+    each game started (its links) and ended (the memory then), and when stopped, how late
+    its loop ran and its garbage collections."""
     from meeple.cli import hosting
 
+    collections, lag = Collections(), Lag()
     registry = Registry(plugin_manager(entry_points=False))
-    cls = registry.game(game_id)
+    cls = registry.game(args.game)
+    seats, concurrent = args.seats, args.concurrent
     limits = net.Limits(connections=concurrent * seats + 8, waiting=concurrent * seats)
     lobby = net.Lobby(limits)
     sock = hosting.bind("127.0.0.1", 0)
@@ -68,9 +133,17 @@ async def serve(game_id: str, seats: int, concurrent: int, games: int) -> None:
     started = 0
 
     async def one(number: int) -> None:
-        match = Match.new(cls(), seats, number, Hooks(None))
+        game = cls()
+        match = Match.new(game, seats, number, Hooks(None))
+        save = None
+        if args.save is not None:  # as `meeple host --save` saves: the record, atomically
+            setup, path = records.setup_of(game, names, number), args.save / f"{number}.json"
+
+            def save() -> None:
+                records.write_atomic(path, records.encode(records.record_of(match, setup)))
+
         tokens = net.Tokens.new(names)
-        host = net.Host(match, names, [None] * seats, tokens=tokens)
+        host = net.Host(match, names, [None] * seats, tokens=tokens, save=save)
         lobby.hosts.append(host)
         say({"game": number, "tokens": tokens.seats})
         await host.run()
@@ -80,27 +153,24 @@ async def serve(game_id: str, seats: int, concurrent: int, games: int) -> None:
     async def games_in_turn() -> None:
         nonlocal started
         running: set[asyncio.Task[None]] = set()
-        while started < games or running:
-            while started < games and len(running) < concurrent:
+        while started < args.games or running:
+            while started < args.games and len(running) < concurrent:
                 running.add(asyncio.create_task(one(started)))
                 started += 1
             done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
             for task in done:
                 task.result()
-        web.should_exit = True
 
+    watching = asyncio.create_task(lag.watch())
     await hosting.serve(web, sock, [games_in_turn(), stopped(web)])
+    watching.cancel()
+    say({"lag_ms": lag.figures(), "gc": collections.figures()})
 
 
 async def stopped(web: Any) -> None:
     """Stop serving when the benchmark closes this process's input (it has seen enough)."""
-    loop = asyncio.get_running_loop()
-    await loop.run_in_executor(None, sys.stdin.read)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.read)
     web.should_exit = True
-
-
-def say(line: dict[str, Any]) -> None:
-    print(json.dumps(line), flush=True)
 
 
 # -- the clients ----------------------------------------------------------------------------
@@ -110,8 +180,6 @@ class Tally:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.moves = 0
-        self.games = 0
-        self.memory: list[tuple[int, int]] = []
 
 
 async def seat(link: str, tally: Tally, stream: Stream, games: Any, think: float) -> None:
@@ -133,77 +201,130 @@ async def seat(link: str, tally: Tally, stream: Stream, games: Any, think: float
                 await remote.choose(update.step, stream.below(len(update.choices)))
 
 
-async def drive(args: argparse.Namespace) -> dict[str, Any]:
-    """Start the server, seat bot clients at every game it starts, and sum it up."""
-    server = await asyncio.create_subprocess_exec(
-        sys.executable,
-        __file__,
-        "--serve",
-        "--game",
-        args.game,
-        "--seats",
-        str(args.seats),
-        "--concurrent",
-        str(args.concurrent),
-        "--games",
-        str(args.games),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
-    assert server.stdout is not None and server.stdin is not None
+async def clients(think: float) -> None:
+    """Seat a bot client at each seat of every game named on this process's input (a JSON
+    line of links each), until it closes; then leave the games still playing and print
+    what was measured."""
+    loop = asyncio.get_running_loop()
     games = Registry(plugin_manager(entry_points=False)).game
-    tally = Tally()
+    tally, lag = Tally(), Lag()
+    watching = asyncio.create_task(lag.watch())
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    playing: set[asyncio.Task[None]] = set()
+    while line := await reader.readline():
+        given = json.loads(line)
+        for s, link in enumerate(given["links"]):
+            stream = Stream(f"bench/{given['game']}/{s}")
+            task = asyncio.create_task(seat(link, tally, stream, games, think))
+            playing.add(task)
+            task.add_done_callback(playing.discard)
+    for task in list(playing):
+        task.cancel()
+    await asyncio.gather(*playing, return_exceptions=True)
+    watching.cancel()
+    say({"latencies": tally.latencies, "moves": tally.moves, "lag_ms": lag.figures()})
+
+
+# -- the benchmark ------------------------------------------------------------------------
+
+
+async def drive(args: argparse.Namespace) -> dict[str, Any]:
+    """Start the server and the client processes, hand each client process its share of
+    the games as the server starts them, and sum it up."""
+
+    async def process(*argv: str) -> asyncio.subprocess.Process:
+        return await asyncio.create_subprocess_exec(
+            sys.executable,
+            __file__,
+            *argv,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+        )
+
+    shape = ["--game", args.game, "--seats", str(args.seats)]
+    shape += ["--concurrent", str(args.concurrent), "--games", str(args.games)]
+    if args.save is not None:
+        args.save.mkdir(parents=True, exist_ok=True)
+        shape += ["--save", str(args.save)]
+    server = await process("--serve", *shape)
+    players = [await process("--clients", "--think", str(args.think)) for _ in range(args.procs)]
+    assert server.stdout is not None and server.stdin is not None
     port = json.loads(await server.stdout.readline())["port"]
-    clients: set[asyncio.Task[None]] = set()
+    memory: list[tuple[int, int]] = []
+    over = 0
     start = time.perf_counter()
     deadline = start + args.seconds
     seated: set[int] = set()
     while True:
-        line = json.loads(await server.stdout.readline())
+        left = deadline - time.perf_counter()
+        try:
+            line = json.loads(await asyncio.wait_for(server.stdout.readline(), max(left, 0.01)))
+        except TimeoutError:  # the time is up: the games still playing are left
+            break
         if "tokens" in line and time.perf_counter() < deadline:  # none starts past the time
-            seated.add(line["game"])
-            for s, token in enumerate(line["tokens"]):
-                stream = Stream(f"bench/{line['game']}/{s}")
-                link = f"http://127.0.0.1:{port}/#{token}"
-                task = asyncio.create_task(seat(link, tally, stream, games, args.think))
-                clients.add(task)
-                task.add_done_callback(clients.discard)
+            number = line["game"]
+            seated.add(number)
+            links = [f"http://127.0.0.1:{port}/#{token}" for token in line["tokens"]]
+            given = json.dumps({"game": number, "links": links}).encode() + b"\n"
+            players[number % len(players)].stdin.write(given)  # type: ignore[union-attr]
         elif "over" in line:
             seated.discard(line["over"])
-            tally.games += 1
-            if tally.games == 1 or tally.games % args.every == 0:
-                tally.memory.append((tally.games, line["rss_kib"]))
-        if not seated and (tally.games == args.games or time.perf_counter() >= deadline):
+            over += 1
+            if over == 1 or over % args.every == 0:
+                memory.append((over, line["rss_kib"]))
+        if not seated and (over == args.games or time.perf_counter() >= deadline):
             break
-    await asyncio.gather(*clients)
     wall = time.perf_counter() - start
+    tallies = []
+    for player in players:
+        assert player.stdin is not None and player.stdout is not None
+        player.stdin.close()
+        tallies.append(json.loads(await player.stdout.readline()))
+        await player.wait()
     server.stdin.close()
-    server.kill()
+    said = {}
+    while line := await server.stdout.readline():
+        said = json.loads(line)
     await server.wait()
-    cuts = statistics.quantiles(tally.latencies, n=100) if len(tally.latencies) > 1 else [0.0] * 99
+    latencies = [t for tally in tallies for t in tally["latencies"]]
+    moves = sum(tally["moves"] for tally in tallies)
+
+    def ms(q: int) -> float:
+        return round(quantile(latencies, q) * 1000, 1)
+
     return {
         "game": args.game,
         "seats": args.seats,
         "concurrent": args.concurrent,
         "think_s": args.think,
-        "games": tally.games,
+        "client_procs": args.procs,
+        "saved": args.save is not None,
+        "games": over,
         "seconds": round(wall, 1),
-        "games_per_s": round(tally.games / wall, 2),
-        "moves_per_s": round(tally.moves / wall, 1),
+        "games_per_s": round(over / wall, 2),
+        "moves_per_s": round(moves / wall, 1),
         "latency_ms": {
-            "p50": round(cuts[49] * 1000, 1),
-            "p90": round(cuts[89] * 1000, 1),
-            "p99": round(cuts[98] * 1000, 1),
-            "max": round(max(tally.latencies, default=0.0) * 1000, 1),
+            "p50": ms(50),
+            "p90": ms(90),
+            "p99": ms(99),
+            "max": round(max(latencies, default=0.0) * 1000, 1),
         },
-        "server_rss_mib": [(games, round(kib / 1024, 1)) for games, kib in tally.memory],
+        "server_rss_mib": [(games, round(kib / 1024, 1)) for games, kib in memory],
+        "server_lag_ms": said.get("lag_ms"),
+        "server_gc": said.get("gc"),
+        "client_lag_ms": {
+            key: max(tally["lag_ms"][key] for tally in tallies) for key in ("p99", "max")
+        },
     }
 
 
 def report(result: dict[str, Any]) -> None:
     think = f", thinking {result['think_s']} s" if result["think_s"] else ""
+    saved = ", saved after every action" if result["saved"] else ""
     table = Table(title=f"{result['concurrent']} {result['game']} games at once, "
-                  f"{result['seats']} bot clients each{think}")  # fmt: skip
+                  f"{result['seats']} bot clients each{think}{saved}, "
+                  f"{result['client_procs']} client processes")  # fmt: skip
     table.add_column("figure")
     table.add_column("value", justify="right")
     table.add_row("games played", str(result["games"]))
@@ -214,6 +335,12 @@ def report(result: dict[str, Any]) -> None:
         table.add_row(f"move to next view, {key} (ms)", str(value))
     for games, mib in result["server_rss_mib"]:
         table.add_row(f"server memory after {games} games (MiB)", str(mib))
+    for who in ("server", "client"):
+        for key, value in (result[f"{who}_lag_ms"] or {}).items():
+            table.add_row(f"{who} loop late, {key} (ms)", str(value))
+    for key, value in (result["server_gc"] or {}).items():
+        table.add_row(f"server garbage collections, {key.replace('_', ' (')}"
+                      f"{')' if '_' in key else ''}", str(value))  # fmt: skip
     console.print(table)
 
 
@@ -223,16 +350,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, default=4)
     parser.add_argument("--concurrent", type=int, default=100, help="games at once")
     parser.add_argument("--games", type=int, default=1000, help="games in all")
-    parser.add_argument("--seconds", type=float, default=900, help="no game starts after this")
+    parser.add_argument(
+        "--seconds", type=float, default=900, help="no game starts after this, and none plays on"
+    )
     parser.add_argument(
         "--think", type=float, default=0.0, help="seconds a client thinks before a move, or so"
     )
+    parser.add_argument("--procs", type=int, default=1, help="client processes")
+    parser.add_argument("--save", type=Path, help="save each game after every action, here")
     parser.add_argument("--every", type=int, default=100, help="memory shown every N games")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--clients", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.serve:
-        asyncio.run(serve(args.game, args.seats, args.concurrent, args.games))
+        asyncio.run(serve(args))
+        return 0
+    if args.clients:
+        asyncio.run(clients(args.think))
         return 0
     result = asyncio.run(drive(args))
     if args.json:
