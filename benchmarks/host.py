@@ -280,7 +280,7 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
     for player in players:
         assert player.stdin is not None and player.stdout is not None
         player.stdin.close()
-        tallies.append(json.loads(await player.stdout.readline()))
+        tallies.append(json.loads(await player.stdout.read()))  # one long line
         await player.wait()
     server.stdin.close()
     said = {}

@@ -16,6 +16,7 @@ whole request within :data:`REQUEST_TIMEOUT`, which uvicorn leaves unbounded.
 from __future__ import annotations
 
 import asyncio
+import gc
 import io
 import socket
 from collections.abc import Awaitable, Callable, Collection
@@ -323,6 +324,9 @@ async def serve(
 
     for task in running:
         task.add_done_callback(failed)
+    # What exists by now (the modules, the games' tables) lives as long as the server: the
+    # garbage collector's full collections, which would walk it each time, skip it.
+    gc.freeze()
     try:
         await web.serve([sock])
     finally:

@@ -412,8 +412,9 @@ class _Shown(msgspec.Struct):
     """What every connection of one seat is sent of one version of the game, encoded once."""
 
     version: int
-    seen: State
-    """The seat's view, for a page's board and drawing, made when a page asks."""
+    seen: State | None
+    """The seat's view, for a page's board and drawing; kept only when a page asks (a view
+    kept for every seat of many games made each garbage collection long)."""
     view: msgspec.Raw
     legal: msgspec.Raw
     choices: list[str]
@@ -464,6 +465,9 @@ class Host:
         self._pending: asyncio.Future[int] | None = None
         self._deadline: float | None = None
         self._timed_out = False
+        self._saved = asyncio.Event()
+        """Clear while an action is being saved."""
+        self._saved.set()
         self.scores: list[Score] | None = None
         if match.over:
             self.scores = match.scores()
@@ -523,6 +527,8 @@ class Host:
         mover = state.to_move
         if seat is None:
             return "spectators watch the game; only a seat's link may choose"
+        if not self._saved.is_set():
+            return "the last action is being saved; choose among the actions shown next"
         if mover is None:
             return "the game is over"
         if mover != seat:
@@ -549,8 +555,10 @@ class Host:
 
     async def frame(self, peer: Peer) -> bytes:
         """The newest update for ``peer``: its seat's part encoded once per version, the
-        log lines it has not been sent, and to a page its board, drawing and picture."""
-        shown = self._show(peer.seat)
+        log lines it has not been sent, and to a page its board, drawing and picture; once
+        the last action is saved."""
+        await self._saved.wait()
+        shown = self._show(peer.seat, peer.page)
         lines = self.lines[self._viewer(peer.seat)]
         start, peer.log_sent = peer.log_sent, len(lines)
         state = self.match.state
@@ -574,6 +582,7 @@ class Host:
             places=None if self.scores is None else rank(self.scores),
         )
         if peer.page:
+            assert shown.seen is not None
             if shown.board is None:
                 shown.board = msgspec.Raw(_encode(board(self.game, shown.seen)))
             update.board = shown.board
@@ -593,9 +602,13 @@ class Host:
     def _viewer(self, seat: int | None) -> int:
         return len(self.names) if seat is None else seat
 
-    def _show(self, seat: int | None) -> _Shown:
+    def _show(self, seat: int | None, page: bool) -> _Shown:
+        """What ``seat`` is shown of this version of the game, made once; with the view
+        itself when a page is to be sent it."""
         shown = self._shown.get(seat)
         if shown is not None and shown.version == self.version:
+            if page and shown.seen is None:
+                shown.seen = self.game.view(self.match.state, seat)
             return shown
         game, state = self.game, self.match.state
         view = game.view(state, seat)
@@ -603,7 +616,7 @@ class Host:
         legal = self.match.legal() if deciding else []
         shown = self._shown[seat] = _Shown(
             version=self.version,
-            seen=view,
+            seen=view if page else None,
             view=msgspec.Raw(_encode(view)),
             legal=msgspec.Raw(_encode(legal)) if legal else _NONE,
             choices=choices(game, view, legal) if legal else [],
@@ -625,10 +638,10 @@ class Host:
             assert seat is not None
             bot = self.bots[seat]
             if bot is not None:
-                self._play(seat, await self._think(bot, seat))
+                await self._play(seat, await self._think(bot, seat))
             else:
                 action, note = await self._ask(seat)
-                self._play(seat, action, note)
+                await self._play(seat, action, note)
         if self.scores is None:
             self.scores = match.scores()
             if match.hooks.game_over is not None:
@@ -670,15 +683,24 @@ class Host:
             self._pending, self._deadline = None, None
         return self.match.legal()[index], None
 
-    def _play(self, seat: int, action: Action, note: str | None = None) -> None:
-        """Apply ``action``, log it as each seat may know it, save, and tell everyone."""
+    async def _play(self, seat: int, action: Action, note: str | None = None) -> None:
+        """Apply ``action``, log it as each seat may know it, save, and tell everyone.
+
+        The save is written in a worker thread (a file's sync takes milliseconds, in which
+        the loop serves the other games and connections); until it is written nobody is
+        sent an update, nor told in a refusal that the game moved on.
+        """
         self._timed_out = False
         for lines, added in zip(
             self.lines, played(self.match, self.names, action, note), strict=True
         ):
             lines.extend(added)
         if self.save is not None:
-            self.save()
+            self._saved.clear()
+            try:
+                await asyncio.to_thread(self.save)
+            finally:
+                self._saved.set()
         self._changed()
 
 

@@ -8,6 +8,7 @@ sent, for cards that seat may not see in the state of that moment.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -274,6 +275,35 @@ def test_the_record_is_saved_before_anyone_hears_of_the_action(tiny: Any) -> Non
         await pipe.update(lambda u: u.step == 1)
         runner.cancel()
         assert told == [(1, sent)]  # saved after the action, before the update went
+
+    run(main())
+
+
+def test_the_server_serves_on_while_an_action_is_saved_and_tells_of_it_once_saved(
+    tiny: Any,
+) -> None:
+    host = host_of(tiny, [HUMAN, HUMAN])
+    lobby = lobby_of(host)
+    writing, written = threading.Event(), threading.Event()
+
+    def save() -> None:  # a slow disk: the write waits for the test
+        writing.set()
+        assert written.wait(WAIT), "the save held the server up"
+
+    async def main() -> None:
+        runner = asyncio.create_task(host.run())
+        pipe, _ = await join(lobby, host.tokens.seats[0] or "", 0)
+        first = await pipe.update(lambda u: bool(u.choices))
+        host.save = save
+        pipe.put(net.Choose(step=first.step, index=0))
+        assert await asyncio.to_thread(writing.wait, WAIT)
+        sent = pipe.sent
+        pipe.put(net.Choose(step=first.step, index=0))  # answered while the save is written
+        assert "being saved" in (await pipe.refused()).reason
+        assert pipe.sent == sent + 1  # the refusal only: no update before the save
+        written.set()
+        assert (await pipe.update()).step == 1
+        runner.cancel()
 
     run(main())
 
