@@ -79,7 +79,7 @@ class JoinedTable(FullScreen):
         if not self.lost:
             self.lost = True
             self.tell(f"{why}; reconnecting", "error")
-        self.decision, self.step = None, -1
+        self.decision, self.step, self.deadline = None, -1, None
         self.waiting("(reconnecting)")
 
     def show(self, remote: net.Remote, update: net.Update) -> None:
@@ -91,6 +91,9 @@ class JoinedTable(FullScreen):
             for line in update.log[max(0, self.logged - update.log_from) :]:
                 self.log_line(output.plain(line))
         self.logged = update.log_from + len(update.log)
+        now = time.monotonic()
+        self.deadline = None if update.timer is None else now + update.timer
+        self.away = frozenset(s for s, shown in enumerate(update.seats) if not shown.here)
         game, seat = self.game, remote.seat
         view = remote.view(update)
         picture = Picture(

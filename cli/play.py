@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -311,10 +312,13 @@ def run(env: environment.Env, table: Table, quiet: bool, full_screen: bool = Fal
         )
 
 
-def roster(seats: list[str]) -> str:
-    """Each seat's number and player; the one human's marked "(you)"."""
+def roster(seats: list[str], away: Collection[int] = ()) -> str:
+    """Each seat's number and player; the one human's marked "(you)", and the seats of
+    ``away`` (a hosted game's people not connected now) "(away)"."""
     alone = seats.count(arguments.HUMAN) == 1
     return ", ".join(
-        f"{s} {name}" + (" (you)" if alone and name == arguments.HUMAN else "")
+        f"{s} {name}"
+        + (" (you)" if alone and name == arguments.HUMAN else "")
+        + (" (away)" if s in away else "")
         for s, name in enumerate(seats)
     )

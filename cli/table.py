@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import io
 import itertools
+import math
 import queue
 import sys
 import threading
@@ -278,6 +279,11 @@ class FullScreen(App[None]):
         self.typed = ""
         self.shown_seat: int | None = None
         self.thinker: tuple[int, float] | None = None
+        self.deadline: float | None = None
+        """When the seat deciding runs out of time (``time.monotonic``), in a hosted game
+        with a timer."""
+        self.away: frozenset[int] = frozenset()
+        """The seats of a hosted game whose people are not connected now."""
         self.status = ""
         self.status_line = ""
         self.main = TableScreen()
@@ -340,7 +346,11 @@ class FullScreen(App[None]):
             turn = f"seat {seat} ({names[seat]}) thinking {time.monotonic() - since:.1f}s"
         else:
             turn = ""
-        line = " · ".join(p for p in (self.status, turn, f"seats: {roster(names)}") if p)
+        timer = ""
+        if self.deadline is not None:
+            timer = f"{math.ceil(max(0.0, self.deadline - time.monotonic()))} s left to decide"
+        seats = f"seats: {roster(names, self.away)}"
+        line = " · ".join(p for p in (self.status, turn, timer, seats) if p)
         if line != self.status_line:  # an update draws the screen again
             self.status_line = line
             self.main.status.update(output.plain(line))

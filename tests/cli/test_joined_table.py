@@ -152,6 +152,29 @@ def test_a_dropped_connection_is_said_and_joined_again() -> None:
     assert said.count("── round 2 ──") == 1  # the log sent again is not shown twice
 
 
+def test_a_joined_table_counts_the_timer_down_and_says_which_seats_are_away() -> None:
+    """As a hosted page does: the seconds left to the seat deciding, and the seats whose
+    people are not connected, until they are."""
+    host = hosted("clonk", [HUMAN, HUMAN], seed=5)
+    host.timer = 600.0  # never runs out here
+
+    async def script(app: JoinedTable, pilot: Pilot[None]) -> None:
+        await decision(app)
+        await until_async(lambda: " s left to decide" in app.status_line)
+        line = app.status_line
+        assert line.endswith("seats: 0 human, 1 human (away)")
+        left = int(line.split(" s left to decide")[0].split()[-1])
+        assert 0 < left <= 600
+        async with net.connect(served.link(host.tokens.seats[1]), registry.game):
+            await until_async(lambda: app.status_line.endswith("seats: 0 human, 1 human"))
+        await until_async(lambda: app.status_line.endswith("1 human (away)"))
+        await pilot.press("q")
+
+    with serving(host) as served:
+        app = at_table(served.link(host.tokens.seats[0]), script)
+    assert app.failure is None and app.left == 0
+
+
 def test_table_without_a_terminal_or_with_a_bot_is_refused(cli: Callable[..., Result]) -> None:
     link = "http://127.0.0.1:9/#token"
     refused = cli("join", link, "--table")
