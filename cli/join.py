@@ -78,6 +78,8 @@ def join(
             join_full_screen(link, env, retry, quiet)
         return
     told: dict[str, Any] = {}
+    logged = 0
+    """Lines of the log printed (a reconnection is sent the whole log again)."""
 
     def player(game: Game[Any, Any], seat: int) -> Bot:
         if bot is None:
@@ -88,13 +90,15 @@ def join(
         return env.registry.player(names[0], game.id).make(game, seat, secrets.randbelow(SEED_MAX))
 
     def show(remote: net.Remote, update: net.Update) -> None:
+        nonlocal logged
         if not told:
             who = f"seat {remote.seat}" if bot is None else f"seat {remote.seat} ({bot})"
             tabletop.say(f"joined {remote.game.title} as {who}")
         told.update(seats=remote.welcome.seats, title=remote.game.title)
         if not quiet:
-            for line in update.log:
+            for line in net.news(update, logged):
                 tabletop.say(line)
+        logged = update.log_from + len(update.log)
 
     with output.errors():
         try:

@@ -88,7 +88,7 @@ class JoinedTable(FullScreen):
             self.tell("reconnected", "information")
         self.remote = remote
         if not self.quiet:
-            for line in update.log[max(0, self.logged - update.log_from) :]:
+            for line in net.news(update, self.logged):
                 self.log_line(output.plain(line))
         self.logged = update.log_from + len(update.log)
         now = time.monotonic()

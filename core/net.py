@@ -1037,6 +1037,12 @@ class Remote:
         return True
 
 
+def news(update: Update, logged: int) -> list[str]:
+    """The lines of ``update``'s log past the first ``logged`` lines of the whole log: a
+    client that reconnects is sent the whole log again, and shows only what is new."""
+    return update.log[max(0, logged - update.log_from) :]
+
+
 def _read(data: str | bytes) -> Welcome | Update | Refused:
     try:
         message: Welcome | Update | Refused = _outgoing.decode(data)

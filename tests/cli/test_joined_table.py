@@ -1,5 +1,6 @@
 """``meeple join LINK --table``: the full-screen table at a seat of a game served on
-127.0.0.1 in a thread (as ``meeple host`` serves it), driven headless by Textual's pilot."""
+127.0.0.1 in a thread (as ``meeple host`` serves it), driven headless by Textual's pilot;
+and ``meeple join LINK`` line by line, where the two share a behaviour."""
 
 from __future__ import annotations
 
@@ -173,6 +174,33 @@ def test_a_joined_table_counts_the_timer_down_and_says_which_seats_are_away() ->
     with serving(host) as served:
         app = at_table(served.link(host.tokens.seats[0]), script)
     assert app.failure is None and app.left == 0
+
+
+def test_a_seat_joined_line_by_line_prints_each_line_once_across_reconnections(
+    cli: Callable[..., Result], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The connection drops twice in the game; each reconnection is sent the whole log
+    again, and only what is new is printed."""
+    host = hosted("clonk", [HUMAN, "random"], seed=17)
+    choose = net.Remote.choose
+    answered = 0
+
+    async def choose_then_drop(remote: net.Remote, step: int, index: int) -> bool:
+        nonlocal answered
+        answered += 1
+        sent = await choose(remote, step, index)
+        if answered in (3, 6):
+            remote.socket.transport.abort()
+        return sent
+
+    monkeypatch.setattr(net.Remote, "choose", choose_then_drop)
+    with serving(host) as served:
+        joined = cli("join", served.link(host.tokens.seats[0]), "--bot", "random")
+    assert joined.exit_code == 0, joined.output
+    said, log = joined.stdout.splitlines(), host.lines[0]
+    assert host.match.over and answered > 6
+    assert said[0] == "joined Clonk! as seat 0 (random)"
+    assert said[1 : 1 + len(log)] == log and "Clonk!: final scores" in said[1 + len(log)]
 
 
 def test_table_without_a_terminal_or_with_a_bot_is_refused(cli: Callable[..., Result]) -> None:
