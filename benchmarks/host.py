@@ -267,7 +267,7 @@ async def drive(args: argparse.Namespace) -> dict[str, Any]:
             seated.add(number)
             links = [f"http://127.0.0.1:{port}/#{token}" for token in line["tokens"]]
             given = json.dumps({"game": number, "links": links}).encode() + b"\n"
-            players[number % len(players)].stdin.write(given)  # type: ignore[union-attr]
+            players[number % len(players)].stdin.write(given)
         elif "over" in line:
             seated.discard(line["over"])
             over += 1
