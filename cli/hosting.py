@@ -324,12 +324,13 @@ async def serve(
 
     for task in running:
         task.add_done_callback(failed)
-    # What exists by now (the modules, the games' tables) lives as long as the server: the
-    # garbage collector's full collections, which would walk it each time, skip it.
+    # What exists by now (the modules, the games' tables) lives as long as the server: while
+    # it serves, the garbage collector's full collections, which would walk it, skip it.
     gc.freeze()
     try:
         await web.serve([sock])
     finally:
+        gc.unfreeze()
         for task in running:
             task.cancel()
         ended = await asyncio.gather(*running, return_exceptions=True)
