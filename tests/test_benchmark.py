@@ -183,12 +183,15 @@ def test_simulate_benchmark_on_a_local_dask_cluster(capsys: pytest.CaptureFixtur
 
 
 def test_host_benchmark_reports_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
-    """Two hosted games on a server of their own, every seat a bot client thinking a little."""
+    """Two hosted games on a server of their own, every seat a bot client thinking a little,
+    the clients in two processes."""
     host = load(SCRIPT.with_name("host.py"))
     args = ["--game", "clonk", "--seats", "2", "--concurrent", "2", "--games", "2", "--every", "1"]
-    assert host.main([*args, "--think", "0.005", "--json"]) == 0
+    assert host.main([*args, "--think", "0.005", "--procs", "2", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["think_s"] == 0.005
+    assert report["think_s"] == 0.005 and report["client_procs"] == 2
+    assert set(report["server_lag_ms"]) == set(report["client_lag_ms"]) == {"p99", "max"}
+    assert report["server_gc"]["count"] >= 0
     assert report["games"] == 2 and report["games_per_s"] > 0 and report["moves_per_s"] > 0
     assert all(value > 0 for value in report["latency_ms"].values())
     assert [games for games, _ in report["server_rss_mib"]] == [1, 2]
