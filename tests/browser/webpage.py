@@ -46,10 +46,6 @@ def until(check: Callable[[], Any], what: str, pause: Callable[[float], None] = 
     return result
 
 
-SETTLED = 1.0
-"""Seconds without a frame after which a page's screen counts as drawn."""
-
-
 class Terminal:
     """One page of the served table: its screen as text, and a keyboard."""
 
@@ -59,7 +55,6 @@ class Terminal:
         self.page, self.shots = page, shots
         self.screen = pyte.Screen(80, 24)
         self.stream = pyte.ByteStream(self.screen)
-        self.drawn = time.monotonic()
         page.on("websocket", self.watch)
 
     def watch(self, websocket: Any) -> None:
@@ -79,7 +74,6 @@ class Terminal:
     def received(self, payload: str | bytes) -> None:
         if isinstance(payload, bytes):  # the app's output (text frames are pongs and meta)
             self.stream.feed(payload)
-            self.drawn = time.monotonic()
 
     def pause(self, seconds: float) -> None:
         """Wait in Playwright, which hands the page's frames to :meth:`received` meanwhile."""
@@ -103,13 +97,6 @@ class Terminal:
         return found
 
     def press(self, *keys: str) -> None:
-        """Press ``keys`` in the terminal as a person does: once the screen has been still for
-        a moment, in the terminal's input, focused first as a click on the page focuses it (a
-        page opened in the background, as a test's is, leaves it unfocused)."""
-        self.until(lambda: time.monotonic() - self.drawn > SETTLED, "the screen to settle")
-        self.page.evaluate(
-            "document.querySelector('.xterm-helper-textarea').focus({preventScroll: true})"
-        )
         for key in keys:
             self.page.keyboard.press(key)
 
