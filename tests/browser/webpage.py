@@ -50,16 +50,20 @@ class Terminal:
     """One page of the served table: its screen as text, and a keyboard."""
 
     def __init__(self, page: Any, shots: Path | None) -> None:
+        self.page, self.shots = page, shots
+        self.blank(80, 24)
+        page.on("websocket", self.watch)
+
+    def blank(self, width: int, height: int) -> None:
+        """A new terminal, blank: a page reloaded shows nothing of its last game's screen."""
         import pyte
 
-        self.page, self.shots = page, shots
-        self.screen = pyte.Screen(80, 24)
+        self.screen = pyte.Screen(width, height)
         self.stream = pyte.ByteStream(self.screen)
-        page.on("websocket", self.watch)
 
     def watch(self, websocket: Any) -> None:
         query = parse_qs(urlparse(websocket.url).query)
-        self.resize(int(query["width"][0]), int(query["height"][0]))
+        self.blank(int(query["width"][0]), int(query["height"][0]))
         websocket.on("framesent", self.sent)
         websocket.on("framereceived", self.received)
 
