@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import signal
@@ -51,32 +52,36 @@ class Terminal:
 
     def __init__(self, page: Any, shots: Path | None) -> None:
         self.page, self.shots = page, shots
+        self.websocket: Any = None
         self.blank(80, 24)
         page.on("websocket", self.watch)
 
     def blank(self, width: int, height: int) -> None:
-        """A new terminal, blank: a page reloaded shows nothing of its last game's screen."""
         import pyte
 
         self.screen = pyte.Screen(width, height)
         self.stream = pyte.ByteStream(self.screen)
 
     def watch(self, websocket: Any) -> None:
+        """Each websocket the page opens (again, when reloaded) is a new terminal: blank, and
+        drawn by that websocket alone (the last one's frames may still come as it closes)."""
+        self.websocket = websocket
         query = parse_qs(urlparse(websocket.url).query)
         self.blank(int(query["width"][0]), int(query["height"][0]))
-        websocket.on("framesent", self.sent)
-        websocket.on("framereceived", self.received)
+        websocket.on("framesent", functools.partial(self.sent, websocket))
+        websocket.on("framereceived", functools.partial(self.received, websocket))
 
     def resize(self, width: int, height: int) -> None:
         self.screen.resize(lines=height, columns=width)
 
-    def sent(self, payload: str | bytes) -> None:
+    def sent(self, websocket: Any, payload: str | bytes) -> None:
         message = json.loads(payload)
-        if message[0] == "resize":
+        if websocket is self.websocket and message[0] == "resize":
             self.resize(message[1]["width"], message[1]["height"])
 
-    def received(self, payload: str | bytes) -> None:
-        if isinstance(payload, bytes):  # the app's output (text frames are pongs and meta)
+    def received(self, websocket: Any, payload: str | bytes) -> None:
+        # Bytes are the app's output (text frames are pongs and meta).
+        if websocket is self.websocket and isinstance(payload, bytes):
             self.stream.feed(payload)
 
     def pause(self, seconds: float) -> None:
