@@ -645,10 +645,10 @@ class TableScreen(Whole):
             yield Footer()
 
     def on_mount(self) -> None:
-        # The game begins once the panes are mounted, which Textual does after the app's own
-        # mount: a decision shown before would focus an actions list on no screen yet, which
-        # Textual ignores, and an app started unfocused (a served page's) would then give the
-        # focus to nothing, so Enter would choose nothing.
+        # The game begins once the panes are mounted, which Textual may do only after the
+        # app's own mount: a decision shown before would focus an actions list on no screen
+        # yet, which Textual ignores, and an app started unfocused (a served page's) would
+        # then focus nothing, so Enter would choose nothing.
         self.table_app.begin()
 
     def on_key(self, event: events.Key) -> None:
