@@ -289,7 +289,7 @@ class FullScreen(App[None]):
         self.main = TableScreen()
 
     def begin(self) -> None:
-        """Start the game, once the table is shown."""
+        """Start the game, once the table's panes are mounted."""
         raise NotImplementedError
 
     def send(self, request: int | Literal["undo"]) -> None:
@@ -308,7 +308,6 @@ class FullScreen(App[None]):
         self.main.log_pane.display = not self.quiet
         self.set_interval(0.1, self.show_status)
         self.check_size()
-        self.begin()
 
     def on_news(self, news: News) -> None:
         news.show()
@@ -617,8 +616,9 @@ class TableScreen(Whole):
     smaller terminal: some of Textual's widgets fail when measured at no width at all.
     """
 
-    # The actions take the keys even when the screen is ready only after the first decision
-    # is shown (else the first focusable pane, the table, would take them).
+    # Whenever Textual picks the focus here -- as the screen is composed, or uncovered with
+    # nothing focused (the app lost the focus meanwhile) -- the actions take the keys, not
+    # the first focusable pane, the table.
     AUTO_FOCUS = "#actions"
     DEFAULT_CSS = f"""
     TableScreen {{ overflow: hidden; }}
@@ -653,6 +653,13 @@ class TableScreen(Whole):
                     yield self.log_pane
             yield self.actions
             yield Footer()
+
+    def on_mount(self) -> None:
+        # The game begins once the panes are mounted, which Textual may do only after the
+        # app's own mount: a decision shown before would focus an actions list on no screen
+        # yet, which Textual ignores, and an app started unfocused (a served page's) would
+        # then focus nothing, so Enter would choose nothing.
+        self.table_app.begin()
 
     def on_key(self, event: events.Key) -> None:
         if event.character and event.character.isdecimal():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import signal
@@ -46,40 +47,42 @@ def until(check: Callable[[], Any], what: str, pause: Callable[[float], None] = 
     return result
 
 
-SETTLED = 1.0
-"""Seconds without a frame after which a page's screen counts as drawn."""
-
-
 class Terminal:
     """One page of the served table: its screen as text, and a keyboard."""
 
     def __init__(self, page: Any, shots: Path | None) -> None:
-        import pyte
-
         self.page, self.shots = page, shots
-        self.screen = pyte.Screen(80, 24)
-        self.stream = pyte.ByteStream(self.screen)
-        self.drawn = time.monotonic()
+        self.websocket: Any = None
+        self.blank(80, 24)
         page.on("websocket", self.watch)
 
+    def blank(self, width: int, height: int) -> None:
+        import pyte
+
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+
     def watch(self, websocket: Any) -> None:
+        """Each websocket the page opens (again, when reloaded) is a new terminal: blank, and
+        drawn by that websocket alone (the last one's frames may still come as it closes)."""
+        self.websocket = websocket
         query = parse_qs(urlparse(websocket.url).query)
-        self.resize(int(query["width"][0]), int(query["height"][0]))
-        websocket.on("framesent", self.sent)
-        websocket.on("framereceived", self.received)
+        self.blank(int(query["width"][0]), int(query["height"][0]))
+        websocket.on("framesent", functools.partial(self.sent, websocket))
+        websocket.on("framereceived", functools.partial(self.received, websocket))
 
     def resize(self, width: int, height: int) -> None:
         self.screen.resize(lines=height, columns=width)
 
-    def sent(self, payload: str | bytes) -> None:
+    def sent(self, websocket: Any, payload: str | bytes) -> None:
         message = json.loads(payload)
-        if message[0] == "resize":
+        if websocket is self.websocket and message[0] == "resize":
             self.resize(message[1]["width"], message[1]["height"])
 
-    def received(self, payload: str | bytes) -> None:
-        if isinstance(payload, bytes):  # the app's output (text frames are pongs and meta)
+    def received(self, websocket: Any, payload: str | bytes) -> None:
+        # Bytes are the app's output (text frames are pongs and meta).
+        if websocket is self.websocket and isinstance(payload, bytes):
             self.stream.feed(payload)
-            self.drawn = time.monotonic()
 
     def pause(self, seconds: float) -> None:
         """Wait in Playwright, which hands the page's frames to :meth:`received` meanwhile."""
@@ -103,13 +106,6 @@ class Terminal:
         return found
 
     def press(self, *keys: str) -> None:
-        """Press ``keys`` in the terminal as a person does: once the screen has been still for
-        a moment, in the terminal's input, focused first as a click on the page focuses it (a
-        page opened in the background, as a test's is, leaves it unfocused)."""
-        self.until(lambda: time.monotonic() - self.drawn > SETTLED, "the screen to settle")
-        self.page.evaluate(
-            "document.querySelector('.xterm-helper-textarea').focus({preventScroll: true})"
-        )
         for key in keys:
             self.page.keyboard.press(key)
 

@@ -35,7 +35,7 @@ from textual.pilot import Pilot
 from typer.testing import Result
 
 from meeple.cli import arguments, environment, play, tabletop
-from meeple.cli.table import Ask, Note, PassTo, TableApp, TooSmall
+from meeple.cli.table import Ask, Decision, FullScreen, Note, PassTo, Picture, TableApp, TooSmall
 from meeple.core import records
 from meeple.core.bots import Bot, Prompt
 from meeple.core.engine import Hooks, Match
@@ -223,6 +223,29 @@ def test_digits_choose_by_number(pm: PluginManager) -> None:
 
     drive(app, script)
     assert isinstance(app.failure, typer.Exit) and app.failure.exit_code == 0
+
+
+def test_enter_chooses_a_decision_shown_as_an_unfocused_app_begins(pm: PluginManager) -> None:
+    """A served page's app starts unfocused (Textual's web driver says so first); a decision
+    shown the moment the game begins still takes Enter, the first key the page sends."""
+    chosen: list[int | str] = []
+
+    class AtOnce(FullScreen):
+        def begin(self) -> None:
+            self.app_focus = False
+            self.present(Decision(0, Picture("", "", None), ["go", "stay"]))
+
+        def send(self, request: int | str) -> None:
+            chosen.append(request)
+
+    app = AtOnce(environment.Env(pm).registry.game("tiny")(), ["human", "random"], [0], False)
+
+    async def script(pilot: Pilot[None]) -> None:
+        await pilot.press("enter")
+        await until(lambda: chosen)
+
+    drive(app, script)
+    assert chosen == [0]
 
 
 def test_s_asks_for_a_file_the_first_time(
