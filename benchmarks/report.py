@@ -9,8 +9,11 @@ per game of the command and its workers, and what the facts add to each.
 
 ``python benchmarks/report.py instructions`` counts, under valgrind's callgrind, the
 instructions of the same seeded games played in one interpreter with and without the card
-facts' recorder (random bots, or the game's own best bot), less those of an interpreter that
-plays none: on a shared machine, where CPU time is noise, what the recording adds to a game.
+facts' recorder (random bots, or the game's own best bot; ``--bot`` picks), less those of an
+interpreter that plays only the ``--warm`` games before them (other seeds): on a shared
+machine, where CPU time is noise, what the recording adds to a game once a process is under
+way, as in a run of thousands. What the first games cost beyond (imports, what a game
+object works out once) is the column "first games", with and without the facts.
 
 ``python benchmarks/report.py report`` writes a run of ``--games`` Clank! games (100,000 by
 default; random bots, every core, ``--card-facts``) and says how long that took, unless
@@ -87,20 +90,25 @@ def speed(game: str, games: int, repeat: int, workers: int) -> None:
     console.print(f"load average at the end: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
 
-def play(game: str, games: int, bot: str, facts: bool) -> None:
-    """Play ``games`` seeded games of ``game`` in this interpreter, recording card facts or not."""
+WARM_SEEDS = 1_000_000
+"""Where the seeds of the games played before the measured ones start: not among theirs."""
+
+
+def play(game: str, warm: int, games: int, bot: str, facts: bool) -> None:
+    """Play ``warm`` games of other seeds, then ``games`` seeded games of ``game``, in this
+    interpreter, recording card facts or not."""
     pm = plugin_manager()
     registry, hooks = Registry(pm), Hooks(pm)
     rules = registry.game(game)()
     spec = RunSpec.of(rules, [bot] * rules.max_seats, card_facts=facts)
-    for seed in range(games):
+    for seed in [*range(WARM_SEEDS, WARM_SEEDS + warm), *range(games)]:
         play_game(registry, hooks, rules, spec, seed)
 
 
-def instructions(game: str, games: int, bot: str, facts: bool | None) -> int:
-    """Instructions callgrind counts in a fresh interpreter playing ``games`` games."""
-    args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-    args += [sys.executable, __file__, "_play", game, str(games), bot, "yes" if facts else "no"]
+def instructions(game: str, warm: int, games: int, bot: str, facts: bool) -> int:
+    """Instructions callgrind counts in a fresh interpreter playing ``warm`` + ``games`` games."""
+    args = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable]
+    args += [__file__, "_play", game, str(warm), str(games), bot, "yes" if facts else "no"]
     same = {**os.environ, "PYTHONHASHSEED": "0"}  # the same string hashes, run after run
     out = subprocess.run(args, capture_output=True, text=True, check=True, env=same).stderr
     found = re.search(r"Collected : (\d+)", out)
@@ -108,20 +116,25 @@ def instructions(game: str, games: int, bot: str, facts: bool | None) -> int:
     return int(found.group(1))
 
 
-def counted(games: int, only: list[str]) -> None:
+def counted(warm: int, games: int, only: list[str], bots: list[str]) -> None:
     if shutil.which("valgrind") is None:
         sys.exit("instructions: valgrind is not installed (apt-get install valgrind)")
     registry = Registry(plugin_manager())
-    table = Table(title=f"instructions per game, {games} seeded games, callgrind")
-    for column in ("game", "bots", "without", "with card facts", "facts add"):
+    title = f"instructions per game, {games} seeded games after {warm} others, callgrind"
+    table = Table(title=title)
+    for column in ("game", "bots", "without", "with card facts", "facts add", "first games"):
         table.add_column(column, justify="left" if column in ("game", "bots") else "right")
     for game in only or builtin(registry):
-        idle = instructions(game, 0, "random", False)
-        for bot in ("random", best_bot(registry, game)):
-            per = {f: (instructions(game, games, bot, f) - idle) / games for f in (False, True)}
+        idle = instructions(game, 0, 0, "random", False)
+        for bot in [b if b != "bot" else best_bot(registry, game) for b in bots]:
+            before = {f: instructions(game, warm, 0, bot, f) for f in (False, True)}
+            runs = {f: instructions(game, warm, games, bot, f) for f in (False, True)}
+            per = {f: (runs[f] - before[f]) / games for f in (False, True)}
+            first = {f: (before[f] - idle) / 1e6 for f in (False, True)}
             table.add_row(game, f"{registry.game(game).max_seats} {bot}",
                           f"{per[False] / 1e6:.2f} M", f"{per[True] / 1e6:.2f} M",
-                          f"{per[True] / per[False] - 1:+.1%}")  # fmt: skip
+                          f"{per[True] / per[False] - 1:+.1%}",
+                          f"{first[False]:.1f} M, {first[True]:.1f} M")  # fmt: skip
     console.print(table)
 
 
@@ -210,9 +223,14 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--keep", type=Path, help="a folder to keep the run file written in")
     i = sub.add_parser("instructions", help="callgrind's count with and without card facts")
     i.add_argument("--games", type=int, default=30)
+    i.add_argument("--warm", type=int, default=3, help="games played first, not counted")
     i.add_argument("--game", action="append", default=[], help="a game (default: each built-in)")
+    i.add_argument(
+        "--bot", action="append", default=[], help="random or bot (default: both, in turn)"
+    )
     p = sub.add_parser("_play")  # seeded games in this interpreter, for callgrind
     p.add_argument("game")
+    p.add_argument("warm", type=int)
     p.add_argument("n", type=int)
     p.add_argument("bot")
     p.add_argument("facts", choices=("yes", "no"))
@@ -225,9 +243,9 @@ def main(argv: list[str] | None = None) -> int:
     elif args.what == "report":
         report(args.games, args.file, args.keep)
     elif args.what == "instructions":
-        counted(args.games, args.game)
+        counted(args.warm, args.games, args.game, args.bot or ["random", "bot"])
     elif args.what == "_play":
-        play(args.game, args.n, args.bot, args.facts == "yes")
+        play(args.game, args.warm, args.n, args.bot, args.facts == "yes")
     else:
         child(args.path, args.page)
     return 0

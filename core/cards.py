@@ -126,6 +126,8 @@ class Recorder:
         for hand, seen in facts.hands:
             cards = hand.cards
             if cards != seen:
+                if len(cards) == len(seen) - 1 and self._on_top(facts, cards, seen):
+                    continue
                 # Cards drawn onto a hand, the commonest change, cost two comparisons.
                 if not (len(cards) > len(seen) and cards[: len(seen)] == seen):
                     self._left(facts, cards, seen)
@@ -150,15 +152,39 @@ class Recorder:
                 if on and on[-1] == card:
                     if i:
                         stages.insert(0, stages.pop(i))
-                    kind = zone.kind
-                    if kind in self.open or sees(self.visibility[kind], zone, None, len(on) - 1):
-                        played, kind = seat.played, self.kind(card)
-                        played[kind] = played.get(kind, 0) + 1
+                    self._played(seat, zone, card)
                     return
         # Any other looks for the cards gone in every zone of the set-up, then (a zone new
         # since) walks the state.
         if gone and self._shown(seat, gone, self.places):
             self._shown(seat, gone, list(iter_zones(self.state)))
+
+    def _on_top(self, seat: _Seat, cards: list[str], seen: list[str]) -> bool:
+        """Whether the hand the seat held as ``seen`` holds ``cards`` as one card played onto
+        a zone a card was played to before (a play area, a pile on the table), the
+        commonest change: the card is on top there, and the hand is what it was without it.
+        If so, the card is taken in and ``seen`` is ``cards``."""
+        stages = self.stages
+        for i, zone in enumerate(stages):
+            on = zone.cards
+            if on and on[-1] in seen:
+                card = on[-1]
+                seen.remove(card)
+                if seen == cards and card not in seen:
+                    if i:
+                        stages.insert(0, stages.pop(i))
+                    self._played(seat, zone, card)
+                    return True
+                seen.append(card)  # in any order: what else changed is worked out anew
+                return False
+        return False
+
+    def _played(self, seat: _Seat, zone: Zone, card: str) -> None:
+        """``card``, on top of ``zone``, left a hand of the seat: played if every seat sees it."""
+        kind = zone.kind
+        if kind in self.open or sees(self.visibility[kind], zone, None, len(zone.cards) - 1):
+            played, kind = seat.played, self.kind(card)
+            played[kind] = played.get(kind, 0) + 1
 
     def _round_ended(self) -> None:
         """Take in what came into every seat's zones during the round."""

@@ -206,6 +206,32 @@ def test_every_card_a_decision_plays_counts(tiny_module: Any) -> None:
     assert facts.owned == {first: 1, second: 1, third: 1}
 
 
+def test_one_card_fewer_is_not_always_one_played(tiny_module: Any) -> None:
+    """A hand one card shorter may have lost two and gained one: both cards played onto the
+    pile count, not only the one on top, and the card drawn is acquired."""
+    game = tiny_module.Tiny()
+    state = game.setup(2, 1)
+    recorder = Recorder(game, state)
+    hand, pile, deck = state.hands[0], state.piles[0], state.deck
+    first, second = hand.cards
+    hand.remove(first)
+    pile.add(first)
+    recorder.step(0, None, [])  # type: ignore[arg-type]  # the pile is where cards go now
+    hand.add(deck.draw())
+    hand.add(deck.draw())
+    recorder.step(0, None, [])  # type: ignore[arg-type]
+    third, fourth = hand.cards[1:]
+    for card in (third, second):
+        hand.remove(card)
+        pile.add(card)
+    drawn = deck.draw()
+    hand.add(drawn)
+    recorder.step(0, None, [])  # type: ignore[arg-type]
+    [facts, _] = recorder.facts(Hooks(None))
+    assert facts.played == {first: 1, third: 1, second: 1}
+    assert facts.acquired == {third: 1, fourth: 1, drawn: 1}
+
+
 def test_a_zone_added_during_play_is_found(tiny_module: Any) -> None:
     """A card played to a zone the set-up did not have, or acquired into one, still counts."""
     game = tiny_module.Tiny()
