@@ -95,7 +95,7 @@ def data_file(game_id: str) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", default=",".join(OUTLOOKS), help="comma-separated game ids")
-    parser.add_argument("-n", type=int, default=2000, help="games per game")
+    parser.add_argument("-n", type=int, default=1000, help="games per game")
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--workers", type=int, default=1, help="processes")
     parser.add_argument("--write", action="store_true", help="store the weights in the seeds")

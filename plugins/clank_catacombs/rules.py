@@ -130,6 +130,10 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     Effect = cx.CatacombsEffect
     presentation_type = present.CatacombsPresentation
     encoding_type = CatacombsEncoding
+    # docs/search.md#the-ladder: the search's best measured against three heuristic bots.
+    bot_options = {
+        "ismcts": {"iterations": "50", "exploration": "0.2", "turn": "true", "reuse": "true"}
+    }
     zones = {
         **ClankEngine.zones,
         "tiles": PUBLIC,

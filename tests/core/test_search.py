@@ -83,6 +83,14 @@ def test_a_games_own_defaults_fill_in_what_a_seat_does_not_give(
     assert registry.player(text, "tiny").options != player.options
 
 
+def test_plain_ismcts_plays_each_games_hard_level_where_that_is_the_search(
+    registry: Registry,
+) -> None:
+    for game_id in ("clonk", "clank-catacombs"):
+        hard = {lv.name: lv.bot for lv in registry.levels(game_id)}["hard"]
+        assert registry.player("ismcts", game_id).text == hard
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
