@@ -20,6 +20,7 @@ import argparse
 import contextlib
 import math
 import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
@@ -48,7 +49,7 @@ class Turn(NamedTuple):
 def sample(game_id: str, seeds: range) -> list[Turn]:
     """The turns of the games of ``seeds`` that one seat won alone: a worker's unit."""
     registry = Registry(plugin_manager())
-    game = registry.game(game_id)()
+    game: Any = registry.game(game_id)()  # a game on the Clank! engine
     outlook = OUTLOOKS[game_id](game)
     player = registry.player("heuristic", game_id)
     turns: list[Turn] = []
@@ -106,10 +107,12 @@ def main(argv: list[str] | None = None) -> int:
         seeds = range(args.seed, args.seed + args.n)
         chunks = [seeds[i :: args.workers] for i in range(args.workers)]
         with contextlib.ExitStack() as stack:
-            run = map
+            games = [game_id] * len(chunks)
+            parts: Iterator[list[Turn]] = map(sample, games, chunks)
             if args.workers > 1:
-                run = stack.enter_context(ProcessPoolExecutor(args.workers)).map
-            turns = [t for part in run(sample, [game_id] * len(chunks), chunks) for t in part]
+                pool = stack.enter_context(ProcessPoolExecutor(args.workers))
+                parts = pool.map(sample, games, chunks)
+            turns = [t for part in parts for t in part]
         found = fit(turns)
         alone = fit(turns, ("expected",))
         print(f"{game_id}: {len(turns)} turns of {args.n} games from seed {args.seed}")
