@@ -1,8 +1,7 @@
 """How well a seat stands in a game on the Clank! engine: its chance to win, from the full state.
 
-Each seat gets the points it may expect at the end (rules.md#scoring), and
-:func:`~meeple.core.search.win_chances` weighs them against each other with a
-spread that shrinks as the game nears its end:
+Each seat gets the points it may expect at the end (rules.md#scoring), over a spread
+that shrinks as the game nears its end:
 
 - a seat that escaped or was rescued has its final points (rules.md#escape,
   rules.md#knocked-out); an eliminated one has nothing and ranks below all;
@@ -19,6 +18,11 @@ spread that shrinks as the game nears its end:
   seat knocked out without an artifact is eliminated);
 - a seat in the dungeon also counts on the points its deck buys on the way,
   by how much a play of its cards is worth above the starting deck's.
+
+Those expected points are one of the features (:data:`FEATURES`) that the chances weigh:
+:func:`~meeple.core.search.win_chances` of each seat's features times weights fitted to who
+won games of ``heuristic`` bots (``python benchmarks/evaluation.py``, stored in the game's
+seeds).
 
 Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
 map that grows is read as it stands), monsters and locks priced as the
