@@ -414,7 +414,7 @@ def test_deals_and_searches_as_pinned(registry: Registry, pinned: str) -> None:
             deals.append([game.digest(dealer(Stream(f"{key}/{k}"))) for k in range(2)])
         seat = state.to_move
         # The generic settings, whatever a game's own (Game.bot_options) fill in.
-        search = "ismcts:iterations=10:depth=0:reuse=false"
+        search = "ismcts:iterations=10:exploration=0.7:depth=0:turn=false:reuse=false"
         bot = registry.player(search, pinned).make(game, seat, seed)
         root = bot.search(game.view(state, seat))
         trees.append(
