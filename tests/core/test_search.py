@@ -413,9 +413,10 @@ def test_deals_and_searches_as_pinned(registry: Registry, pinned: str) -> None:
             key = f"deal/{seed}/{viewer}"
             deals.append([game.digest(dealer(Stream(f"{key}/{k}"))) for k in range(2)])
         seat = state.to_move
-        # The generic settings, whatever a game's own (Game.bot_options) fill in.
-        search = "ismcts:iterations=10:exploration=0.7:depth=0:turn=false:reuse=false"
-        bot = registry.player(search, pinned).make(game, seat, seed)
+        # The generic settings, whatever a game's own (Game.bot_options) would fill in.
+        player = registry.player("ismcts", pinned)
+        options = IsmctsOptions(iterations=10)
+        bot = msgspec.structs.replace(player, options=options).make(game, seat, seed)
         root = bot.search(game.view(state, seat))
         trees.append(
             [(repr(a), n.visits, n.available, round(n.total, 9)) for a, n in root.children.items()]
