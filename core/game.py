@@ -101,6 +101,11 @@ class Game(Generic[S, A]):
     ``encoding_type``
         The game's :class:`~meeple.core.rl.Encoding`, where it refines what a
         reinforcement-learning environment derives from its types (``None``: the default).
+    ``bot_options``
+        The options a bot plays this game with where a seat does not give them, by bot
+        name, each as a seat would write it (``{"ismcts": {"depth": "8"}}``): the settings
+        measured best for the game. A seat's name is written with them
+        (``ismcts:depth=8``), so a record says what was played.
     """
 
     id: ClassVar[str]
@@ -117,6 +122,7 @@ class Game(Generic[S, A]):
     passes: ClassVar[tuple[type, ...]] = ()
     presentation_type: ClassVar[type[Presentation[Any, Any]]] = Presentation
     encoding_type: ClassVar[type[Encoding[Any, Any]] | None] = None
+    bot_options: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     __test__: ClassVar[bool] = False
     """Not a test class to pytest, even named ``Test...`` and imported into a test module."""
 

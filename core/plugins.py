@@ -530,7 +530,9 @@ class Registry:
 
         ``pin``: the local user names the seat (the command line), so its options are
         pinned (:meth:`BotOptions.pinned`), and the canonical name holds what that adds.
-        A name read from a file is taken as written.
+        A name read from a file is taken as written. The game's
+        :attr:`~meeple.core.game.Game.bot_options` fill in the options the seat does not
+        give, and the canonical name holds them too.
 
         Raises :class:`MeepleError` in one line naming the bot and the option
         at fault (unknown, of the wrong type, out of range).
@@ -542,8 +544,11 @@ class Registry:
                 raise MeepleError(f"bot {spec.name!r} takes no options, but was given {echo(text)}")
             return Player(spec, None, spec.name, self._bots(game_id))
         fields = {f.name: f for f in msgspec.structs.fields(spec.options)}
+        # The game's own defaults, then what the seat gives: both checked alike.
+        game = self.games.get(game_id)
+        defaults = game.bot_options.get(spec.name, {}) if game is not None else {}
         raw: dict[str, str] = {}
-        for item in items:
+        for item in [f"{k}={v}" for k, v in defaults.items()] + items:
             key, sep, value = (part.strip() for part in item.partition("="))
             if not sep or key not in fields:
                 what = (

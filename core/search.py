@@ -77,6 +77,13 @@ class IsmctsOptions(BotOptions, frozen=True):
     bias: Annotated[float, msgspec.Meta(ge=0, le=100)] = 1.0
     """With ``guide``: the bonus ``bias / (visits + 1)`` of the guide's choice in selection,
     fading as the search's own visits of it come in."""
+    paired: bool = False
+    """Grow no tree: each iteration deals once and plays every legal action on that deal,
+    then its rollout, so the actions are compared on common deals (the luck of a deal adds
+    to each alike); the answer is the action of best mean reward."""
+    margin: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
+    """With ``guide``: play the guide's choice unless another action's mean reward beats
+    its by more than this (0: the most visited action, as without a guide)."""
 
 
 class _Node:
@@ -170,12 +177,30 @@ class Ismcts:
         # Sound only if, in the search's deals, the seat itself chose next in this turn.
         reused = kept[1] if kept and kept[0] == turn and kept[1].seat == prompt.seat else None
         root = self.search(view, reused)
-        visits = {a: root.children[a].visits for a in legal if a in root.children}
-        action = max(visits, key=visits.__getitem__) if visits else legal[0]
+        paired = self.options.paired
+        worth = {
+            a: child.total / child.visits if paired else child.visits
+            for a in legal
+            if (child := root.children.get(a)) is not None and child.visits
+        }
+        action = max(worth, key=worth.__getitem__) if worth else legal[0]
+        if self._guide is not None and self.options.margin:
+            action = self._confident(prompt, root, action)
         if self.options.reuse:
             child = root.children.get(action)
             self._kept = (turn, child) if child is not None else None
         return action
+
+    def _confident(self, prompt: Prompt, root: _Node, best: Action) -> Action:
+        """The guide's answer to ``prompt``, unless the search's ``best`` is better by more
+        than the margin in mean reward."""
+        assert self._guide is not None
+        hint = self._guide[prompt.seat].choose(prompt)
+        mine, theirs = root.children[best], root.children.get(hint)
+        if theirs is None or best == hint:
+            return hint
+        better = mine.total / mine.visits - theirs.total / theirs.visits
+        return best if better > self.options.margin else hint
 
     def search(self, view: State, root: _Node | None = None) -> _Node:
         """The tree grown from ``view`` (on ``root``, a subtree kept from the last decision)
@@ -185,16 +210,36 @@ class Ismcts:
         root.hint = None
         options = self.options
         deal = self.game.dealer(view)
+        iterate = self._compare if options.paired else self._iterate
         if options.time:
             deadline = time.perf_counter() + options.time
             while True:
-                self._iterate(root, deal)
+                iterate(root, deal)
                 if time.perf_counter() >= deadline:
                     break
         else:
             for _ in range(options.iterations):
-                self._iterate(root, deal)
+                iterate(root, deal)
         return root
+
+    def _compare(self, root: _Node, deal: Callable[[Stream], State]) -> None:
+        """One deal, and every action legal in it played on a copy of it and rolled out."""
+        key = f"paired/{self._stream.below(2**62)}"
+        state = deal(Stream(key))
+        turn = state.turns.turn if self.options.turn else None
+        seat = root.seat = state.stack[-1].seat
+        legal = self.game.legal_actions(state)
+        for i, action in enumerate(legal):
+            if i:  # the same stream deals the same cards
+                state = deal(Stream(key))
+            node = root.children.get(action)
+            if node is None:
+                node = root.children[action] = _Node()
+            else:
+                node.available += 1
+            self.game.resolve(state, action)
+            node.visits += 1
+            node.total += self._rollout(state, {seat}, turn)[seat]
 
     def _iterate(self, root: _Node, deal: Callable[[Stream], State]) -> None:
         game = self.game

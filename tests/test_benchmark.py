@@ -195,3 +195,24 @@ def test_host_benchmark_reports_every_figure(capsys: pytest.CaptureFixture[str])
     assert report["games"] == 2 and report["games_per_s"] > 0 and report["moves_per_s"] > 0
     assert all(value > 0 for value in report["latency_ms"].values())
     assert [games for games, _ in report["server_rss_mib"]] == [1, 2]
+
+
+def test_evaluation_fit_samples_games_and_writes_the_weights(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/evaluation.py reads every seat's features at each turn of games of
+    ``heuristic`` bots, and fits the weights that the Clank! evaluation reads (where
+    statsmodels is installed: the report extra)."""
+    module = load(SCRIPT.with_name("evaluation.py"))
+    turns = module.sample("clank-catacombs", range(1))
+    assert len(turns) > 10
+    assert all(len(t.features) == 4 and len(t.features[0]) == len(module.FEATURES) for t in turns)
+    assert {t.winner for t in turns} <= set(range(4))
+    pytest.importorskip("statsmodels")
+    module.data_file = lambda game_id: tmp_path / f"{game_id}.json"
+    assert module.main(["--games", "clank", "-n", "1", "--write"]) == 0
+    assert "log-likelihood per turn" in capsys.readouterr().out
+    written = (tmp_path / "clank.json").read_bytes()
+    assert set(json.loads(written)["weights"]) == set(module.FEATURES)
+    assert module.main(["--games", "clank", "-n", "1", "--write"]) == 0
+    assert (tmp_path / "clank.json").read_bytes() == written  # the same options, the same file

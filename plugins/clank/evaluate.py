@@ -1,8 +1,7 @@
 """How well a seat stands in a game on the Clank! engine: its chance to win, from the full state.
 
-Each seat gets the points it may expect at the end (rules.md#scoring), and
-:func:`~meeple.core.search.win_chances` weighs them against each other with a
-spread that shrinks as the game nears its end:
+Each seat gets the points it may expect at the end (rules.md#scoring), over a spread
+that shrinks as the game nears its end:
 
 - a seat that escaped or was rescued has its final points (rules.md#escape,
   rules.md#knocked-out); an eliminated one has nothing and ranks below all;
@@ -20,6 +19,11 @@ spread that shrinks as the game nears its end:
 - a seat in the dungeon also counts on the points its deck buys on the way,
   by how much a play of its cards is worth above the starting deck's.
 
+Those expected points are one of the features (:data:`FEATURES`) that the chances weigh:
+:func:`~meeple.core.search.win_chances` of each seat's features times weights fitted to who
+won games of ``heuristic`` bots (``python benchmarks/evaluation.py``, stored in the game's
+seeds).
+
 Walks are measured in boots over the seat's map (:meth:`Movement.graph`, so a
 map that grows is read as it stands), monsters and locks priced as the
 ``heuristic`` bot's router prices them.
@@ -29,12 +33,16 @@ from __future__ import annotations
 
 import functools
 import math
+from importlib import resources
 from typing import TYPE_CHECKING, Generic, NamedTuple
+
+import msgspec
 
 from meeple.core.search import win_chances
 from meeple.plugins.clank.catalog import Catalog, Graph
 from meeple.plugins.clank.dragon import COLOURS
 from meeple.plugins.clank.part import S
+from meeple.plugins.clank.state import Player
 from meeple.plugins.clank.weighing import INF, PLAIN, Price, router, worth
 
 if TYPE_CHECKING:
@@ -65,6 +73,16 @@ DECK = 0.35 * 5
 the ``heuristic`` bot's early worth of a point, five cards a turn."""
 ELIMINATED = -1000.0
 """The expected points of an eliminated seat: below every seat that scores."""
+FEATURES = {
+    "expected": "the expected points (as priced above) over the spread of the game",
+    "points": "the points now over the spread",
+    "gain": "the points of the artifact still to fetch, times the odds, over the spread",
+    "health": "the health left, in the dungeon",
+    "deck": "a play of the seat's cards above the starting deck's, in the dungeon",
+    "out": "1 for a seat out of the dungeon",
+}
+"""What the evaluation reads of each seat (:meth:`Outlook.features`), weighed by the weights
+fitted to who won games of ``heuristic`` bots (``python benchmarks/evaluation.py``)."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -86,8 +104,18 @@ class Trip(NamedTuple):
     held: bool
 
 
+@functools.cache
+def fitted_weights(path: str) -> dict[str, float]:
+    """The weights of each feature, read once from the game data at ``path``."""
+    data = msgspec.json.decode(resources.files("meeple.seeds").joinpath(path).read_bytes())
+    return {k: float(data["weights"][k]) for k in FEATURES}
+
+
 class Outlook(Generic[S]):
     """The expected points of every seat of one game on the engine, and their win chances."""
+
+    fitted = "clank/evaluation.json"
+    """The weights of the features, fitted to the game's own bots."""
 
     def __init__(self, game: ClankEngine[S]) -> None:
         self.game = game
@@ -103,7 +131,14 @@ class Outlook(Generic[S]):
         """The points of an artifact the map does not show yet."""
 
     def chances(self, state: S) -> list[float]:
-        """Each seat's chance to win."""
+        """Each seat's chance to win: a softmax of the fitted weights times its features."""
+        weights = fitted_weights(self.fitted)
+        return win_chances(
+            [sum(w * f[k] for k, w in weights.items()) for f in self.features(state)], 1.0
+        )
+
+    def features(self, state: S) -> list[dict[str, float]]:
+        """What the evaluation reads of each seat (:data:`FEATURES`)."""
         graph = self.game.graph(state)
         artifacts = self.artifacts
         lying = [
@@ -116,19 +151,27 @@ class Outlook(Generic[S]):
         trips = [self.trip(state, seat, graph, lying) for seat in range(state.seats)]
         turns = [t.turns for t in trips if t is not None]
         left = self.turns_left(state)
-        expected: list[float] = []
+        spread = SPREAD_AT_END + SPREAD_PER_TURN * math.sqrt(max(turns, default=0.0))
+        out: list[dict[str, float]] = []
         for seat, (score, trip) in enumerate(zip(scores, trips, strict=True)):
-            status = state.players[seat].status
-            if status == "eliminated":
-                points = ELIMINATED
+            p = state.players[seat]
+            f = dict.fromkeys(FEATURES, 0.0)
+            points = score.total + 0.01 * score.tiebreak[-1]
+            f["points"] = points / spread
+            if p.status == "eliminated":
+                f["expected"] = ELIMINATED / spread
             elif trip is None:
-                points = score.total
+                f["expected"] = points / spread
+                f["out"] = 1.0
             else:
                 deadline = min(left, self.race(trip.turns, turns))
-                points = self.expected(state, seat, score.total, trip, deadline)
-            expected.append(points + 0.01 * score.tiebreak[-1])
-        spread = SPREAD_AT_END + SPREAD_PER_TURN * math.sqrt(max(turns, default=0.0))
-        return win_chances(expected, spread)
+                expected = self.expected(state, seat, score.total, trip, deadline)
+                f["expected"] = (expected + 0.01 * score.tiebreak[-1]) / spread
+                f["gain"] = trip.gain * self.odds(state, seat, trip, deadline) / spread
+                f["health"] = self.health - p.damage
+                f["deck"] = self.deck(p) - self.start
+            out.append(f)
+        return out
 
     def trip(self, state: S, seat: int, graph: Graph, lying: list[tuple[int, int]]) -> Trip | None:
         """What a seat in the dungeon has still to do (``None``: it is out); ``lying`` holds
@@ -176,10 +219,13 @@ class Outlook(Generic[S]):
         safe = self.odds(state, seat, trip, deadline)
         fall = total if trip.held and p.room not in self.game.graph(state).depths else 0
         # A stronger deck buys more points on the way (rules.md#acquire).
-        cards = [c for zone in (p.deck, p.hand, p.play, p.discard) for c in zone.cards]
-        deck = sum(self.plays.get(c, self.start) for c in cards) / max(len(cards), 1)
-        more = DECK * (deck - self.start) * trip.turns
+        more = DECK * (self.deck(p) - self.start) * trip.turns
         return safe * (total + trip.gain + MASTERY + more) + (1 - safe) * fall
+
+    def deck(self, p: Player) -> float:
+        """The mean worth of a play of the seat's cards."""
+        cards = [c for zone in (p.deck, p.hand, p.play, p.discard) for c in zone.cards]
+        return sum(self.plays.get(c, self.start) for c in cards) / max(len(cards), 1)
 
     def race(self, mine: float, turns: list[float]) -> float:
         """The turns a seat whose walk takes ``mine`` has before the countdown ends it: the

@@ -31,7 +31,8 @@ def meeple_bots(register: Callable[..., None]) -> None:
 LEVELS = {
     "easy": "random",
     "medium": "heuristic",
-    "hard": "ismcts:iterations=50:exploration=0.2:turn=true:reuse=true",
+    "hard": "ismcts:iterations=10:rollout=heuristic:turn=true:guide=heuristic:paired=true"
+    ":margin=0.03",
 }
 """What ``bot:easy``, ``bot:medium`` and ``bot:hard`` play, as measured in docs/search.md#levels
 (``python benchmarks/levels.py`` measures them again into seeds/clank-catacombs/levels.json)."""

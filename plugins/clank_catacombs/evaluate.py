@@ -23,6 +23,8 @@ ROW_CARDS_PER_TURN = 1.5
 class CatacombsOutlook(Outlook[CatacombsState]):
     """The Catacombs dragon and end."""
 
+    fitted = "clank-catacombs/evaluation.json"
+
     def race(self, mine: float, turns: list[float]) -> float:
         """No countdown: a seat out does not end the others' game (rules.md#left-seats)."""
         return INF

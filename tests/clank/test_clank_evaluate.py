@@ -12,7 +12,8 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry
 from meeple.core.rng import bot_stream
 from meeple.core.testing import scenario
-from meeple.plugins.clank.evaluate import Outlook
+from meeple.plugins.clank.evaluate import FEATURES, Outlook, fitted_weights
+from meeple.plugins.clank_catacombs.evaluate import CatacombsOutlook
 
 
 @pytest.mark.parametrize("which", ["clank", "clank-catacombs"])
@@ -74,3 +75,18 @@ def test_a_stronger_deck_raises_the_chances() -> None:
     plain = chances({})
     strong = chances({"players[0]": {"discard": ["mercenary-1", "mercenary-2"]}})
     assert strong[0] > plain[0] and strong[1] < plain[1]
+
+
+@pytest.mark.parametrize("outlook", [Outlook, CatacombsOutlook])
+def test_the_fitted_weights_are_read_once_and_weigh_every_feature(outlook: Any) -> None:
+    weights = fitted_weights(outlook.fitted)
+    assert set(weights) == set(FEATURES) and fitted_weights(outlook.fitted) is weights
+    assert weights["expected"] > 0 and weights["points"] > 0  # more points, better chances
+
+
+@pytest.mark.parametrize("which", ["clank", "clank-catacombs"])
+def test_the_same_state_gets_the_same_chances(registry: Registry, which: str) -> None:
+    g = registry.game(which)()
+    first, again = (Match.new(g, 4, 3, Hooks(None)).state for _ in range(2))
+    chances = [g.evaluate(first, s) for s in range(4)]
+    assert chances == [g.evaluate(again, s) for s in range(4)] and len(set(chances)) > 1

@@ -101,3 +101,17 @@ def test_a_record_with_a_bad_bot_option_is_refused(cli: Invoke, tmp_path: Path) 
     assert "$.setup.seats[0]: bot 'ismcts', option iterations=many: Expected `int`" in (
         result.output
     )
+
+
+def test_a_record_names_the_games_own_search_settings(cli: Invoke, tmp_path: Path) -> None:
+    """Clonk! fills in its search's settings (``Clonk.bot_options``): the record names them,
+    so it says what was played whatever the game's settings become."""
+    game = tmp_path / "game.json"
+    played = cli(
+        "play", "clonk", "--seats", "ismcts:iterations=3,random", "--seed", "3",
+        "--save", str(game), "--quiet",
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    seats = json.loads(game.read_text())["setup"]["seats"]
+    assert seats == ["ismcts:iterations=3:depth=8:reuse=true", "random"]
+    assert cli("validate", str(game)).exit_code == 0

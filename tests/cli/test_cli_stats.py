@@ -290,8 +290,17 @@ def test_a_bot_named_twice_is_refused_however_it_is_written(cli: Invoke) -> None
     """Rated twice, one bot would take two rows, and each game it plays in both seats."""
     for bots, same in (
         ("greedy,random,bot", "greedy twice"),
-        ("ismcts:time=0.5,ismcts:time=0.50", "ismcts:time=0.5 twice"),
-        ("ismcts:iterations=200,ismcts", "ismcts:iterations=200 and ismcts are one bot"),
+        # Clonk!'s own search settings fill in the rest (Clonk.bot_options).
+        (
+            "ismcts:time=0.5,ismcts:time=0.50",
+            "ismcts:iterations=400:time=0.5:depth=8:reuse=true twice",
+        ),
+        ("ismcts:iterations=400,ismcts", "ismcts:iterations=400:depth=8:reuse=true twice"),
+        (
+            "ismcts,ismcts:exploration=0.7",
+            "ismcts:iterations=400:depth=8:reuse=true and "
+            "ismcts:iterations=400:exploration=0.7:depth=8:reuse=true are one bot",
+        ),
     ):
         result = cli("tournament", "clonk", "--bots", bots, "-n", "2")
         assert result.exit_code == 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
@@ -61,6 +62,33 @@ def test_options_are_written_canonically(registry: Registry, text: str, canonica
     player = registry.player(text, "tiny")
     assert player.text == canonical
     assert registry.player(canonical, "tiny").options == player.options
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"),
+    [
+        ("ismcts", "ismcts:iterations=400:depth=8:reuse=true"),
+        ("ismcts:iterations=50", "ismcts:iterations=50:depth=8:reuse=true"),
+        ("ismcts:depth=0:time=1", "ismcts:iterations=400:time=1.0:depth=0:reuse=true"),
+    ],
+)
+def test_a_games_own_defaults_fill_in_what_a_seat_does_not_give(
+    registry: Registry, text: str, canonical: str
+) -> None:
+    """Clonk! declares its search's measured settings: a seat's name is written with them, and
+    an option the seat gives wins over the game's."""
+    player = registry.player(text, "clonk")
+    assert player.text == canonical
+    assert registry.player(canonical, "clonk").options == player.options
+    assert registry.player(text, "tiny").options != player.options
+
+
+def test_plain_ismcts_plays_each_games_hard_level_where_that_is_the_search(
+    registry: Registry,
+) -> None:
+    for game_id in ("clonk", "clank-catacombs"):
+        hard = {lv.name: lv.bot for lv in registry.levels(game_id)}["hard"]
+        assert registry.player("ismcts", game_id).text == hard
 
 
 @pytest.mark.parametrize(
@@ -179,6 +207,41 @@ def test_a_strong_guide_has_its_choice_played(registry: Registry, which: str) ->
         assert chosen == alone.choose(Prompt.of(game, state, seat, legal))
         root = bot.search(game.view(state, seat))
         assert root.hint == chosen and len(root.children) == len(legal)
+
+
+def searched(registry: Registry, search: str, which: str) -> Iterator[tuple[Any, Any, Any]]:
+    """On each mid-game state of ``which``: the choice of ``search`` in the seat's prompt, the
+    root of the same search (a bot of the same seed), and the ``heuristic`` bot's choice."""
+    game = registry.game(which)()
+    for seed, state in enumerate(midgame_states(game, 4)):
+        seat, legal = state.to_move, game.legal_actions(state)
+        prompt = Prompt.of(game, state, seat, legal)
+        bot, twin = (registry.player(search, which).make(game, seat, seed) for _ in range(2))
+        guide = registry.player("heuristic", which).make(game, seat, seed)
+        yield bot.choose(prompt), twin.search(game.view(state, seat)), guide.choose(prompt)
+
+
+def test_paired_plays_every_action_on_each_deal(registry: Registry) -> None:
+    """With ``paired``, each iteration tries every legal action on one deal and grows nothing
+    below them; the answer is the action of best mean reward."""
+    for chosen, root, _ in searched(registry, "ismcts:iterations=6:turn=true:paired=true", "clank"):
+        assert len(root.children) > 1
+        assert all(n.visits == 6 and not n.children for n in root.children.values())
+        means = {a: n.total / n.visits for a, n in root.children.items()}
+        assert means[chosen] == max(means.values())
+
+
+@pytest.mark.parametrize("margin", [1.0, 0.02, 0.001])
+def test_a_margin_keeps_the_guides_choice_unless_another_beats_it_by_more(
+    registry: Registry, margin: float
+) -> None:
+    search = f"ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin={margin}"
+    for chosen, root, hint in searched(registry, search, "clank"):
+        means = {a: n.total / n.visits for a, n in root.children.items()}
+        best = max(means, key=means.__getitem__)
+        assert chosen == (best if means[best] - means[hint] > margin else hint)
+        if margin == 1.0:
+            assert chosen == hint
 
 
 def test_one_legal_action_is_played_at_once(registry: Registry) -> None:
@@ -350,7 +413,10 @@ def test_deals_and_searches_as_pinned(registry: Registry, pinned: str) -> None:
             key = f"deal/{seed}/{viewer}"
             deals.append([game.digest(dealer(Stream(f"{key}/{k}"))) for k in range(2)])
         seat = state.to_move
-        bot = registry.player("ismcts:iterations=10", pinned).make(game, seat, seed)
+        # The generic settings, whatever a game's own (Game.bot_options) would fill in.
+        player = registry.player("ismcts", pinned)
+        options = IsmctsOptions(iterations=10)
+        bot = msgspec.structs.replace(player, options=options).make(game, seat, seed)
         root = bot.search(game.view(state, seat))
         trees.append(
             [(repr(a), n.visits, n.available, round(n.total, 9)) for a, n in root.children.items()]

@@ -1,0 +1,132 @@
+"""Fit the Clank! games' evaluation to their bots' games: ``python benchmarks/evaluation.py``.
+
+Plays ``-n`` games of four ``heuristic`` seats per game, seeds from ``--seed``, on
+``--workers`` processes. At the start of every turn it reads each seat's features
+(:data:`meeple.plugins.clank.evaluate.FEATURES`, as the search's ``evaluate`` reads them
+where a turn cut-off ends) and fits a conditional logit (statsmodels'
+``ConditionalLogit``, one group per turn of a game with one winner): a seat's chance to win
+is the softmax over the seats of its features times the weights, which is how ``evaluate``
+scores a state. It prints each weight with its standard error and the log-likelihood per
+turn, of the fit and of the hand-set expected points alone, and with ``--write`` stores the
+weights in the game's data (``seeds/clank/evaluation.json``,
+``seeds/clank-catacombs/evaluation.json``). The same options give the same file.
+
+Needs the ``report`` extra (statsmodels, numpy).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from importlib import resources
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import msgspec
+
+from meeple.core.bots import Prompt
+from meeple.core.engine import Hooks, Match
+from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.scoring import rank
+from meeple.plugins.clank.evaluate import FEATURES, Outlook
+from meeple.plugins.clank_catacombs.evaluate import CatacombsOutlook
+
+OUTLOOKS: dict[str, type[Outlook[Any]]] = {"clank": Outlook, "clank-catacombs": CatacombsOutlook}
+SEATS = 4
+
+
+class Turn(NamedTuple):
+    """Every seat's features at the start of one turn, and the seat that went on to win."""
+
+    features: list[list[float]]
+    winner: int
+
+
+def sample(game_id: str, seeds: range) -> list[Turn]:
+    """The turns of the games of ``seeds`` that one seat won alone: a worker's unit."""
+    registry = Registry(plugin_manager())
+    game: Any = registry.game(game_id)()  # a game on the Clank! engine
+    outlook = OUTLOOKS[game_id](game)
+    player = registry.player("heuristic", game_id)
+    turns: list[Turn] = []
+    for seed in seeds:
+        match = Match.new(game, SEATS, seed, Hooks(None))
+        bots = [player.make(game, s, seed) for s in range(SEATS)]
+        state = match.state
+        seen, turn = [], state.turns.turn
+        while state.stack:
+            if state.turns.turn != turn:
+                turn = state.turns.turn
+                seen.append([[f[k] for k in FEATURES] for f in outlook.features(state)])
+            seat = state.stack[-1].seat
+            match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, match.legal())))
+        places = rank(game.scores(state))
+        if places.count(1) == 1:
+            turns.extend(Turn(features, places.index(1)) for features in seen)
+    return turns
+
+
+def fit(turns: list[Turn], names: tuple[str, ...] = tuple(FEATURES)) -> dict[str, Any]:
+    """The weights of the features ``names`` that make the winners likeliest, their standard
+    errors, and the log-likelihood per turn."""
+    import numpy as np
+    from statsmodels.discrete.conditional_models import ConditionalLogit
+
+    columns = [list(FEATURES).index(k) for k in names]
+    x = np.array([row for t in turns for row in t.features])[:, columns]
+    y = np.array([int(s == t.winner) for t in turns for s in range(len(t.features))])
+    groups = np.repeat(np.arange(len(turns)), [len(t.features) for t in turns])
+    result = ConditionalLogit(y, x, groups=groups).fit(method="bfgs", maxiter=500, disp=False)
+    return {
+        "weights": dict(zip(names, map(float, result.params), strict=True)),
+        "errors": dict(zip(names, map(float, result.bse), strict=True)),
+        "loglik": float(result.llf) / len(turns),
+    }
+
+
+def data_file(game_id: str) -> Path:
+    """Where a game's weights are kept, in the source tree's seeds."""
+    return Path(str(resources.files("meeple.seeds").joinpath(OUTLOOKS[game_id].fitted)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(OUTLOOKS), help="comma-separated game ids")
+    parser.add_argument("-n", type=int, default=1000, help="games per game")
+    parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
+    parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument("--write", action="store_true", help="store the weights in the seeds")
+    args = parser.parse_args(argv)
+    for game_id in args.games.split(","):
+        if game_id not in OUTLOOKS:
+            parser.error(f"no evaluation to fit for {game_id!r} (games: {', '.join(OUTLOOKS)})")
+        seeds = range(args.seed, args.seed + args.n)
+        chunks = [seeds[i :: args.workers] for i in range(args.workers)]
+        with contextlib.ExitStack() as stack:
+            games = [game_id] * len(chunks)
+            parts: Iterator[list[Turn]] = map(sample, games, chunks)
+            if args.workers > 1:
+                pool = stack.enter_context(ProcessPoolExecutor(args.workers))
+                parts = pool.map(sample, games, chunks)
+            turns = [t for part in parts for t in part]
+        found = fit(turns)
+        alone = fit(turns, ("expected",))
+        print(f"{game_id}: {len(turns)} turns of {args.n} games from seed {args.seed}")
+        for k, w in found["weights"].items():
+            print(f"  {k:<10} {w:8.4f} ± {found['errors'][k]:.4f}  {FEATURES[k]}")
+        print(
+            f"  log-likelihood per turn {found['loglik']:.4f}; hand-set alone "
+            f"{alone['loglik']:.4f}; even chances {-math.log(SEATS):.4f}"
+        )
+        if args.write:
+            found |= {"games": args.n, "seed": args.seed, "turns": len(turns)}
+            data_file(game_id).write_bytes(msgspec.json.format(msgspec.json.encode(found)) + b"\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
