@@ -197,18 +197,23 @@ def test_host_benchmark_reports_every_figure(capsys: pytest.CaptureFixture[str])
     assert [games for games, _ in report["server_rss_mib"]] == [1, 2]
 
 
-def test_evaluation_fit_samples_games_and_writes_the_weights(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_evaluation_samples_every_seats_features_at_each_turn() -> None:
     """benchmarks/evaluation.py reads every seat's features at each turn of games of
-    ``heuristic`` bots, and fits the weights that the Clank! evaluation reads (where
-    statsmodels is installed: the report extra)."""
+    ``heuristic`` bots, and who won."""
     module = load(SCRIPT.with_name("evaluation.py"))
     turns = module.sample("clank-catacombs", range(1))
     assert len(turns) > 10
     assert all(len(t.features) == 4 and len(t.features[0]) == len(module.FEATURES) for t in turns)
     assert {t.winner for t in turns} <= set(range(4))
-    pytest.importorskip("statsmodels")
+
+
+@pytest.mark.report
+def test_evaluation_fit_writes_the_weights_the_evaluation_reads(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """benchmarks/evaluation.py fits the weights that the Clank! evaluation reads
+    (statsmodels, the report extra), the same file for the same options."""
+    module = load(SCRIPT.with_name("evaluation.py"))
     module.data_file = lambda game_id: tmp_path / f"{game_id}.json"
     assert module.main(["--games", "clank", "-n", "1", "--write"]) == 0
     assert "log-likelihood per turn" in capsys.readouterr().out
