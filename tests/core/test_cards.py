@@ -179,9 +179,10 @@ def test_facts_round_trip_through_a_file(tiny_module: Any) -> None:
     assert b'"first":{' in line and b"measures" not in line  # empty mappings are left out
 
 
-def test_every_card_a_decision_plays_counts(tiny_module: Any) -> None:
-    """Cards leaving a hand are followed wherever they go in one decision: two onto the
-    pile (one is on top), one back into the deck, where no seat sees it, is not played."""
+def one_played_two_drawn(tiny_module: Any) -> tuple[Recorder, Any, list[Any]]:
+    """Seat 0's recorder after it played the first of its two cards onto its pile and drew
+    two (the recorder reads the state only: no action is given), and the four cards in the
+    order they came to hand."""
     game = tiny_module.Tiny()
     state = game.setup(2, 1)
     recorder = Recorder(game, state)
@@ -189,11 +190,18 @@ def test_every_card_a_decision_plays_counts(tiny_module: Any) -> None:
     first, second = hand.cards
     hand.remove(first)
     pile.add(first)
-    recorder.step(0, None, [])  # type: ignore[arg-type]  # the recorder reads the state only
+    recorder.step(0, None, [])  # type: ignore[arg-type]
     hand.add(deck.draw())
     hand.add(deck.draw())
     recorder.step(0, None, [])  # type: ignore[arg-type]
-    third, fourth = hand.cards[1:]
+    return recorder, state, [first, second, *hand.cards[1:]]
+
+
+def test_every_card_a_decision_plays_counts(tiny_module: Any) -> None:
+    """Cards leaving a hand are followed wherever they go in one decision: two onto the
+    pile (one is on top), one back into the deck, where no seat sees it, is not played."""
+    recorder, state, [first, second, third, fourth] = one_played_two_drawn(tiny_module)
+    hand, pile, deck = state.hands[0], state.piles[0], state.deck
     for card in (second, third):
         hand.remove(card)
         pile.add(card)
@@ -209,18 +217,8 @@ def test_every_card_a_decision_plays_counts(tiny_module: Any) -> None:
 def test_one_card_fewer_is_not_always_one_played(tiny_module: Any) -> None:
     """A hand one card shorter may have lost two and gained one: both cards played onto the
     pile count, not only the one on top, and the card drawn is acquired."""
-    game = tiny_module.Tiny()
-    state = game.setup(2, 1)
-    recorder = Recorder(game, state)
+    recorder, state, [first, second, third, fourth] = one_played_two_drawn(tiny_module)
     hand, pile, deck = state.hands[0], state.piles[0], state.deck
-    first, second = hand.cards
-    hand.remove(first)
-    pile.add(first)
-    recorder.step(0, None, [])  # type: ignore[arg-type]  # the pile is where cards go now
-    hand.add(deck.draw())
-    hand.add(deck.draw())
-    recorder.step(0, None, [])  # type: ignore[arg-type]
-    third, fourth = hand.cards[1:]
     for card in (third, second):
         hand.remove(card)
         pile.add(card)
