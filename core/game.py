@@ -132,21 +132,30 @@ class Game(Generic[S, A]):
         self._decoder: msgspec.msgpack.Decoder[Any] = msgspec.msgpack.Decoder(self.state_type)
         self._json = msgspec.json.Encoder(order="deterministic")
         self._placeholders = _zones.Placeholders(self.back)
+        self._presentation: Presentation[S, A] | None = None
+        self._encoding: Encoding[S, A] | None = None
 
     # -- the optional parts: built once per game, on first use ---------------------
+    # Kept in attributes set up by __init__, not by functools.cached_property: that writes
+    # through the instance's __dict__, and on CPython 3.11 a game whose __dict__ was asked
+    # for reads every attribute of its own the slow way ever after (4% of a Clank! game).
 
-    @functools.cached_property
+    @property
     def presentation(self) -> Presentation[S, A]:
         """How this game reads to people (``presentation_type``, given this game)."""
-        return self.presentation_type(self)
+        if self._presentation is None:
+            self._presentation = self.presentation_type(self)
+        return self._presentation
 
-    @functools.cached_property
+    @property
     def encoding(self) -> Encoding[S, A]:
         """What a reinforcement-learning environment derives from this game
         (``encoding_type``, given this game)."""
-        from meeple.core.rl import Encoding  # rl builds on the engine, which builds on this
+        if self._encoding is None:
+            from meeple.core.rl import Encoding  # rl builds on the engine, which builds on this
 
-        return (self.encoding_type or Encoding)(self)
+            self._encoding = (self.encoding_type or Encoding)(self)
+        return self._encoding
 
     # -- the rules: what a plugin implements ---------------------------------
 
