@@ -138,7 +138,7 @@ class Game(Generic[S, A]):
     # -- the optional parts: built once per game, on first use ---------------------
     # Kept in attributes set up by __init__, not by functools.cached_property: that writes
     # through the instance's __dict__, and on CPython 3.11 a game whose __dict__ was asked
-    # for reads every attribute of its own the slow way ever after (4% of a Clank! game).
+    # for reads every attribute of its own the slow way ever after (docs/architecture.md).
 
     @property
     def presentation(self) -> Presentation[S, A]:
