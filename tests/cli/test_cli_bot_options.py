@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 from typer.testing import Result
@@ -60,16 +61,20 @@ def test_a_bad_option_is_one_line_naming_bot_and_option(cli: Invoke) -> None:
             assert message in result.stderr and result.stderr.count("\n") == 1
 
 
+def played_and_saved(cli: Invoke, tmp_path: Path, game_id: str, seats: str) -> tuple[Path, Any]:
+    """The record of a game of seed 3 played by ``seats`` and saved, with its path."""
+    game = tmp_path / "game.json"
+    played = cli(
+        "play", game_id, "--seats", seats, "--seed", "3", "--save", str(game), "--quiet"
+    )  # fmt: skip
+    assert played.exit_code == 0, played.output
+    return game, json.loads(game.read_text())
+
+
 def test_a_record_keeps_the_options_and_resumes_with_them(
     cli: Invoke, registry: Registry, tmp_path: Path
 ) -> None:
-    game = tmp_path / "game.json"
-    played = cli(
-        "play", "tiny", "--seats", "ismcts:iterations=4:reward=rank,random", "--seed", "3",
-        "--save", str(game), "--quiet",
-    )  # fmt: skip
-    assert played.exit_code == 0, played.output
-    record = json.loads(game.read_text())
+    game, record = played_and_saved(cli, tmp_path, "tiny", "ismcts:iterations=4:reward=rank,random")
     assert record["setup"]["seats"] == ["ismcts:iterations=4:reward=rank", "random"]
     assert cli("validate", str(game)).exit_code == 0
     assert cli("replay", str(game)).exit_code == 0
@@ -106,12 +111,7 @@ def test_a_record_with_a_bad_bot_option_is_refused(cli: Invoke, tmp_path: Path) 
 def test_a_record_names_the_games_own_search_settings(cli: Invoke, tmp_path: Path) -> None:
     """Clonk! fills in its search's settings (``Clonk.bot_options``): the record names them,
     so it says what was played whatever the game's settings become."""
-    game = tmp_path / "game.json"
-    played = cli(
-        "play", "clonk", "--seats", "ismcts:iterations=3,random", "--seed", "3",
-        "--save", str(game), "--quiet",
-    )  # fmt: skip
-    assert played.exit_code == 0, played.output
-    seats = json.loads(game.read_text())["setup"]["seats"]
+    game, record = played_and_saved(cli, tmp_path, "clonk", "ismcts:iterations=3,random")
+    seats = record["setup"]["seats"]
     assert seats == ["ismcts:iterations=3:depth=8:reuse=true", "random"]
     assert cli("validate", str(game)).exit_code == 0
