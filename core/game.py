@@ -522,6 +522,11 @@ class Dealer(Generic[S]):
         return state
 
 
+def action_types(game: type[Game[Any, Any]] | Game[Any, Any]) -> tuple[type[Action], ...]:
+    """The types of a game's ``action_type`` union, in declaration order (or the one type)."""
+    return typing.get_args(game.action_type) or (game.action_type,)
+
+
 REQUIRED = ("id", "title", "min_seats", "max_seats", "state_type", "action_type")
 """The class attributes every game declares (the others have defaults)."""
 
@@ -587,7 +592,7 @@ def class_problems(game: type[Game[Any, Any]]) -> list[str]:
         )
     if not (isinstance(game.state_type, type) and issubclass(game.state_type, State)):
         problems.append(f"has state_type {game.state_type!r}, not a subclass of meeple.core.State")
-    actions = typing.get_args(game.action_type) or (game.action_type,)
+    actions = action_types(game)
     if not all(isinstance(a, type) and issubclass(a, Action) for a in actions):
         problems.append(
             f"has action_type {game.action_type!r}, "

@@ -45,7 +45,7 @@ import msgspec
 from meeple.core import zones as _zones
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import IllegalAction, MeepleError, install_hint, one_of
-from meeple.core.game import Game
+from meeple.core.game import Game, action_types
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import SEED_MAX
 from meeple.core.scoring import winners
@@ -203,7 +203,7 @@ def catalogue(game: Game[Any, Any], seats: int) -> list[Hashable]:
     strings = _strings(game, game.setup(seats, 0))
     values, keys = game.encoding.action_values(seats), _key_fields(game, seats)
     out: list[Hashable] = []
-    for cls in _action_types(game):
+    for cls in action_types(game):
         fields = msgspec.structs.fields(cls)
         if cls in keys:
             by_name = {f.name: f for f in fields}
@@ -268,7 +268,7 @@ def _getter(cls: type, names: Sequence[str]) -> Callable[[Action], Hashable]:
 def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]]:
     """``Encoding.action_key``, checked: each type is an action type and each name its field."""
     keys = game.encoding.action_key(seats)
-    kinds = _action_types(game)
+    kinds = action_types(game)
     for cls, names in keys.items():
         if cls not in kinds:
             raise MeepleError(
@@ -281,11 +281,6 @@ def _key_fields(game: Game[Any, Any], seats: int) -> Mapping[type, Sequence[str]
                 "not a field of it"
             )
     return keys
-
-
-def _action_types(game: Game[Any, Any]) -> tuple[type, ...]:
-    """The types of the game's ``Action`` union, in declaration order."""
-    return typing.get_args(game.action_type) or (game.action_type,)
 
 
 def _strings(game: Game[Any, Any], state: State) -> list[str]:

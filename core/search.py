@@ -14,7 +14,8 @@ shared by every deal:
   same :class:`Prompt` as any bot (once, and again only in a deal where its answer is not
   legal), has its choice expanded first and given a progressive bias
   ``bias / (visits + 1)`` in selection (Chaslot et al., 2008): the search follows a sound
-  policy until its own statistics outweigh it;
+  policy until its own statistics outweigh it; with ``margin``, the guide's choice is
+  played unless another beats it by more, and never for a kind of action in ``defer``;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
@@ -40,7 +41,7 @@ import msgspec
 
 from meeple.core.bots import Bot, Prompt
 from meeple.core.errors import MeepleError
-from meeple.core.game import Game
+from meeple.core.game import Game, action_types
 from meeple.core.plugins import BotName, BotOptions, hookimpl
 from meeple.core.rng import Stream
 from meeple.core.scoring import Score, rank
@@ -84,6 +85,10 @@ class IsmctsOptions(BotOptions, frozen=True):
     margin: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
     """With ``guide``: play the guide's choice unless another action's mean reward beats
     its by more than this (0: the most visited action, as without a guide)."""
+    defer: str = ""
+    """With ``guide``: the kinds of action, by tag and joined by ``+`` (``move+teleport``),
+    the search never plays in place of the guide's choice, where the game's ``evaluate``
+    is known to misjudge them."""
 
 
 class _Node:
@@ -157,6 +162,7 @@ class Ismcts:
         # ``random`` rollouts the search plays itself, from its own stream.
         self._policy = None if options.rollout == "random" else self._bots(bots, "rollout")
         self._guide = self._bots(bots, "guide") if options.guide else None
+        self._deferred = _deferred(game, options)
 
     def _bots(self, bots: Callable[[str], Callable[..., Bot]], role: str) -> list[Bot]:
         """The bot named by the option ``role`` for every seat, each with a stream drawn from
@@ -184,7 +190,7 @@ class Ismcts:
             if (child := root.children.get(a)) is not None and child.visits
         }
         action = max(worth, key=worth.__getitem__) if worth else legal[0]
-        if self._guide is not None and self.options.margin:
+        if self._guide is not None and (self.options.margin or self._deferred):
             action = self._confident(prompt, root, action)
         if self.options.reuse:
             child = root.children.get(action)
@@ -193,11 +199,11 @@ class Ismcts:
 
     def _confident(self, prompt: Prompt, root: _Node, best: Action) -> Action:
         """The guide's answer to ``prompt``, unless the search's ``best`` is better by more
-        than the margin in mean reward."""
+        than the margin in mean reward and not of a kind deferred to the guide."""
         assert self._guide is not None
         hint = self._guide[prompt.seat].choose(prompt)
         mine, theirs = root.children[best], root.children.get(hint)
-        if theirs is None or best == hint:
+        if theirs is None or best == hint or type(best) in self._deferred:
             return hint
         better = mine.total / mine.visits - theirs.total / theirs.visits
         return best if better > self.options.margin else hint
@@ -312,6 +318,26 @@ class Ismcts:
             resolve(state, action)
             steps += 1
         return dict(enumerate(rewards(game.scores(state), self.options.reward)))
+
+
+def _deferred(game: Game[Any, Any], options: IsmctsOptions) -> frozenset[type[Action]]:
+    """The action types ``options.defer`` names, or an error naming the game's tags."""
+    if not options.defer:
+        return frozenset()
+    if not options.guide:
+        raise MeepleError(
+            f"bot 'ismcts', option defer={options.defer}: it defers to the guide's choice; "
+            "name a guide too (guide=heuristic, or another bot of the game)"
+        )
+    tags = {t.__struct_config__.tag: t for t in action_types(game)}
+    names = options.defer.split("+")
+    for name in names:
+        if name not in tags:
+            raise MeepleError(
+                f"bot 'ismcts', option defer={options.defer}: {game.title} has no action "
+                f"{name!r}; its actions are {', '.join(map(str, tags))}"
+            )
+    return frozenset(tags[name] for name in names)
 
 
 @hookimpl

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -242,6 +243,38 @@ def test_a_margin_keeps_the_guides_choice_unless_another_beats_it_by_more(
         assert chosen == (best if means[best] - means[hint] > margin else hint)
         if margin == 1.0:
             assert chosen == hint
+
+
+def test_deferred_kinds_of_action_are_left_to_the_guide(registry: Registry) -> None:
+    """``defer`` names kinds of action the search never plays in place of the guide's choice;
+    other kinds still follow the margin."""
+    search = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0.001:defer=play"
+    deferred = 0
+    for chosen, root, hint in searched(registry, search, "clank"):
+        means = {a: n.total / n.visits for a, n in root.children.items()}
+        best = max(means, key=means.__getitem__)
+        if type(best).__name__ == "Play" and best != hint:
+            deferred += 1
+            assert chosen == hint
+        else:
+            assert chosen == (best if means[best] - means[hint] > 0.001 else hint)
+    assert deferred  # the search preferred another card to play than the guide somewhere
+
+
+@pytest.mark.parametrize(
+    ("defer", "message"),
+    [
+        ("play+fly", "option defer=play+fly: Clank! has no action 'fly'; its actions are play,"),
+        ("", "name a guide too"),
+    ],
+)
+def test_a_defer_naming_no_action_or_without_a_guide_is_refused(
+    registry: Registry, defer: str, message: str
+) -> None:
+    game = registry.game("clank")()
+    options = f"defer={defer or 'move'}" + (":guide=heuristic" if defer else "")
+    with pytest.raises(MeepleError, match=re.escape(message)):
+        registry.player(f"ismcts:{options}", "clank").make(game, 0, 1)
 
 
 def test_one_legal_action_is_played_at_once(registry: Registry) -> None:
