@@ -1,4 +1,5 @@
-"""Speed and strength of the ``ismcts`` search bot: ``python benchmarks/search.py speed|ladder``.
+"""Speed and strength of the ``ismcts`` search bot: ``python benchmarks/search.py
+speed|ladder|deviations``.
 
 ``speed`` times one decision at ``--iterations`` (200) in every game, on the
 states halfway through a few random games (4 seats, or the game's most if
@@ -13,6 +14,12 @@ are played on ``--workers`` processes; the same options give the same games.
 A pairing is also one ``meeple simulate`` run (without the timing)::
 
     meeple simulate clonk -n 1000 --seats ismcts:depth=8,greedy,greedy,greedy --rotate
+
+``deviations`` plays ``-n`` such games of the first ``--search`` against the first of
+``--against`` and judges each decision where the search chose otherwise than that bot would
+have: both choices are played on ``--deals`` common deals of the seat's view and on to the end
+by that bot in every seat, and the search's choice gains the difference of the seat's mean
+win. It prints the deviations by kind of action (the search's, and the bot's instead).
 
 Figures depend on the machine; nothing here is asserted by the test suite.
 """
@@ -33,9 +40,10 @@ from meeple.core.bots import Bot, Prompt, RandomBot
 from meeple.core.engine import Hooks, Match
 from meeple.core.errors import MeepleError
 from meeple.core.plugins import Registry, plugin_manager
-from meeple.core.rng import bot_stream
+from meeple.core.rng import Stream, bot_stream
 from meeple.core.runner import RunSpec
 from meeple.core.scoring import rank
+from meeple.core.search import rewards
 from meeple.core.state import State
 from meeple.core.stats import wilson
 
@@ -188,9 +196,75 @@ def ladder(
                 )
 
 
+class Watched:
+    """A bot that also asks ``guide`` at each of its decisions with a choice, and keeps those
+    where they differ: the seat, its view, its choice and the guide's."""
+
+    def __init__(self, bot: Bot, guide: Bot) -> None:
+        self.bot, self.guide = bot, guide
+        self.kept: list[tuple[int, State, Any, Any]] = []
+
+    def choose(self, prompt: Prompt) -> Any:
+        action = self.bot.choose(prompt)
+        if len(prompt.legal) > 1 and (hint := self.guide.choose(prompt)) != action:
+            self.kept.append((prompt.seat, prompt.view, action, hint))
+        return action
+
+
+def played_out(game: Any, bots: list[Bot], state: State) -> list[float]:
+    """Each seat's win (1/k of one shared by k) once ``bots`` have played ``state`` to its end."""
+    while state.stack:
+        seat = state.stack[-1].seat
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            legal = [bots[seat].choose(Prompt.of(game, state, seat, legal))]
+        game.resolve(state, legal[0])
+    return rewards(game.scores(state), "win")
+
+
+def deviations(registry: Registry, game_id: str, search: str, against: str, n: int,
+               first: int, deals: int) -> None:  # fmt: skip
+    game = registry.game(game_id)()
+    opponent = best_bot(registry, game_id) if against == "bot" else against
+    spec = RunSpec.of(game, [search] + [opponent] * (seats_for(game) - 1), rotate=True)
+    judged: dict[tuple[str, str], list[float]] = {}
+    wins = 0.0
+    for seed in range(first, first + n):
+        seated = spec.seating(seed)
+        bots = [registry.player(name, game.id).make(game, s, seed) for s, name in enumerate(seated)]
+        at = seated.index(search)
+        watched = bots[at] = Watched(
+            bots[at], registry.player(opponent, game.id).make(game, at, seed)
+        )
+        wins += rewards(Match.new(game, len(seated), seed, Hooks(None)).run(bots), "win")[at]
+        judges = [
+            registry.player(opponent, game.id).make(game, s, seed) for s in range(len(seated))
+        ]
+        for seat, view, action, hint in watched.kept:
+            deal, gain = game.dealer(view), 0.0
+            for k in range(deals):
+                for sign, choice in ((1, action), (-1, hint)):
+                    state = deal(Stream(f"judge/{k}"))
+                    game.resolve(state, choice)
+                    gain += sign * played_out(game, judges, state)[seat]
+            kinds = (type(action).__name__, type(hint).__name__)
+            judged.setdefault(kinds, []).append(gain / deals)
+        print(f"  {seed - first + 1} games", file=sys.stderr, flush=True)
+    print(f"{game_id}: {search} against {opponent}, {n} games from seed {first}, won "
+          f"{wins / n:.1%}; each deviation judged on {deals} deals")  # fmt: skip
+    head = ("the search played", "instead of", "times", "mean gain", "better", "worse")
+    print("{:<20} {:<20} {:>6} {:>10} {:>7} {:>6}".format(*head))
+    every = [g for gains in judged.values() for g in gains]
+    for (mine, theirs), gains in sorted(judged.items(), key=lambda kv: -len(kv[1])):
+        print(f"{mine:<20} {theirs:<20} {len(gains):>6} {sum(gains) / len(gains):>+10.3f} "
+              f"{sum(g > 0 for g in gains):>7} {sum(g < 0 for g in gains):>6}")  # fmt: skip
+    if every:
+        print(f"{'all':<41} {len(every):>6} {sum(every) / len(every):>+10.3f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["speed", "ladder"])
+    parser.add_argument("what", choices=["speed", "ladder", "deviations"])
     parser.add_argument("--games", help="comma-separated game ids (default: every game)")
     parser.add_argument("--iterations", type=int, default=200, help="speed: iterations")
     parser.add_argument("--samples", type=int, default=3, help="speed: mid-game states per game")
@@ -209,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=40, help="ladder: games per pairing")
     parser.add_argument("--seed", type=int, default=0, help="ladder: the first game's seed")
     parser.add_argument("--workers", type=int, default=1, help="ladder: processes")
+    parser.add_argument("--deals", type=int, default=16, help="deviations: deals per judgement")
     args = parser.parse_args(argv)
     registry = Registry(plugin_manager())
     games = [g.strip() for g in args.games.split(",") if g.strip()] if args.games else []
@@ -221,6 +296,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.what == "speed":
             speed(registry, games, args.iterations, args.samples, args.repeat)
+        elif args.what == "deviations":
+            against = args.against.split(",")[0]
+            for game_id in games:
+                deviations(
+                    registry, game_id, args.search[0], against, args.n, args.seed, args.deals
+                )
         else:
             against = args.against.split(",")
             ladder(registry, games, args.search, against, args.n, args.workers, args.seed)

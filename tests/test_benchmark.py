@@ -131,7 +131,8 @@ def test_validation_side_by_side_usage_errors(
 
 
 def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """benchmarks/search.py measures the search bot's speed and plays its ladder."""
+    """benchmarks/search.py measures the search bot's speed, plays its ladder and judges its
+    deviations from another bot."""
     module = load(SEARCH)
     assert module.main(["speed", "--games", "tiny", "--iterations", "2", "--repeat", "1"]) == 0
     assert "iterations/s" in capsys.readouterr().out
@@ -142,6 +143,11 @@ def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "ismcts:iterations=2" in out and "vs 3 random" in out
     assert "s/decision" in out and "[" in out  # the interval
+    deviations = ["deviations", "--games", "tiny", "--search", "ismcts:iterations=2"]
+    assert module.main([*deviations, "--against", "random", "-n", "2", "--deals", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "tiny: ismcts:iterations=2 against random, 2 games from seed 0" in out
+    assert "instead of" in out and "\nall " in out  # some choices differed, each judged
 
 
 @pytest.mark.parametrize(
