@@ -36,8 +36,9 @@ def meeple_bots(register: Callable[..., None]) -> None:
 
 LEVELS = {
     "easy": "random",
-    "medium": "ismcts:iterations=100:exploration=0.2:turn=true:reuse=true",
-    "hard": "heuristic",
+    "medium": "heuristic",
+    "hard": "ismcts:iterations=10:rollout=heuristic:turn=true:guide=heuristic:paired=true"
+    ":margin=0.03:defer=move+teleport",
 }
 """What ``bot:easy``, ``bot:medium`` and ``bot:hard`` play, as measured in docs/search.md#levels
 (``python benchmarks/levels.py`` measures them again into seeds/clank/levels.json)."""

@@ -285,6 +285,19 @@ class Clank(ClankBoard[ClankState]):
     version = "5"
     state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
+    # docs/search.md#leaving-moves-to-the-heuristic: 31.7% [26.1%, 37.8%] of 240 games against
+    # three heuristic bots.
+    bot_options = {
+        "ismcts": {
+            "iterations": "10",
+            "rollout": "heuristic",
+            "turn": "true",
+            "guide": "heuristic",
+            "paired": "true",
+            "margin": "0.03",
+            "defer": "move+teleport",
+        }
+    }
     variants: ClassVar[Sequence[Mapping[str, str]]] = (
         {},
         {"board": "back"},
