@@ -6,7 +6,8 @@ states halfway through a few random games (4 seats, or the game's most if
 fewer), and prints decisions/s and iterations/s (best of ``--repeat``).
 
 ``ladder`` plays ``-n`` games per pairing, seats rotated: each search bot of
-``--search`` (``ismcts`` with its options) against ``--against`` in every other
+``--search`` (``ismcts`` with its options; a row names them with those the game
+adds, its ``bot_options``) against ``--against`` in every other
 seat (``random`` and ``bot``, the game's own, by default), and prints the
 search's share of the wins (a win shared by k seats counts 1/k) with its 95%
 Wilson interval, and the CPU seconds of its decisions that had a choice. Games
@@ -184,12 +185,14 @@ def ladder(
         opponents = [best_bot(registry, game_id) if a == "bot" else a for a in against]
         for opponent in dict.fromkeys(opponents):
             for search in searches:
+                # The row names what the seat played: the game's own options written out.
+                played = registry.player(search, game_id).text
                 spec = RunSpec.of(game, [search] + [opponent] * (seats - 1), rotate=True)
                 rung = run_rung(spec, range(first, first + n), workers)
                 share = wilson(sum(rung.shares), len(rung.shares))
                 per = rung.seconds / rung.searched if rung.searched else 0.0
                 print(
-                    f"{game_id:<16} {search:<36} vs {seats - 1} {opponent:<10} "
+                    f"{game_id:<16} {played:<36} vs {seats - 1} {opponent:<10} "
                     f"{share.value:6.1%} [{share.low:5.1%}, {share.high:5.1%}]  "
                     f"fair {1 / seats:.0%}  {per:.3f} s/decision",
                     flush=True,

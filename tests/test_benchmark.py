@@ -143,6 +143,10 @@ def test_search_benchmark_runs(tiny_path: Path, capsys: pytest.CaptureFixture[st
     out = capsys.readouterr().out
     assert "ismcts:iterations=2" in out and "vs 3 random" in out
     assert "s/decision" in out and "[" in out  # the interval
+    # A game's own search options are written out: the row names what was played.
+    clonk = ["ladder", "--games", "clonk", "--against", "greedy", "-n", "1"]
+    assert module.main([*clonk, "--search", "ismcts:iterations=2"]) == 0
+    assert "ismcts:iterations=2:depth=8:reuse=true" in capsys.readouterr().out
     deviations = ["deviations", "--games", "tiny", "--search", "ismcts:iterations=2"]
     assert module.main([*deviations, "--against", "random", "-n", "2", "--deals", "2"]) == 0
     out = capsys.readouterr().out
