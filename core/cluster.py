@@ -17,18 +17,23 @@ import logging
 import queue
 import signal
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import Any
+from typing import Any, cast
 
 from meeple.core.errors import MeepleError, install_hint
-from meeple.core.runner import RunSpec, play_seeds
+from meeple.core.runner import GameResult, RunSpec, held, play_seeds
 
 LOCAL = "local"
 """The address that starts a cluster on this machine instead of joining one."""
 CONNECT_TIMEOUT = 10
 """Seconds a scheduler has to answer before the run gives up."""
 HINT = f"running on Dask needs the dask extra: {install_hint('dask')}"
+WAIT = 0.25
+"""Seconds of one wait for a chunk: at most this long between Ctrl-C and the run stopping."""
+STOP_WAIT = 5.0
+"""Seconds the chunks in flight at Ctrl-C have to give back the games they finished."""
 
 
 class Dask:
@@ -76,14 +81,18 @@ class Dask:
         """Chunks played at the same time: the threads of the workers now connected (at least 1)."""
         return max(1, sum(self.client.nthreads().values()))
 
-    def submit(self, spec: RunSpec, seeds: Sequence[int]) -> Any:
-        """Start :func:`play_seeds` on a worker: a Dask future, whose ``result()`` is its list."""
-        return self.client.submit(play_seeds, spec, seeds, pure=False)
+    def submit(self, spec: RunSpec, seeds: Sequence[int]) -> Chunk:
+        """Start :func:`play_seeds` on a worker: a :class:`Chunk`, whose ``result()`` is its
+        list."""
+        return Chunk(self.client.submit(play_seeds, spec, seeds, pure=False))
 
-    def stop(self, chunks: Sequence[Any]) -> None:
+    def stop(self, chunks: Sequence[Any]) -> None:  # the Chunks it submitted
         """On Ctrl-C, drop the chunks not done. A Dask task cannot be cut short, so a chunk
         gives back all its games or none: those a worker had finished in it are lost."""
-        running = [future for future in chunks if not future.done()]
+        deadline = time.monotonic() + STOP_WAIT
+        for chunk in chunks:
+            chunk.deadline = deadline
+        running = [chunk.future for chunk in chunks if not chunk.done()]
         if running:
             self.client.cancel(running)
 
@@ -99,6 +108,43 @@ class Dask:
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         self.close()
+
+
+class Chunk:
+    """A chunk played on the cluster: its Dask future, waited for so that no Ctrl-C is lost.
+
+    Dask's futures release themselves in ``__del__``, which the garbage collector may run in
+    this thread while it waits; a ``KeyboardInterrupt`` raised there is printed and dropped,
+    and the run would play on. So Ctrl-C and SIGTERM are held while it waits, in short waits
+    (:data:`WAIT`) that end once one is heard, and raised in this code. Fetching a finished
+    chunk's games may wait for ever too, for a worker the same Ctrl-C stopped: once stopped
+    (:meth:`Dask.stop`), a chunk gives up after :data:`STOP_WAIT` seconds.
+    """
+
+    __slots__ = ("deadline", "future")
+
+    def __init__(self, future: Any) -> None:
+        self.future = future
+        self.deadline: float | None = None
+        """Set when the run stops: the time its games are given up at."""
+
+    def done(self) -> bool:
+        return bool(self.future.done())
+
+    def result(self) -> list[GameResult]:
+        """Its games, or the error it ended with; none if stopped before it gave them."""
+        future = self.future
+        with held() as heard:
+            while not heard and future.status != "cancelled":
+                if future.status == "error":  # raised as the worker raised it
+                    return cast(list[GameResult], future.result())
+                with contextlib.suppress(TimeoutError):
+                    if future.done():  # its games, fetched from the worker that has them
+                        return cast(list[GameResult], future.result(timeout=WAIT))
+                    future.exception(timeout=WAIT)  # waits for it to end, fetching nothing
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    break
+        return []
 
 
 def _check_protocol(distributed: Any, address: str) -> None:

@@ -578,23 +578,28 @@ def each(games: Generator[T, None, None], keep: Callable[[T], object]) -> None:
 
 
 @contextlib.contextmanager
-def held() -> Iterator[None]:
+def held() -> Iterator[list[int]]:
     """Hold Ctrl-C and SIGTERM while the block runs, and raise them as it ends, through
-    the handlers they had (as uvicorn's server does). In the main thread only: Python runs
-    signal handlers there."""
+    the handlers they had (as uvicorn's server does). The block gets the signals heard so
+    far, so that a wait in it can end early. In the main thread only: Python runs signal
+    handlers there."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield []
         return
     heard: list[int] = []
     kinds = (signal.SIGINT, signal.SIGTERM)
     before = {kind: signal.signal(kind, lambda n, _: heard.append(n)) for kind in kinds}
     try:
-        yield
+        yield heard
     finally:
         for kind, handler in before.items():  # a handler set outside Python reads as None
             signal.signal(kind, signal.SIG_DFL if handler is None else handler)
         for n in heard:
-            signal.raise_signal(n)
+            handler = before[signal.Signals(n)]
+            if callable(handler):  # raised here, never in a __del__ the collector runs meanwhile
+                handler(n, None)
+            elif handler != signal.SIG_IGN:
+                signal.raise_signal(n)
 
 
 def rest(games: Generator[T, None, None]) -> Iterator[T]:

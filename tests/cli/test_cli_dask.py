@@ -206,3 +206,43 @@ def test_ctrl_c_at_a_terminal_stops_the_local_workers_without_tracebacks(tmp_pat
     _, *lines = out.read_bytes().splitlines()
     seeds = [msgspec.json.decode(line, type=GameResult).seed for line in lines]
     assert len(seeds) >= 20 and seeds == list(range(len(seeds)))
+
+
+class StuckFuture:
+    """A Dask future that never ends: each wait times out, after ``on_wait`` runs."""
+
+    def __init__(self, status: str = "pending", on_wait: Any = None) -> None:
+        self.status, self.on_wait, self.waits = status, on_wait, 0
+
+    def done(self) -> bool:
+        return self.status != "pending"
+
+    def exception(self, timeout: float | None = None) -> None:
+        self.waits += 1
+        if self.on_wait is not None:
+            self.on_wait()
+        raise TimeoutError
+
+    def result(self, timeout: float | None = None) -> list[Any]:
+        if self.status == "error":
+            raise ValueError("the worker's own error")
+        raise AssertionError("a chunk that did not finish has no games to fetch")
+
+
+def test_a_chunk_s_wait_ends_at_ctrl_c_and_raises_it_in_meeple_s_code() -> None:
+    """Ctrl-C while a chunk is awaited is held, ends the wait, and is raised as the wait
+    returns, never in a Dask ``__del__`` that would print and drop it."""
+    future = StuckFuture(on_wait=lambda: signal.raise_signal(signal.SIGINT))
+    with pytest.raises(KeyboardInterrupt):
+        cluster.Chunk(future).result()
+    assert future.waits == 1
+
+
+def test_a_chunk_stopped_gives_up_at_its_deadline_a_cancelled_one_at_once() -> None:
+    stopped = cluster.Chunk(StuckFuture())
+    stopped.deadline = time.monotonic()
+    assert stopped.result() == [] and stopped.future.waits == 1
+    cancelled = cluster.Chunk(StuckFuture("cancelled"))
+    assert cancelled.result() == [] and cancelled.future.waits == 0
+    with pytest.raises(ValueError, match="the worker's own error"):
+        cluster.Chunk(StuckFuture("error")).result()
