@@ -121,18 +121,22 @@ class Chunk:
     (:meth:`Dask.stop`), a chunk gives up after :data:`STOP_WAIT` seconds.
     """
 
-    __slots__ = ("deadline", "future")
+    __slots__ = ("deadline", "future", "games")
 
     def __init__(self, future: Any) -> None:
         self.future = future
         self.deadline: float | None = None
         """Set when the run stops: the time its games are given up at."""
+        self.games: list[GameResult] | None = None
+        """Its games once fetched: the future is then dropped (see :meth:`result`)."""
 
     def done(self) -> bool:
-        return bool(self.future.done())
+        return self.games is not None or bool(self.future.done())
 
     def result(self) -> list[GameResult]:
         """Its games, or the error it ended with; none if stopped before it gave them."""
+        if self.games is not None:
+            return self.games
         future = self.future
         with held() as heard:
             while not heard and future.status != "cancelled":
@@ -140,7 +144,10 @@ class Chunk:
                     return cast(list[GameResult], future.result())
                 with contextlib.suppress(TimeoutError):
                     if future.done():  # its games, fetched from the worker that has them
-                        return cast(list[GameResult], future.result(timeout=WAIT))
+                        self.games = cast(list[GameResult], future.result(timeout=WAIT))
+                        # Dropped while held: the future's __del__ runs Dask's code too.
+                        self.future = future = None
+                        return self.games
                     future.exception(timeout=WAIT)  # waits for it to end, fetching nothing
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     break
