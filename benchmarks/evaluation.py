@@ -11,6 +11,10 @@ turn, of the fit and of the hand-set expected points alone, and with ``--write``
 weights in the game's data (``seeds/clank/evaluation.json``,
 ``seeds/clank-catacombs/evaluation.json``). The same options give the same file.
 
+With ``--explore P``, each seat at a decision with a choice other than a move takes a random
+one of those instead, with chance ``P``: the fit then also sees states the bots reach after
+choices they would not make (docs/search.md, "Leaving moves to the heuristic").
+
 Needs the ``report`` extra (statsmodels, numpy).
 """
 
@@ -31,11 +35,20 @@ import msgspec
 from meeple.core.bots import Prompt
 from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
+from meeple.core.rng import Stream
 from meeple.core.scoring import rank
+from meeple.core.state import Action
 from meeple.plugins.clank.evaluate import FEATURES, Outlook
+from meeple.plugins.clank.state import Move, Teleport
 from meeple.plugins.clank_catacombs.evaluate import CatacombsOutlook
+from meeple.plugins.clank_catacombs.state import Explore
 
 OUTLOOKS: dict[str, type[Outlook[Any]]] = {"clank": Outlook, "clank-catacombs": CatacombsOutlook}
+MOVES: dict[str, tuple[type[Action], ...]] = {
+    "clank": (Move, Teleport),
+    "clank-catacombs": (Move, Teleport, Explore),
+}
+"""The actions that move a seat, which ``--explore`` leaves to the bots."""
 SEATS = 4
 
 
@@ -46,8 +59,9 @@ class Turn(NamedTuple):
     winner: int
 
 
-def sample(game_id: str, seeds: range) -> list[Turn]:
-    """The turns of the games of ``seeds`` that one seat won alone: a worker's unit."""
+def sample(game_id: str, seeds: range, explore: float = 0.0) -> list[Turn]:
+    """The turns of the games of ``seeds`` that one seat won alone: a worker's unit
+    (``explore``: the chance of a random choice other than a move, see the module)."""
     registry = Registry(plugin_manager())
     game: Any = registry.game(game_id)()  # a game on the Clank! engine
     outlook = OUTLOOKS[game_id](game)
@@ -56,6 +70,7 @@ def sample(game_id: str, seeds: range) -> list[Turn]:
     for seed in seeds:
         match = Match.new(game, SEATS, seed, Hooks(None))
         bots = [player.make(game, s, seed) for s in range(SEATS)]
+        chance = Stream(f"explore/{seed}")
         state = match.state
         seen, turn = [], state.turns.turn
         while state.stack:
@@ -63,7 +78,12 @@ def sample(game_id: str, seeds: range) -> list[Turn]:
                 turn = state.turns.turn
                 seen.append([[f[k] for k in FEATURES] for f in outlook.features(state)])
             seat = state.stack[-1].seat
-            match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, match.legal())))
+            legal = match.legal()
+            others = [a for a in legal if type(a) not in MOVES[game_id]]
+            if explore and len(legal) > 1 and others and chance.random() < explore:
+                match.apply_legal(chance.choice(others))
+            else:
+                match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, legal)))
         places = rank(game.scores(state))
         if places.count(1) == 1:
             turns.extend(Turn(features, places.index(1)) for features in seen)
@@ -99,23 +119,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("-n", type=int, default=1000, help="games per game")
     parser.add_argument("--seed", type=int, default=1000, help="the first game's seed")
     parser.add_argument("--workers", type=int, default=1, help="processes")
+    parser.add_argument(
+        "--explore", type=float, default=0.0, help="chance of a random choice other than a move"
+    )
     parser.add_argument("--write", action="store_true", help="store the weights in the seeds")
     args = parser.parse_args(argv)
+    if not 0 <= args.explore <= 1:
+        parser.error(f"--explore {args.explore}: a chance, from 0 to 1")
     for game_id in args.games.split(","):
         if game_id not in OUTLOOKS:
             parser.error(f"no evaluation to fit for {game_id!r} (games: {', '.join(OUTLOOKS)})")
         seeds = range(args.seed, args.seed + args.n)
         chunks = [seeds[i :: args.workers] for i in range(args.workers)]
         with contextlib.ExitStack() as stack:
-            games = [game_id] * len(chunks)
-            parts: Iterator[list[Turn]] = map(sample, games, chunks)
+            games, explore = [game_id] * len(chunks), [args.explore] * len(chunks)
+            parts: Iterator[list[Turn]] = map(sample, games, chunks, explore)
             if args.workers > 1:
                 pool = stack.enter_context(ProcessPoolExecutor(args.workers))
-                parts = pool.map(sample, games, chunks)
+                parts = pool.map(sample, games, chunks, explore)
             turns = [t for part in parts for t in part]
         found = fit(turns)
         alone = fit(turns, ("expected",))
-        print(f"{game_id}: {len(turns)} turns of {args.n} games from seed {args.seed}")
+        off = f", random choices other than moves at {args.explore}" if args.explore else ""
+        print(f"{game_id}: {len(turns)} turns of {args.n} games from seed {args.seed}{off}")
         for k, w in found["weights"].items():
             print(f"  {k:<10} {w:8.4f} ± {found['errors'][k]:.4f}  {FEATURES[k]}")
         print(
@@ -124,6 +150,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.write:
             found |= {"games": args.n, "seed": args.seed, "turns": len(turns)}
+            if args.explore:
+                found["explore"] = args.explore
             data_file(game_id).write_bytes(msgspec.json.format(msgspec.json.encode(found)) + b"\n")
     return 0
 

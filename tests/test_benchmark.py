@@ -217,6 +217,16 @@ def test_evaluation_samples_every_seats_features_at_each_turn() -> None:
     assert {t.winner for t in turns} <= set(range(4))
 
 
+def test_evaluation_explores_choices_the_bots_would_not_make() -> None:
+    """With ``explore``, the seats sometimes take a random choice other than a move: other
+    games, the same ones again for the same seeds."""
+    module = load(SCRIPT.with_name("evaluation.py"))
+    plain = module.sample("clank-catacombs", range(1))
+    off = module.sample("clank-catacombs", range(1), 0.5)
+    assert off != plain
+    assert module.sample("clank-catacombs", range(1), 0.5) == off
+
+
 @pytest.mark.report
 def test_evaluation_fit_writes_the_weights_the_evaluation_reads(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
