@@ -15,7 +15,8 @@ shared by every deal:
   legal), has its choice expanded first and given a progressive bias
   ``bias / (visits + 1)`` in selection (Chaslot et al., 2008): the search follows a sound
   policy until its own statistics outweigh it; with ``margin``, the guide's choice is
-  played unless another beats it by more, and never for a kind of action in ``defer``;
+  played unless another beats it by more, and never for a kind of action in ``defer``
+  (before the game's turn ``until``, if set);
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
@@ -89,6 +90,10 @@ class IsmctsOptions(BotOptions, frozen=True):
     """With ``guide``: the kinds of action, by tag and joined by ``+`` (``move+teleport``),
     the search never plays in place of the guide's choice, where the game's ``evaluate``
     is known to misjudge them."""
+    until: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
+    """With ``defer``: the game's turn (every seat's turns counted, from 1) from which the
+    kinds in ``defer`` are the search's to choose too, where ``evaluate`` judges them better
+    the nearer the end (0: deferred all game)."""
 
 
 class _Node:
@@ -203,7 +208,10 @@ class Ismcts:
         assert self._guide is not None
         hint = self._guide[prompt.seat].choose(prompt)
         mine, theirs = root.children[best], root.children.get(hint)
-        if theirs is None or best == hint or type(best) in self._deferred:
+        if theirs is None or best == hint:
+            return hint
+        until = self.options.until
+        if type(best) in self._deferred and (not until or prompt.view.turns.turn < until):
             return hint
         better = mine.total / mine.visits - theirs.total / theirs.visits
         return best if better > self.options.margin else hint

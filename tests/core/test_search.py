@@ -262,6 +262,35 @@ def test_deferred_kinds_of_action_are_left_to_the_guide(registry: Registry) -> N
     assert deferred  # the search preferred another card to play than the guide somewhere
 
 
+def test_deferred_kinds_are_the_searchs_own_from_the_turn_until(registry: Registry) -> None:
+    """With ``until``, the kinds in ``defer`` are left to the guide before that turn of the
+    game (every seat's turns counted) and follow the margin from it on."""
+    game = registry.game("clank")()
+    base = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0"
+    freed = 0
+    for seed, state in enumerate(midgame_states(game, 4)):
+        seat, turn = state.to_move, state.turns.turn
+        guide = registry.player("heuristic", "clank").make(game, seat, seed)
+        # Through the seat's turn as the guide plays it, past the cards played first.
+        while state.turns.turn == turn and not freed:
+            legal = game.legal_actions(state)
+            prompt = Prompt.of(game, state, seat, legal)
+            hint = guide.choose(prompt)
+            if len(legal) > 1:
+                root = registry.player(base, "clank").make(game, seat, seed).search(prompt.view)
+                means = {a: n.total / n.visits for a, n in root.children.items()}
+                best = max(means, key=means.__getitem__)
+                if means[best] > means[hint]:
+                    kind = type(best).__struct_config__.tag
+                    for until, expected in ((turn, best), (turn + 1, hint)):
+                        search = f"{base}:defer={kind}:until={until}"
+                        bot = registry.player(search, "clank").make(game, seat, seed)
+                        assert bot.choose(prompt) == expected
+                    freed += 1
+            game.resolve(state, hint)
+    assert freed  # somewhere the turn decided between the guide's choice and the search's
+
+
 @pytest.mark.parametrize(
     ("which", "options", "message"),
     [
