@@ -132,7 +132,11 @@ class CatacombsGame(Dungeon, Locks, Scoring, Ghosts, Discovery, Rooms):
     encoding_type = CatacombsEncoding
     # docs/search.md#the-ladder: 58.2% [53.8%, 62.4%] of 500 games against three heuristic
     # bots. Clank!'s search, whose moves need no deferring here.
-    bot_options = {"ismcts": {k: v for k, v in Clank.bot_options["ismcts"].items() if k != "defer"}}
+    bot_options = {
+        "ismcts": {
+            k: v for k, v in Clank.bot_options["ismcts"].items() if k not in ("defer", "until")
+        }
+    }
     zones = {
         **ClankEngine.zones,
         "tiles": PUBLIC,
