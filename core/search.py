@@ -16,7 +16,8 @@ shared by every deal:
   ``bias / (visits + 1)`` in selection (Chaslot et al., 2008): the search follows a sound
   policy until its own statistics outweigh it; with ``margin``, the guide's choice is
   played unless another beats it by more, and never for a kind of action in ``defer``
-  (before the game's turn ``until``, if set);
+  (before the game's turn ``until``, if set); before the game's turn ``start``, the guide
+  alone chooses;
 - **rollout**: random legal actions (or another bot of the game, option
   ``rollout``) to the end, or for ``depth`` decisions (or, with ``turn``, to the
   end of the decision's turn, where the tree stops too) and then scored by
@@ -94,6 +95,10 @@ class IsmctsOptions(BotOptions, frozen=True):
     """With ``defer``: the game's turn (every seat's turns counted, from 1) from which the
     kinds in ``defer`` are the search's to choose too, where ``evaluate`` judges them better
     the nearer the end (0: deferred all game)."""
+    start: Annotated[int, msgspec.Meta(ge=0, le=1_000_000)] = 0
+    """With ``guide``: the game's turn (every seat's turns counted, from 1) before which the
+    guide's choice is played without a search, where ``evaluate`` is too far from the end
+    to judge a choice (0: the search chooses from the first turn)."""
 
 
 class _Node:
@@ -168,6 +173,11 @@ class Ismcts:
         self._policy = None if options.rollout == "random" else self._bots(bots, "rollout")
         self._guide = self._bots(bots, "guide") if options.guide else None
         self._deferred = _deferred(game, options)
+        if options.start and not options.guide:
+            raise MeepleError(
+                f"bot 'ismcts', option start={options.start}: the guide chooses before that "
+                "turn; name a guide too (guide=heuristic, or another bot of the game)"
+            )
 
     def _bots(self, bots: Callable[[str], Callable[..., Bot]], role: str) -> list[Bot]:
         """The bot named by the option ``role`` for every seat, each with a stream drawn from
@@ -183,8 +193,11 @@ class Ismcts:
         if len(legal) == 1:
             return legal[0]
         view = prompt.view
-        kept = self._kept
         turn = view.turns.turn
+        if self._guide is not None and turn < self.options.start:
+            self._kept = None
+            return self._guide[prompt.seat].choose(prompt)
+        kept = self._kept
         # Sound only if, in the search's deals, the seat itself chose next in this turn.
         reused = kept[1] if kept and kept[0] == turn and kept[1].seat == prompt.seat else None
         root = self.search(view, reused)

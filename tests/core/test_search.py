@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Iterator
 from typing import Any
+from unittest import mock
 
 import msgspec
 import pytest
@@ -152,7 +153,8 @@ def test_a_turn_cut_off_scores_each_rollout_as_the_turn_ends(registry: Registry)
     game = Watched()
     state = game.setup(4, 2)
     seat = state.to_move
-    bot = registry.player("ismcts:iterations=20:turn=true", "clank").make(game, seat, 2)
+    # start=0: the search itself chooses in the first turn, which Clank! leaves to its guide.
+    bot = registry.player("ismcts:iterations=20:turn=true:start=0", "clank").make(game, seat, 2)
     legal = game.legal_actions(state)
     assert bot.choose(Prompt.of(game, state, seat, legal)) in legal
     assert scored == {state.turns.turn + 1}
@@ -199,7 +201,9 @@ def test_a_strong_guide_has_its_choice_played(registry: Registry, which: str) ->
     game = registry.game(which)()
     guide = {"clonk": "greedy", "clank": "heuristic"}[which]
     # The tree search, whatever the game's own settings (Clank!'s compares paired deals).
-    search = f"ismcts:iterations=60:depth=2:guide={guide}:bias=100:paired=false:margin=0:defer="
+    search = (
+        f"ismcts:iterations=60:depth=2:guide={guide}:bias=100:paired=false:margin=0:defer=:start=0"
+    )
     for seed, state in enumerate(midgame_states(game, 4)):
         seat, legal = state.to_move, game.legal_actions(state)
         assert 1 < len(legal) < 30
@@ -237,7 +241,7 @@ def test_paired_plays_every_action_on_each_deal(registry: Registry) -> None:
 def test_a_margin_keeps_the_guides_choice_unless_another_beats_it_by_more(
     registry: Registry, margin: float
 ) -> None:
-    search = f"ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin={margin}"
+    search = f"ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin={margin}:start=0"
     for chosen, root, hint in searched(registry, search, "clank"):
         means = {a: n.total / n.visits for a, n in root.children.items()}
         best = max(means, key=means.__getitem__)
@@ -249,7 +253,9 @@ def test_a_margin_keeps_the_guides_choice_unless_another_beats_it_by_more(
 def test_deferred_kinds_of_action_are_left_to_the_guide(registry: Registry) -> None:
     """``defer`` names kinds of action the search never plays in place of the guide's choice;
     other kinds still follow the margin."""
-    search = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0.001:defer=play"
+    search = (
+        "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0.001:defer=play:start=0"
+    )
     deferred = 0
     for chosen, root, hint in searched(registry, search, "clank"):
         means = {a: n.total / n.visits for a, n in root.children.items()}
@@ -266,7 +272,7 @@ def test_deferred_kinds_are_the_searchs_own_from_the_turn_until(registry: Regist
     """With ``until``, the kinds in ``defer`` are left to the guide before that turn of the
     game (every seat's turns counted) and follow the margin from it on."""
     game = registry.game("clank")()
-    base = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0"
+    base = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0:start=0"
     freed = 0
     for seed, state in enumerate(midgame_states(game, 4)):
         seat, turn = state.to_move, state.turns.turn
@@ -291,14 +297,36 @@ def test_deferred_kinds_are_the_searchs_own_from_the_turn_until(registry: Regist
     assert freed  # somewhere the turn decided between the guide's choice and the search's
 
 
+def test_the_guide_alone_chooses_before_the_turn_start(registry: Registry) -> None:
+    """Before the game's turn ``start`` the guide's choice is played without a search; from
+    it on, the search chooses as without ``start``."""
+    game = registry.game("clank")()
+    base = "ismcts:iterations=6:turn=true:paired=true:guide=heuristic:margin=0"
+    for seed, state in enumerate(midgame_states(game, 4)):
+        seat, turn, legal = state.to_move, state.turns.turn, game.legal_actions(state)
+        prompt = Prompt.of(game, state, seat, legal)
+        early = registry.player(f"{base}:start={turn + 1}", "clank").make(game, seat, seed)
+        early.search = None  # searching would fail
+        guide = registry.player("heuristic", "clank").make(game, seat, seed)
+        assert early.choose(prompt) == guide.choose(prompt)
+        searching, plain = (
+            registry.player(f"{base}{start}", "clank").make(game, seat, seed)
+            for start in (f":start={turn}", ":start=0")
+        )
+        with mock.patch.object(searching, "search", wraps=searching.search) as search:
+            assert searching.choose(prompt) == plain.choose(prompt)
+        search.assert_called_once()
+
+
 @pytest.mark.parametrize(
     ("which", "options", "message"),
     [
         ("clank", "defer=play+fly", "defer=play+fly: Clank! has no action 'fly'; its actions are"),
         ("tiny", "defer=take", "option defer=take: it defers to the guide's choice; name a guide"),
+        ("tiny", "start=3", "option start=3: the guide chooses before that turn; name a guide"),
     ],
 )
-def test_a_defer_naming_no_action_or_without_a_guide_is_refused(
+def test_a_defer_naming_no_action_or_options_without_a_guide_are_refused(
     registry: Registry, which: str, options: str, message: str
 ) -> None:
     game = registry.game(which)()
@@ -393,10 +421,13 @@ def test_conformance_with_a_search_seat(registry: Registry, hooks: Hooks, quick:
         testing.playthrough(game, case, hooks=hooks, bots={0: seat})
 
 
-@pytest.mark.parametrize("search", ["ismcts:iterations=1", "ismcts:iterations=1:guide=random"])
+@pytest.mark.parametrize(
+    "search", ["ismcts:iterations=1:start=0", "ismcts:iterations=1:guide=random:start=0"]
+)
 def test_it_determinizes_only_its_own_view(registry: Registry, game_id: str, search: str) -> None:
     """Every state the bot deals from is its seat's view of the real game, leaking nothing
-    (a guide is asked only in those deals)."""
+    (a guide is asked only in those deals; ``start=0``: the search chooses from the first
+    turn, whatever the game's own settings)."""
     game_cls = registry.game(game_id)
     seen: list[Any] = []
 
