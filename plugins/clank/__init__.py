@@ -38,7 +38,7 @@ LEVELS = {
     "easy": "random",
     "medium": "heuristic",
     "hard": "ismcts:iterations=10:rollout=heuristic:turn=true:guide=heuristic:paired=true"
-    ":margin=0.03:defer=move+teleport:until=24",
+    ":margin=0.01:defer=move+teleport:until=24:start=12",
 }
 """What ``bot:easy``, ``bot:medium`` and ``bot:hard`` play, as measured in docs/search.md#levels
 (``python benchmarks/levels.py`` measures them again into seeds/clank/levels.json)."""
