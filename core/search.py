@@ -164,6 +164,15 @@ class Ismcts:
                     f"bot 'ismcts', option {key}=ismcts: a search cannot {task}; "
                     "name a faster bot (random, or the game's own)"
                 )
+        for key, why in (
+            ("defer", "it defers to the guide's choice"),
+            ("start", "the guide chooses before that turn"),
+        ):
+            if getattr(options, key) and not options.guide:
+                raise MeepleError(
+                    f"bot 'ismcts', option {key}={getattr(options, key)}: {why}; "
+                    "name a guide too (guide=heuristic, or another bot of the game)"
+                )
         self.game = game
         self.options = options
         self._stream = stream
@@ -173,11 +182,6 @@ class Ismcts:
         self._policy = None if options.rollout == "random" else self._bots(bots, "rollout")
         self._guide = self._bots(bots, "guide") if options.guide else None
         self._deferred = _deferred(game, options)
-        if options.start and not options.guide:
-            raise MeepleError(
-                f"bot 'ismcts', option start={options.start}: the guide chooses before that "
-                "turn; name a guide too (guide=heuristic, or another bot of the game)"
-            )
 
     def _bots(self, bots: Callable[[str], Callable[..., Bot]], role: str) -> list[Bot]:
         """The bot named by the option ``role`` for every seat, each with a stream drawn from
@@ -345,11 +349,6 @@ def _deferred(game: Game[Any, Any], options: IsmctsOptions) -> frozenset[type[Ac
     """The action types ``options.defer`` names, or an error naming the game's tags."""
     if not options.defer:
         return frozenset()
-    if not options.guide:
-        raise MeepleError(
-            f"bot 'ismcts', option defer={options.defer}: it defers to the guide's choice; "
-            "name a guide too (guide=heuristic, or another bot of the game)"
-        )
     tags = {t.__struct_config__.tag: t for t in action_types(game)}
     names = options.defer.split("+")
     for name in names:
