@@ -11,6 +11,12 @@ turn, of the fit and of the hand-set expected points alone, and with ``--write``
 weights in the game's data (``seeds/clank/evaluation.json``,
 ``seeds/clank-catacombs/evaluation.json``). The same options give the same file.
 
+With ``--hurt``, it fits the damage the evaluation expects instead (``Outlook.hurt`` and
+``Outlook.attacks``) and prints it beside the evaluation's figures: at the start of every
+turn, for each seat carrying an artifact out of the dungeon, the damage it took from then
+until the game's end, by least squares on the turns of its trip out and on those turns times
+the cubes an attack draws times the seat's share of the cubes.
+
 With ``--explore P``, each seat at a decision with a choice other than a move takes a random
 one of those instead, with chance ``P``: the fit then also sees states the bots reach after
 choices they would not make (docs/search.md, "Leaving moves to the heuristic").
@@ -24,11 +30,11 @@ import argparse
 import contextlib
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from importlib import resources
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import msgspec
 
@@ -50,6 +56,7 @@ MOVES: dict[str, tuple[type[Action], ...]] = {
 }
 """The actions that move a seat, which ``--explore`` leaves to the bots."""
 SEATS = 4
+T = TypeVar("T")
 
 
 class Turn(NamedTuple):
@@ -90,6 +97,59 @@ def sample(game_id: str, seeds: range, explore: float = 0.0) -> list[Turn]:
     return turns
 
 
+class Hurt(NamedTuple):
+    """A seat carrying its artifact out at the start of a turn: the turns of its trip, those
+    turns times its share of an attack's draws, and the damage it took from then on."""
+
+    turns: float
+    attacked: float
+    damage: int
+
+
+def hurts(game_id: str, seeds: range) -> list[Hurt]:
+    """The seats carrying an artifact out at every turn's start of the games of ``seeds``: a
+    worker's unit."""
+    registry = Registry(plugin_manager())
+    game: Any = registry.game(game_id)()
+    outlook = OUTLOOKS[game_id](game)
+    player = registry.player("heuristic", game_id)
+    out: list[Hurt] = []
+    for seed in seeds:
+        match = Match.new(game, SEATS, seed, Hooks(None))
+        bots = [player.make(game, s, seed) for s in range(SEATS)]
+        state = match.state
+        seen: list[tuple[int, float, float, int]] = []
+        turn = None
+        while state.stack:
+            if state.turns.turn != turn:
+                turn = state.turns.turn
+                graph = game.graph(state)
+                lying = outlook.lying(state, graph)
+                for seat, p in enumerate(state.players):
+                    # Only a seat carrying its artifact out: the trip of one still to fetch
+                    # is chosen by the odds, so by the very figures fitted here.
+                    trip = outlook.trip(state, seat, graph, lying)
+                    if trip is not None and trip.held:
+                        share = outlook.drawn(state) * outlook.share(state, seat)
+                        seen.append((seat, trip.turns, trip.turns * share, p.damage))
+            seat = state.stack[-1].seat
+            legal = match.legal()
+            match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, legal)))
+        final = [min(p.damage, outlook.health) for p in state.players]
+        out.extend(Hurt(turns, attacked, final[s] - damage) for s, turns, attacked, damage in seen)
+    return out
+
+
+def fit_hurt(seen: list[Hurt]) -> tuple[float, float]:
+    """``Outlook.hurt`` and ``Outlook.attacks``: the least-squares fit of the damage to come."""
+    import numpy as np
+
+    x = np.array([(h.turns, h.attacked) for h in seen])
+    y = np.array([h.damage for h in seen])
+    hurt, attacks = np.linalg.lstsq(x, y, rcond=None)[0]
+    return float(hurt), float(attacks)
+
+
 def fit(turns: list[Turn], names: tuple[str, ...] = tuple(FEATURES)) -> dict[str, Any]:
     """The weights of the features ``names`` that make the winners likeliest, their standard
     errors, and the log-likelihood per turn."""
@@ -108,6 +168,17 @@ def fit(turns: list[Turn], names: tuple[str, ...] = tuple(FEATURES)) -> dict[str
     }
 
 
+def gathered(work: Callable[..., list[T]], workers: int, *columns: list[Any]) -> list[T]:
+    """``work`` mapped over the argument ``columns`` on ``workers`` processes, its lists
+    joined in order."""
+    with contextlib.ExitStack() as stack:
+        parts: Iterator[list[T]] = map(work, *columns)
+        if workers > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(workers))
+            parts = pool.map(work, *columns)
+        return [x for part in parts for x in part]
+
+
 def data_file(game_id: str) -> Path:
     """Where a game's weights are kept, in the source tree's seeds."""
     return Path(str(resources.files("meeple.seeds").joinpath(OUTLOOKS[game_id].fitted)))
@@ -122,22 +193,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--explore", type=float, default=0.0, help="chance of a random choice other than a move"
     )
+    parser.add_argument(
+        "--hurt", action="store_true", help="fit the damage to come instead (prints it)"
+    )
     parser.add_argument("--write", action="store_true", help="store the weights in the seeds")
     args = parser.parse_args(argv)
     if not 0 <= args.explore <= 1:
         parser.error(f"--explore {args.explore}: a chance, from 0 to 1")
+    if args.hurt and (args.write or args.explore):
+        parser.error("--hurt prints the damage to come: set its figures in the game's Outlook")
     for game_id in args.games.split(","):
         if game_id not in OUTLOOKS:
             parser.error(f"no evaluation to fit for {game_id!r} (games: {', '.join(OUTLOOKS)})")
         seeds = range(args.seed, args.seed + args.n)
         chunks = [seeds[i :: args.workers] for i in range(args.workers)]
-        with contextlib.ExitStack() as stack:
-            games, explore = [game_id] * len(chunks), [args.explore] * len(chunks)
-            parts: Iterator[list[Turn]] = map(sample, games, chunks, explore)
-            if args.workers > 1:
-                pool = stack.enter_context(ProcessPoolExecutor(args.workers))
-                parts = pool.map(sample, games, chunks, explore)
-            turns = [t for part in parts for t in part]
+        games = [game_id] * len(chunks)
+        if args.hurt:
+            seen = gathered(hurts, args.workers, games, chunks)
+            hurt, attacks = fit_hurt(seen)
+            outlook = OUTLOOKS[game_id]
+            print(
+                f"{game_id}: {len(seen)} turns of seats carrying an artifact out, {args.n} "
+                f"games from seed {args.seed}: hurt {hurt:.3f}, attacks {attacks:.3f} "
+                f"(the evaluation's: {outlook.hurt}, {outlook.attacks})"
+            )
+            continue
+        turns = gathered(sample, args.workers, games, chunks, [args.explore] * len(chunks))
         found = fit(turns)
         alone = fit(turns, ("expected",))
         off = f", random choices other than moves at {args.explore}" if args.explore else ""

@@ -241,3 +241,33 @@ def test_evaluation_fit_writes_the_weights_the_evaluation_reads(
     assert set(json.loads(written)["weights"]) == set(module.FEATURES)
     assert module.main(["--games", "clank", "-n", "1", "--write"]) == 0
     assert (tmp_path / "clank.json").read_bytes() == written  # the same options, the same file
+
+
+def test_evaluation_reads_the_damage_each_seat_took_until_the_end() -> None:
+    """``--hurt`` reads, at each turn's start, every seat in the dungeon: the turns of its trip
+    and the damage it took from then on."""
+    module = load(SCRIPT.with_name("evaluation.py"))
+    seen = module.hurts("clank", range(1))
+    assert len(seen) > 10 and all(h.turns > 0 and h.attacked >= 0 for h in seen)
+    assert all(0 <= h.damage <= 10 for h in seen) and any(h.damage for h in seen)
+
+
+@pytest.mark.report
+def test_evaluation_fits_the_damage_to_come(capsys: pytest.CaptureFixture[str]) -> None:
+    """The least-squares fit gives back the rates the damage was made with, and ``--hurt``
+    prints them next to the evaluation's."""
+    module = load(SCRIPT.with_name("evaluation.py"))
+    trips = ((2, 0), (2, 1), (4, 0.5), (4, 2))
+    made = [module.Hurt(t, a, round(0.5 * t + 2 * a)) for t, a in trips]
+    assert module.fit_hurt(made) == pytest.approx((0.5, 2.0))
+    assert module.main(["--games", "clank", "-n", "1", "--hurt"]) == 0
+    assert "(the evaluation's: 0.64, 0.69)" in capsys.readouterr().out
+
+
+def test_evaluation_prints_the_damage_to_come_but_never_writes_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = load(SCRIPT.with_name("evaluation.py"))
+    with pytest.raises(SystemExit) as exit_:
+        module.main(["--hurt", "--write"])
+    assert exit_.value.code == 2 and "--hurt prints the damage" in capsys.readouterr().err

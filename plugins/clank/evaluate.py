@@ -52,10 +52,6 @@ MASTERY = 20
 """The Mastery token of a seat that escapes (rules.md#escape)."""
 BOOTS_PER_TURN = 2.5
 """Boots a seat's turn brings on average."""
-ATTACKS_PER_ROUND = 1.0
-"""Dragon attacks in a round of turns, on average."""
-HURT_PER_TURN = 0.2
-"""Damage a turn's walk brings besides the dragon (monsters passed, cards)."""
 FAR = 12.0
 """The walk, in boots, to an artifact or a way out that the map does not show yet."""
 FETCH = 0.8
@@ -116,6 +112,15 @@ class Outlook(Generic[S]):
 
     fitted = "clank/evaluation.json"
     """The weights of the features, fitted to the game's own bots."""
+    hurt = 0.64
+    """Damage a turn of a seat's trip brings besides its share of the dragon's cubes."""
+    attacks = 0.69
+    """Cubes of the rage track's draw that a turn of the trip brings, times the seat's share.
+
+    With ``hurt``, fitted to the damage ``heuristic`` bots carrying an artifact out took from
+    each turn until the end (``python benchmarks/evaluation.py --hurt``): a trip's turns are
+    its boots at :data:`BOOTS_PER_TURN`, and a seat stays in longer than that, buying on its
+    way (docs/search.md, "The damage to come")."""
 
     def __init__(self, game: ClankEngine[S]) -> None:
         self.game = game
@@ -140,13 +145,7 @@ class Outlook(Generic[S]):
     def features(self, state: S) -> list[dict[str, float]]:
         """What the evaluation reads of each seat (:data:`FEATURES`)."""
         graph = self.game.graph(state)
-        artifacts = self.artifacts
-        lying = [
-            (rid, artifacts[t])
-            for rid, zone in zip(graph.order, state.rooms, strict=True)
-            for t in zone.cards
-            if t in artifacts
-        ]
+        lying = self.lying(state, graph)
         scores = self.game.scores(state)
         trips = [self.trip(state, seat, graph, lying) for seat in range(state.seats)]
         turns = [t.turns for t in trips if t is not None]
@@ -172,6 +171,16 @@ class Outlook(Generic[S]):
                 f["deck"] = self.deck(p) - self.start
             out.append(f)
         return out
+
+    def lying(self, state: S, graph: Graph) -> list[tuple[int, int]]:
+        """The room and points of each artifact on the map."""
+        artifacts = self.artifacts
+        return [
+            (rid, artifacts[t])
+            for rid, zone in zip(graph.order, state.rooms, strict=True)
+            for t in zone.cards
+            if t in artifacts
+        ]
 
     def trip(self, state: S, seat: int, graph: Graph, lying: list[tuple[int, int]]) -> Trip | None:
         """What a seat in the dungeon has still to do (``None``: it is out); ``lying`` holds
@@ -241,7 +250,7 @@ class Outlook(Generic[S]):
 
     def hurt_per_turn(self, state: S, seat: int) -> float:
         """The damage the seat may expect in one turn: its share of the dragon's cubes."""
-        return HURT_PER_TURN + ATTACKS_PER_ROUND * self.drawn(state) * self.share(state, seat)
+        return self.hurt + self.attacks * self.drawn(state) * self.share(state, seat)
 
     def drawn(self, state: S) -> float:
         """The cubes an attack draws (rules.md#dragon-attack)."""
