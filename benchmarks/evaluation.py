@@ -43,7 +43,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import Stream
 from meeple.core.scoring import rank
-from meeple.core.state import Action
+from meeple.core.state import Action, State
 from meeple.plugins.clank.evaluate import FEATURES, Outlook
 from meeple.plugins.clank.state import Move, Teleport
 from meeple.plugins.clank_catacombs.evaluate import CatacombsOutlook
@@ -66,6 +66,28 @@ class Turn(NamedTuple):
     winner: int
 
 
+def turn_starts(game: Any, player: Any, seed: int, explore: float = 0.0) -> Iterator[State]:
+    """A game of four ``player`` seats from ``seed``: its state at the start of each turn after
+    the first. It is one state played on in place: once the last turn is over, the game's end
+    (``explore``: the chance of a random choice other than a move, see the module)."""
+    match = Match.new(game, SEATS, seed, Hooks(None))
+    bots = [player.make(game, s, seed) for s in range(SEATS)]
+    chance = Stream(f"explore/{seed}")
+    state = match.state
+    turn = state.turns.turn
+    while state.stack:
+        if state.turns.turn != turn:
+            turn = state.turns.turn
+            yield state
+        seat = state.stack[-1].seat
+        legal = match.legal()
+        others = [a for a in legal if type(a) not in MOVES[game.id]]
+        if explore and len(legal) > 1 and others and chance.random() < explore:
+            match.apply_legal(chance.choice(others))
+        else:
+            match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, legal)))
+
+
 def sample(game_id: str, seeds: range, explore: float = 0.0) -> list[Turn]:
     """The turns of the games of ``seeds`` that one seat won alone: a worker's unit
     (``explore``: the chance of a random choice other than a move, see the module)."""
@@ -75,22 +97,9 @@ def sample(game_id: str, seeds: range, explore: float = 0.0) -> list[Turn]:
     player = registry.player("heuristic", game_id)
     turns: list[Turn] = []
     for seed in seeds:
-        match = Match.new(game, SEATS, seed, Hooks(None))
-        bots = [player.make(game, s, seed) for s in range(SEATS)]
-        chance = Stream(f"explore/{seed}")
-        state = match.state
-        seen, turn = [], state.turns.turn
-        while state.stack:
-            if state.turns.turn != turn:
-                turn = state.turns.turn
-                seen.append([[f[k] for k in FEATURES] for f in outlook.features(state)])
-            seat = state.stack[-1].seat
-            legal = match.legal()
-            others = [a for a in legal if type(a) not in MOVES[game_id]]
-            if explore and len(legal) > 1 and others and chance.random() < explore:
-                match.apply_legal(chance.choice(others))
-            else:
-                match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, legal)))
+        seen = []
+        for state in turn_starts(game, player, seed, explore):
+            seen.append([[f[k] for k in FEATURES] for f in outlook.features(state)])
         places = rank(game.scores(state))
         if places.count(1) == 1:
             turns.extend(Turn(features, places.index(1)) for features in seen)
@@ -115,26 +124,17 @@ def hurts(game_id: str, seeds: range) -> list[Hurt]:
     player = registry.player("heuristic", game_id)
     out: list[Hurt] = []
     for seed in seeds:
-        match = Match.new(game, SEATS, seed, Hooks(None))
-        bots = [player.make(game, s, seed) for s in range(SEATS)]
-        state = match.state
         seen: list[tuple[int, float, float, int]] = []
-        turn = None
-        while state.stack:
-            if state.turns.turn != turn:
-                turn = state.turns.turn
-                graph = game.graph(state)
-                lying = outlook.lying(state, graph)
-                for seat, p in enumerate(state.players):
-                    # Only a seat carrying its artifact out: the trip of one still to fetch
-                    # is chosen by the odds, so by the very figures fitted here.
-                    trip = outlook.trip(state, seat, graph, lying)
-                    if trip is not None and trip.held:
-                        share = outlook.drawn(state) * outlook.share(state, seat)
-                        seen.append((seat, trip.turns, trip.turns * share, p.damage))
-            seat = state.stack[-1].seat
-            legal = match.legal()
-            match.apply_legal(bots[seat].choose(Prompt.of(game, state, seat, legal)))
+        for state in turn_starts(game, player, seed):
+            graph = game.graph(state)
+            lying = outlook.lying(state, graph)
+            for seat, p in enumerate(state.players):
+                # Only a seat carrying its artifact out: the trip of one still to fetch is
+                # chosen by the odds, so by the very figures fitted here.
+                trip = outlook.trip(state, seat, graph, lying)
+                if trip is not None and trip.held:
+                    share = outlook.drawn(state) * outlook.share(state, seat)
+                    seen.append((seat, trip.turns, trip.turns * share, p.damage))
         final = [min(p.damage, outlook.health) for p in state.players]
         out.extend(Hurt(turns, attacked, final[s] - damage) for s, turns, attacked, damage in seen)
     return out
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     if not 0 <= args.explore <= 1:
         parser.error(f"--explore {args.explore}: a chance, from 0 to 1")
     if args.hurt and (args.write or args.explore):
-        parser.error("--hurt prints the damage to come: set its figures in the game's Outlook")
+        parser.error("--hurt only prints the damage to come: leave out --write and --explore")
     for game_id in args.games.split(","):
         if game_id not in OUTLOOKS:
             parser.error(f"no evaluation to fit for {game_id!r} (games: {', '.join(OUTLOOKS)})")

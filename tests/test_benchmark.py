@@ -270,4 +270,4 @@ def test_evaluation_prints_the_damage_to_come_but_never_writes_it(
     module = load(SCRIPT.with_name("evaluation.py"))
     with pytest.raises(SystemExit) as exit_:
         module.main(["--hurt", "--write"])
-    assert exit_.value.code == 2 and "--hurt prints the damage" in capsys.readouterr().err
+    assert exit_.value.code == 2 and "--hurt only prints the damage" in capsys.readouterr().err

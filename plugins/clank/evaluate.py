@@ -249,7 +249,8 @@ class Outlook(Generic[S]):
         return TURNS_AFTER_KNOCKOUT - state.countdown + 1 if state.countdown else INF
 
     def hurt_per_turn(self, state: S, seat: int) -> float:
-        """The damage the seat may expect in one turn: its share of the dragon's cubes."""
+        """The damage the seat may expect in one turn of its trip: ``hurt``, and its share of
+        the dragon's cubes times ``attacks`` draws."""
         return self.hurt + self.attacks * self.drawn(state) * self.share(state, seat)
 
     def drawn(self, state: S) -> float:
