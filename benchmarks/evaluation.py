@@ -43,7 +43,7 @@ from meeple.core.engine import Hooks, Match
 from meeple.core.plugins import Registry, plugin_manager
 from meeple.core.rng import Stream
 from meeple.core.scoring import rank
-from meeple.core.state import Action, State
+from meeple.core.state import Action
 from meeple.plugins.clank.evaluate import FEATURES, Outlook
 from meeple.plugins.clank.state import Move, Teleport
 from meeple.plugins.clank_catacombs.evaluate import CatacombsOutlook
@@ -66,7 +66,7 @@ class Turn(NamedTuple):
     winner: int
 
 
-def turn_starts(game: Any, player: Any, seed: int, explore: float = 0.0) -> Iterator[State]:
+def turn_starts(game: Any, player: Any, seed: int, explore: float = 0.0) -> Iterator[Any]:
     """A game of four ``player`` seats from ``seed``: its state at the start of each turn after
     the first. It is one state played on in place: once the last turn is over, the game's end
     (``explore``: the chance of a random choice other than a move, see the module)."""

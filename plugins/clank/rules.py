@@ -285,7 +285,7 @@ class Clank(ClankBoard[ClankState]):
     version = "5"
     state_type: ClassVar[type[ClankState]] = ClankState
     Effect = ClankEffect
-    # docs/search.md#the-ladder: 32.8% [28.8%, 37.0%] of 500 games against three heuristic
+    # docs/search.md#the-ladder: 37.8% [33.7%, 42.1%] of 500 games against three heuristic
     # bots. Far from the end evaluate misjudges a turn's choices: every choice is left to the
     # heuristic bot before turn 12, moves before turn 24 (#leaving-moves-to-the-heuristic).
     bot_options = {
