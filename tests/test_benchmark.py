@@ -244,8 +244,8 @@ def test_evaluation_fit_writes_the_weights_the_evaluation_reads(
 
 
 def test_evaluation_reads_the_damage_each_seat_took_until_the_end() -> None:
-    """``--hurt`` reads, at each turn's start, every seat in the dungeon: the turns of its trip
-    and the damage it took from then on."""
+    """``--hurt`` reads, at each turn's start, every seat carrying an artifact out: the turns of
+    its trip and the damage it took from then on."""
     module = load(SCRIPT.with_name("evaluation.py"))
     seen = module.hurts("clank", range(1))
     assert len(seen) > 10 and all(h.turns > 0 and h.attacked >= 0 for h in seen)
